@@ -1,0 +1,52 @@
+package org.itsrt.readings.pems;
+
+import java.util.Objects;
+
+/**
+ * One row of a PeMS clearinghouse station metadata file ({@code dNN_text_meta_YYYY_MM_DD.txt}):
+ * where a vehicle detector station (VDS) sits on the freeway network.
+ *
+ * @param id            VDS id, the key every other PeMS file uses for the station
+ * @param freeway       freeway (route) number, e.g. 405
+ * @param direction     direction of travel: N, S, E or W
+ * @param district      Caltrans district, 1..12
+ * @param county        county FIPS code, may be empty
+ * @param city          city code, may be empty
+ * @param statePostmile postmile as signposted (may carry a letter prefix such as "R12.3")
+ * @param absPostmile   absolute postmile (miles from the route's start), the order along a freeway
+ * @param latitude      WGS84 latitude in degrees
+ * @param longitude     WGS84 longitude in degrees
+ * @param lengthMiles   length of road the station represents (miles), NaN when not given
+ * @param type          lane type: ML mainline, HV HOV, OR on-ramp, FR off-ramp, FF connector, ...
+ * @param lanes         number of lanes
+ * @param name          station name, may be empty
+ */
+public record StationMeta(
+        long id,
+        int freeway,
+        char direction,
+        int district,
+        String county,
+        String city,
+        String statePostmile,
+        double absPostmile,
+        double latitude,
+        double longitude,
+        double lengthMiles,
+        String type,
+        int lanes,
+        String name) {
+
+    public StationMeta {
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(name, "name");
+        if ("NSEW".indexOf(direction) < 0) {
+            throw new IllegalArgumentException("direction must be one of N, S, E, W: " + direction);
+        }
+    }
+
+    /** True for mainline stations, the ones a freeway chain is built from. */
+    public boolean isMainline() {
+        return "ML".equals(type);
+    }
+}
