@@ -1,0 +1,94 @@
+"""End to end on a small generated table: train briefly, export, reload, compare."""
+import json
+
+import numpy as np
+import pytest
+
+from itsrt_trainer import train
+from itsrt_trainer.models import score
+
+
+@pytest.fixture(scope="module")
+def bundle(tmp_path_factory):
+    from conftest import canonical_table
+
+    tmp = tmp_path_factory.mktemp("bundle")
+    table = tmp / "readings.csv"
+    # 2018-03-21..24: both the 80/20 cutoff and the study's (03-24 06:15) fall inside.
+    canonical_table(days=4, start="2018-03-21").to_csv(table, index=False)
+    out = tmp / "lstm-test"
+    train.main(["--data", str(table), "--out", str(out), "--architecture", "tiny", "--epochs", "3",
+                "--splits", "chrono-80-20,study", "--features", "flow,speed,tod_sin,tod_cos",
+                "--reference-count", "32"])
+    return out
+
+
+def test_bundle_has_every_file(bundle):
+    for name in ("saved_model/saved_model.pb", "model.json", "scaler.json", "linear.json",
+                 "reference.json", "metrics.md", "metrics.json", "model-card.md"):
+        assert (bundle / name).is_file(), name
+
+
+def test_saved_model_reproduces_reference_predictions(bundle):
+    import tensorflow as tf
+
+    reference = json.loads((bundle / "reference.json").read_text())
+    scaler = json.loads((bundle / "scaler.json").read_text())
+    loaded = tf.saved_model.load(str(bundle / "saved_model"))
+    flows = np.array(reference["flows"])
+    x_flow = (flows - scaler["flow"]["min"]) / (scaler["flow"]["max"] - scaler["flow"]["min"])
+    speeds = np.array([[scaler["speed"]["fill"] if v is None else v for v in row]
+                       for row in reference["speeds"]], dtype=np.float64)
+    x_speed = (speeds - scaler["speed"]["min"]) / (scaler["speed"]["max"] - scaler["speed"]["min"])
+    newest = np.array([t.rstrip("Z") for t in reference["newest_ts_utc"]], dtype="datetime64[s]")
+    # Local time of day of each of the 12 readings (the fixture is in March, after the DST change
+    # for the test windows: UTC-7).
+    times = newest[:, None] - np.arange(11, -1, -1)[None, :] * np.timedelta64(300, "s")
+    seconds = ((times - np.timedelta64(7, "h")).astype("int64") % 86400).astype(np.float64)
+    x = np.stack([x_flow, x_speed, np.sin(2 * np.pi * seconds / 86400), np.cos(2 * np.pi * seconds / 86400)],
+                 axis=-1).astype(np.float32)
+    out = loaded.signatures["serve"](flows=tf.constant(x))["flow_next"].numpy().reshape(-1)
+    np.testing.assert_allclose(out, reference["lstm_scaled"], atol=1e-6)
+    linear = json.loads((bundle / "linear.json").read_text())
+    manual = x.reshape(len(x), -1) @ np.array(linear["coefficients"]) + linear["intercept"]
+    np.testing.assert_allclose(manual, reference["linear_scaled"], atol=1e-9)
+
+
+def test_weights_signature_names_every_variable(bundle):
+    import tensorflow as tf
+
+    loaded = tf.saved_model.load(str(bundle / "saved_model"))
+    weights = {k: v.numpy() for k, v in loaded.signatures["weights"]().items()}
+    assert weights["lstm_1__lstm_cell__kernel"].shape == (4, 4 * 16)
+    assert weights["lstm_1__lstm_cell__recurrent_kernel"].shape == (16, 4 * 16)
+    assert weights["lstm_2__lstm_cell__bias"].shape == (4 * 8,)
+    assert weights["flow_next__kernel"].shape == (8, 1)
+    model = json.loads((bundle / "model.json").read_text())
+    assert [layer["name"] for layer in model["layers"]] == ["lstm_1", "lstm_2", "dense_1", "flow_next"]
+    assert model["features"] == ["flow", "speed", "tod_sin", "tod_cos"]
+
+
+def test_metrics_table_covers_both_splits_and_the_flow_only_variant(bundle):
+    metrics = json.loads((bundle / "metrics.json").read_text())
+    seen = {(r["split"]["name"], row["model"], row["features"]) for r in metrics["results"] for row in r["rows"]}
+    for split in ("chrono-80-20", "study"):
+        for features in ("flow", "flow+speed+tod_sin+tod_cos"):
+            for model in ("LSTM", "Linear regression", "Random forest", "Gradient boosting", "Decision tree"):
+                assert (split, model, features) in seen
+    text = (bundle / "metrics.md").read_text()
+    assert "## Split `study`" in text and "The study's Table 2" in text
+    assert "SYNTHETIC" in (bundle / "model-card.md").read_text()
+
+
+def test_scores_on_known_values():
+    s = score(np.array([100.0, 200.0, 0.0]), np.array([110.0, 180.0, 5.0]))
+    assert s.mse == pytest.approx((100 + 400 + 25) / 3)
+    assert s.mape == pytest.approx((0.1 + 0.1) / 2 * 100)  # the zero flow is left out
+    assert s.n_mape == 2
+    assert s.r2 == pytest.approx(1 - 525 / np.sum((np.array([100, 200, 0]) - 100) ** 2))
+
+
+def test_bad_features_are_refused(capsys):
+    with pytest.raises(SystemExit):
+        train.parse_args(["--data", "x", "--out", "y", "--features", "speed"])
+    assert "must start with 'flow'" in capsys.readouterr().err
