@@ -123,6 +123,10 @@ public final class Router {
         return costGraph;
     }
 
+    public TravelTimeCost cost() {
+        return cost;
+    }
+
     public TravelTimeHeuristic heuristic() {
         return heuristic;
     }
