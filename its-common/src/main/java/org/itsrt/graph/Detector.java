@@ -38,6 +38,16 @@ public record Detector(
         }
     }
 
+    /**
+     * Hashes the VDS id alone. Route searches keep several hash maps keyed by detector and hash
+     * a detector several times per step; the default record hash would combine all seven
+     * fields each time. Consistent with {@link #equals}: equal detectors have equal ids.
+     */
+    @Override
+    public int hashCode() {
+        return Long.hashCode(vdsId);
+    }
+
     /** The detector of one of the study's six stations. */
     public static Detector of(StudyStation station) {
         return new Detector(station.vdsId(), station.displayName(), station.freeway(),
