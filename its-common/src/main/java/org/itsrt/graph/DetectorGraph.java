@@ -101,10 +101,6 @@ public final class DetectorGraph {
             return this;
         }
 
-        public boolean hasDetector(long vdsId) {
-            return detectorsById.containsKey(vdsId);
-        }
-
         public boolean hasSegment(long fromVdsId, long toVdsId) {
             Detector from = detectorsById.get(fromVdsId);
             Detector to = detectorsById.get(toVdsId);

@@ -101,16 +101,16 @@ public final class SyntheticFreewayNetwork {
 
     private void generate() {
         for (int i = 0; i < spec.southNorthFreeways(); i++) {
-            addFreeway(route(SOUTH_NORTH_ROUTES, i), true, i, spec.southNorthFreeways());
+            addFreeway(route(SOUTH_NORTH_ROUTES, 1000, i), true, i, spec.southNorthFreeways());
         }
         for (int i = 0; i < spec.westEastFreeways(); i++) {
-            addFreeway(route(WEST_EAST_ROUTES, i), false, i, spec.westEastFreeways());
+            addFreeway(route(WEST_EAST_ROUTES, 2000, i), false, i, spec.westEastFreeways());
         }
     }
 
-    /** Real route numbers while they last, then numbers no California freeway uses. */
-    private static int route(int[] routes, int i) {
-        return i < routes.length ? routes[i] : 1000 + i;
+    /** Real route numbers while they last, then numbers from a range no California route uses. */
+    private static int route(int[] routes, int unusedRangeStart, int i) {
+        return i < routes.length ? routes[i] : unusedRangeStart + i;
     }
 
     private void addFreeway(int freeway, boolean southNorth, int position, int count) {
@@ -146,8 +146,9 @@ public final class SyntheticFreewayNetwork {
      */
     private Centreline centreline(boolean southNorth, int position, int count) {
         double size = spec.regionSizeMeters();
-        double lane = 0.8 * size / count;
-        double across0 = -0.4 * size + (position + 0.5) * lane + (random.nextDouble() - 0.5) * 0.2 * lane;
+        double corridorWidth = 0.8 * size / count;
+        double across0 = -0.4 * size + (position + 0.5) * corridorWidth
+                + (random.nextDouble() - 0.5) * 0.2 * corridorWidth;
         double tilt = (random.nextDouble() - 0.5) * 0.1;
         double amplitude = (0.005 + 0.02 * random.nextDouble()) * size;
         double wavelength = (0.25 + 0.5 * random.nextDouble()) * size;
