@@ -78,6 +78,27 @@ class StudyRoutingTest {
         assertThat(via405).isCloseTo(1_117.5, within(0.5));
     }
 
+    /** The example in docs/routing.md, section 5. */
+    @Test
+    void theDocumentedExampleHoldsItsNumbers() {
+        router.update(EL_SEGUNDO, DetectorConditions.of(66, 420));
+        router.update(WILMINGTON, DetectorConditions.flowOnly(330));
+        router.update(LONG_BEACH, DetectorConditions.of(64, 250));
+        router.update(ATHENS, DetectorConditions.of(63, 280));
+        router.update(LYNWOOD_GARDENS, DetectorConditions.of(61, 260));
+        router.update(EAST_RANCHO_DOMINGUEZ, DetectorConditions.of(58, 300));
+        Route midday = router.route(EL_SEGUNDO, LONG_BEACH);
+
+        router.update(EL_SEGUNDO, DetectorConditions.of(22, 560));
+        router.update(WILMINGTON, DetectorConditions.flowOnly(610));
+        Route jam = router.route(EL_SEGUNDO, LONG_BEACH);
+
+        assertThat(midday.vdsIds()).isEqualTo(VIA_405);
+        assertThat(midday.costSeconds()).isCloseTo(678.5, within(0.05));
+        assertThat(jam.vdsIds()).isEqualTo(VIA_105_AND_710);
+        assertThat(jam.costSeconds()).isCloseTo(1_002.2, within(0.05));
+    }
+
     @Test
     void unknownSpeedsUseThePredictedFlowNotAStandstill() {
         for (long vdsId : List.of(EL_SEGUNDO, WILMINGTON, LONG_BEACH, ATHENS, LYNWOOD_GARDENS, EAST_RANCHO_DOMINGUEZ)) {
