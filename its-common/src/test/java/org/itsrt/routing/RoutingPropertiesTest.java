@@ -1,0 +1,142 @@
+package org.itsrt.routing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.List;
+import java.util.Random;
+
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.LongRange;
+import org.itsrt.graph.Detector;
+import org.itsrt.graph.DetectorGraph;
+import org.itsrt.graph.RoadSegment;
+import org.itsrt.graph.StudyNetwork;
+import org.itsrt.graph.SyntheticFreewayNetwork;
+import org.junit.jupiter.api.Test;
+
+/**
+ * D3's guarantees, checked on random graphs and random traffic: the heuristic is admissible and
+ * consistent, and A* returns the cost Dijkstra returns. Each property draws a whole case from one
+ * seed; a failure reports the seed that reproduces it.
+ */
+class RoutingPropertiesTest {
+
+    private static final int PAIRS_PER_GRAPH = 60;
+
+    private static Router randomRouter(Random random) {
+        DetectorGraph graph = RandomNetworks.graph(random);
+        Router router = new Router(graph, new TravelTimeCost(RandomNetworks.parameters(random)));
+        RandomNetworks.randomTraffic(router, random);
+        return router;
+    }
+
+    @Property(tries = 400)
+    void aStarFindsTheDijkstraCostOnRandomGraphs(@ForAll long seed) {
+        Random random = new Random(seed);
+        Router router = randomRouter(random);
+
+        assertAStarMatchesDijkstra(router, random, PAIRS_PER_GRAPH);
+    }
+
+    @Property(tries = 300)
+    void theHeuristicIsAdmissibleAndConsistentOnRandomGraphs(@ForAll long seed) {
+        Random random = new Random(seed);
+        Router router = randomRouter(random);
+
+        for (Detector goal : router.network().detectors()) {
+            assertThat(RouteChecks.admissibilityViolations(router.costGraph(), router.heuristic(), goal)).isEmpty();
+            assertThat(RouteChecks.consistencyViolations(router.costGraph(), router.heuristic(), goal)).isEmpty();
+        }
+    }
+
+    @Property(tries = 200)
+    void updatingOneDetectorAtATimeGivesTheCostsOfAFullRecomputation(@ForAll long seed) {
+        Random random = new Random(seed);
+        Router incremental = randomRouter(random);
+        Router recomputed = new Router(incremental.network(), incremental.cost());
+
+        recomputed.replaceState(incremental.trafficState());
+
+        for (RoadSegment segment : incremental.network().segments()) {
+            assertThat(incremental.seconds(segment)).as("%s", segment).isEqualTo(recomputed.seconds(segment));
+        }
+    }
+
+    /** Synthetic freeway networks of a few hundred detectors, with random traffic. */
+    @Property(tries = 8)
+    void aStarMatchesDijkstraAndTheHeuristicHoldsOnSyntheticNetworks(@ForAll @LongRange(min = 1, max = 1_000_000) long seed) {
+        Random random = new Random(seed);
+        DetectorGraph graph = SyntheticFreewayNetwork.graph(new SyntheticFreewayNetwork.Spec(seed, 3, 3, 30_000, 800));
+        Router router = new Router(graph, new TravelTimeCost(RandomNetworks.parameters(random)));
+        RandomNetworks.randomTraffic(router, random);
+
+        assertAStarMatchesDijkstra(router, random, 100);
+        assertHeuristicHoldsForRandomGoals(router, random, 10);
+    }
+
+    @Test
+    void aStarMatchesDijkstraAndTheHeuristicHoldsOnTheDefaultSyntheticNetwork() {
+        Random random = new Random(7);
+        Router router = Router.withDefaults(SyntheticFreewayNetwork.graph(SyntheticFreewayNetwork.Spec.defaults(7)));
+        RandomNetworks.randomTraffic(router, random);
+
+        assertThat(router.network().detectors()).hasSizeGreaterThan(1000);
+        assertAStarMatchesDijkstra(router, random, 200);
+        assertHeuristicHoldsForRandomGoals(router, random, 5);
+    }
+
+    /** The checks above must be able to fail: a heuristic twice too optimistic about speed. */
+    @Test
+    void theChecksCatchAHeuristicThatOverestimates() {
+        Router router = Router.withDefaults(StudyNetwork.build());
+        TravelTimeHeuristic halfSpeed = new TravelTimeHeuristic(TravelTimeParameters.DEFAULTS
+                .withMinSpeedMph(1).withFreeFlowSpeedMph(32.5).withMaxSpeedMph(32.5));
+        Detector longBeach = router.network().requireDetector(774445);
+
+        assertThat(RouteChecks.admissibilityViolations(router.costGraph(), halfSpeed, longBeach)).isNotEmpty();
+        assertThat(RouteChecks.consistencyViolations(router.costGraph(), halfSpeed, longBeach)).isNotEmpty();
+    }
+
+    private static void assertAStarMatchesDijkstra(Router router, Random random, int pairs) {
+        List<Detector> detectors = router.network().detectors();
+        for (int i = 0; i < pairs; i++) {
+            long from = detectors.get(random.nextInt(detectors.size())).vdsId();
+            long to = detectors.get(random.nextInt(detectors.size())).vdsId();
+            Route aStar = router.route(from, to);
+            Route dijkstra = router.routeByDijkstra(from, to);
+
+            assertThat(aStar.isReachable()).as("reachable %d -> %d", from, to).isEqualTo(dijkstra.isReachable());
+            if (aStar.isReachable()) {
+                assertThat(RouteChecks.withinTolerance(aStar.costSeconds(), dijkstra.costSeconds())
+                        && RouteChecks.withinTolerance(dijkstra.costSeconds(), aStar.costSeconds()))
+                        .as("A* %s vs Dijkstra %s", aStar, dijkstra).isTrue();
+                assertThat(sumOfSegmentCosts(router, aStar)).isCloseTo(aStar.costSeconds(),
+                        within(1e-9 * Math.max(1, aStar.costSeconds())));
+            }
+        }
+    }
+
+    private static void assertHeuristicHoldsForRandomGoals(Router router, Random random, int goals) {
+        List<Detector> detectors = router.network().detectors();
+        for (int i = 0; i < goals; i++) {
+            Detector goal = detectors.get(random.nextInt(detectors.size()));
+            assertThat(RouteChecks.admissibilityViolations(router.costGraph(), router.heuristic(), goal)).isEmpty();
+            assertThat(RouteChecks.consistencyViolations(router.costGraph(), router.heuristic(), goal)).isEmpty();
+        }
+    }
+
+    /** Also proves the route is a path of the graph: every step must be a segment. */
+    private static double sumOfSegmentCosts(Router router, Route route) {
+        double sum = 0;
+        List<Long> ids = route.vdsIds();
+        for (int i = 1; i < ids.size(); i++) {
+            RoadSegment segment = router.network().graph().getEdge(
+                    router.network().requireDetector(ids.get(i - 1)), router.network().requireDetector(ids.get(i)));
+            assertThat(segment).as("segment %d -> %d", ids.get(i - 1), ids.get(i)).isNotNull();
+            sum += router.seconds(segment);
+        }
+        return sum;
+    }
+}
