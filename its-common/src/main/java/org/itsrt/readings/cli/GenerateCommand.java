@@ -15,11 +15,10 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /** {@code its generate}: a synthetic readings table for the six study stations. */
-@Command(name = "its generate", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {
-            "Writes synthetic readings of the six study stations in the canonical table format",
-            "(docs/canonical-table.md), every row labelled synthetic:seed=N. The same seed gives the",
-            "same file, byte for byte."},
+@Command(name = "its generate", sortOptions = false,
+        description = "Writes synthetic readings of the six study stations in the canonical table format "
+                + "(docs/canonical-table.md), every row labelled synthetic:seed=N. The same seed gives the same "
+                + "file, byte for byte.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:written", "1:could not write", "2:bad usage"})
 public final class GenerateCommand implements Callable<Integer> {
@@ -27,14 +26,14 @@ public final class GenerateCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--seed", defaultValue = "42", description = "random seed (default: ${DEFAULT-VALUE})")
+    @Option(names = "--seed", defaultValue = "42", paramLabel = "N", description = "random seed (default: ${DEFAULT-VALUE})")
     private long seed;
 
     @Option(names = "--start", defaultValue = "2018-03-01", paramLabel = "DATE",
             description = "first Pacific calendar day, YYYY-MM-DD (default: ${DEFAULT-VALUE})")
     private LocalDate start;
 
-    @Option(names = "--days", defaultValue = "31", description = "number of days (default: ${DEFAULT-VALUE})")
+    @Option(names = "--days", defaultValue = "31", paramLabel = "N", description = "number of days (default: ${DEFAULT-VALUE})")
     private int days;
 
     @Option(names = "--out", required = true, paramLabel = "FILE",
@@ -43,6 +42,9 @@ public final class GenerateCommand implements Callable<Integer> {
 
     @Option(names = "--verbose", description = "on failure, print the stack trace too")
     private boolean verbose;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
+    private boolean help;
 
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));

@@ -15,11 +15,10 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /** {@code its import}: PeMS files in, one canonical readings table and its quality report out. */
-@Command(name = "its import", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {
-            "Imports PeMS report exports (.xlsx) and clearinghouse files (dNN_text_station_5min_*.txt[.gz],",
-            "dNN_text_meta_*.txt) into one canonical readings table (docs/canonical-table.md), and writes",
-            "its quality report next to it as NAME.quality.md and NAME.quality.csv."},
+@Command(name = "its import", sortOptions = false,
+        description = "Imports PeMS report exports (.xlsx) and clearinghouse files (dNN_text_station_5min_*.txt[.gz], "
+                + "dNN_text_meta_*.txt) into one canonical readings table (docs/canonical-table.md), and writes "
+                + "its quality report next to it as NAME.quality.md and NAME.quality.csv.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:imported", "1:bad input (the message names file, row and column)", "2:bad usage"})
 public final class ImportCommand implements Callable<Integer> {
@@ -49,6 +48,9 @@ public final class ImportCommand implements Callable<Integer> {
 
     @Option(names = "--verbose", description = "on failure, print the stack trace too")
     private boolean verbose;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
+    private boolean help;
 
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));
