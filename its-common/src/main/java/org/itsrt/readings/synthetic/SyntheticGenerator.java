@@ -158,7 +158,7 @@ public final class SyntheticGenerator {
             return switch (station.freeway()) {
                 // 405 southbound: the evening commute out of the Westside dominates.
                 case 405 -> new Corridor(7.75, 1.3, 0.22, 17.0, 1.6, 0.32, 0.55);
-                // 105 eastbound: towards downtown-bound interchanges, a sharper morning peak.
+                // 105 eastbound: a sharper morning peak than evening one.
                 case 105 -> new Corridor(7.25, 1.1, 0.30, 17.5, 1.4, 0.20, 0.55);
                 // 710 southbound: port trucks keep midday busy; earlier, flatter peaks.
                 case 710 -> new Corridor(6.75, 1.2, 0.18, 16.25, 1.5, 0.16, 0.62);
