@@ -1,5 +1,7 @@
 package org.itsrt.graph;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -9,6 +11,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import org.itsrt.readings.pems.StationMeta;
+import org.itsrt.readings.pems.StationMetaReader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -117,6 +120,11 @@ public final class MetaGraphBuilder {
     /** Builds with {@link Options#defaults()}. */
     public static DetectorGraph buildDefault(Collection<StationMeta> stations) {
         return new MetaGraphBuilder(Options.defaults()).build(stations);
+    }
+
+    /** Reads a clearinghouse station metadata file and builds its graph. */
+    public DetectorGraph build(Path metaFile) throws IOException {
+        return build(StationMetaReader.read(metaFile).values());
     }
 
     /**

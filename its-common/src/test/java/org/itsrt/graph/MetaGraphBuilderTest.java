@@ -248,4 +248,21 @@ class MetaGraphBuilderTest {
             }
         }
     }
+
+    @Test
+    void buildsFromAClearinghouseMetadataFile() throws Exception {
+        java.nio.file.Path file = java.nio.file.Path.of(
+                MetaGraphBuilderTest.class.getResource("/pems/d07_text_meta_2018_03_11.txt").toURI());
+        DetectorGraph graph = new MetaGraphBuilder(MetaGraphBuilder.Options.defaults()).build(file);
+
+        // Three located 405 S stations chained from the highest postmile down; the fourth row has
+        // no coordinates and is left out.
+        assertThat(graph.detectors()).extracting(Detector::vdsId)
+                .containsExactlyInAnyOrder(764598L, 717731L, 774445L);
+        assertThat(graph.segments()).extracting(s -> s.from().vdsId() + ">" + s.to().vdsId())
+                .containsExactlyInAnyOrder("764598>717731", "717731>774445");
+        RoadSegment first = graph.segments().stream().filter(s -> s.from().vdsId() == 764598L).findFirst().orElseThrow();
+        // Postmiles 42.1 -> 30.04 give 12.06 mi, longer than the 16,477 m great-circle distance.
+        assertThat(first.lengthMeters()).isCloseTo(12.06 * METERS_PER_MILE, within(0.5));
+    }
 }
