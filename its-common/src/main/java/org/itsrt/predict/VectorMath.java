@@ -1,0 +1,244 @@
+package org.itsrt.predict;
+
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+
+import java.util.List;
+
+/**
+ * The kernel's math on the JDK Vector API (needs {@code --add-modules jdk.incubator.vector}).
+ * Multiplies keep a tile of one to four rows in registers for the whole depth, so each weight
+ * is loaded once per row block; activations use a polynomial exp, as the JIT does not vectorize
+ * Math.exp.
+ */
+final class VectorMath implements KernelMath {
+    private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    private static final int L = S.length();
+    /** Four vectors: with four rows that is 16 accumulators, half the AVX-512 registers. */
+    private static final int TILE_WIDTH = 4 * L;
+
+    @Override
+    public String description() {
+        return "Vector API, " + S.vectorBitSize() + "-bit";
+    }
+
+    @Override
+    public List<WeightMatrix> pack(List<RowMajorMatrix> matrices) {
+        return PackedMatrix.packAll(matrices, TILE_WIDTH);
+    }
+
+    @Override
+    public void multiplyAdd(float[] a, int aOffset, int aStride, int rows, WeightMatrix matrix, float[] c,
+                            int cOffset, int cStride) {
+        PackedMatrix b = (PackedMatrix) matrix;
+        int depth = b.rows();
+        float[] w = b.data();
+        for (int tile = 0; tile < b.tiles(); tile++) {
+            int tileBase = b.tileStart(tile);
+            int col = tile * TILE_WIDTH;
+            int r = 0;
+            for (; r + 4 <= rows; r += 4) {
+                fourRows(a, aOffset + r * aStride, aStride, depth, w, tileBase, c, cOffset + r * cStride + col, cStride);
+            }
+            for (; r < rows; r++) {
+                oneRow(a, aOffset + r * aStride, depth, w, tileBase, c, cOffset + r * cStride + col);
+            }
+        }
+    }
+
+    /** Two sets of accumulators (even and odd k) so that consecutive FMAs do not wait on each other. */
+    private static void oneRow(float[] a, int aAt, int depth, float[] w, int wAt, float[] c, int cAt) {
+        FloatVector s0 = FloatVector.fromArray(S, c, cAt);
+        FloatVector s1 = FloatVector.fromArray(S, c, cAt + L);
+        FloatVector s2 = FloatVector.fromArray(S, c, cAt + 2 * L);
+        FloatVector s3 = FloatVector.fromArray(S, c, cAt + 3 * L);
+        FloatVector t0 = FloatVector.zero(S);
+        FloatVector t1 = FloatVector.zero(S);
+        FloatVector t2 = FloatVector.zero(S);
+        FloatVector t3 = FloatVector.zero(S);
+        int k = 0;
+        for (; k + 1 < depth; k += 2, wAt += 2 * TILE_WIDTH) {
+            FloatVector x0 = FloatVector.broadcast(S, a[aAt + k]);
+            FloatVector x1 = FloatVector.broadcast(S, a[aAt + k + 1]);
+            s0 = FloatVector.fromArray(S, w, wAt).fma(x0, s0);
+            s1 = FloatVector.fromArray(S, w, wAt + L).fma(x0, s1);
+            s2 = FloatVector.fromArray(S, w, wAt + 2 * L).fma(x0, s2);
+            s3 = FloatVector.fromArray(S, w, wAt + 3 * L).fma(x0, s3);
+            t0 = FloatVector.fromArray(S, w, wAt + TILE_WIDTH).fma(x1, t0);
+            t1 = FloatVector.fromArray(S, w, wAt + TILE_WIDTH + L).fma(x1, t1);
+            t2 = FloatVector.fromArray(S, w, wAt + TILE_WIDTH + 2 * L).fma(x1, t2);
+            t3 = FloatVector.fromArray(S, w, wAt + TILE_WIDTH + 3 * L).fma(x1, t3);
+        }
+        if (k < depth) {
+            FloatVector x0 = FloatVector.broadcast(S, a[aAt + k]);
+            s0 = FloatVector.fromArray(S, w, wAt).fma(x0, s0);
+            s1 = FloatVector.fromArray(S, w, wAt + L).fma(x0, s1);
+            s2 = FloatVector.fromArray(S, w, wAt + 2 * L).fma(x0, s2);
+            s3 = FloatVector.fromArray(S, w, wAt + 3 * L).fma(x0, s3);
+        }
+        s0.add(t0).intoArray(c, cAt);
+        s1.add(t1).intoArray(c, cAt + L);
+        s2.add(t2).intoArray(c, cAt + 2 * L);
+        s3.add(t3).intoArray(c, cAt + 3 * L);
+    }
+
+    private static void fourRows(float[] a, int aAt, int aStride, int depth, float[] w, int wAt, float[] c, int cAt,
+                                 int cStride) {
+        int c1 = cAt + cStride;
+        int c2 = c1 + cStride;
+        int c3 = c2 + cStride;
+        FloatVector s00 = FloatVector.fromArray(S, c, cAt);
+        FloatVector s01 = FloatVector.fromArray(S, c, cAt + L);
+        FloatVector s02 = FloatVector.fromArray(S, c, cAt + 2 * L);
+        FloatVector s03 = FloatVector.fromArray(S, c, cAt + 3 * L);
+        FloatVector s10 = FloatVector.fromArray(S, c, c1);
+        FloatVector s11 = FloatVector.fromArray(S, c, c1 + L);
+        FloatVector s12 = FloatVector.fromArray(S, c, c1 + 2 * L);
+        FloatVector s13 = FloatVector.fromArray(S, c, c1 + 3 * L);
+        FloatVector s20 = FloatVector.fromArray(S, c, c2);
+        FloatVector s21 = FloatVector.fromArray(S, c, c2 + L);
+        FloatVector s22 = FloatVector.fromArray(S, c, c2 + 2 * L);
+        FloatVector s23 = FloatVector.fromArray(S, c, c2 + 3 * L);
+        FloatVector s30 = FloatVector.fromArray(S, c, c3);
+        FloatVector s31 = FloatVector.fromArray(S, c, c3 + L);
+        FloatVector s32 = FloatVector.fromArray(S, c, c3 + 2 * L);
+        FloatVector s33 = FloatVector.fromArray(S, c, c3 + 3 * L);
+        int a1 = aAt + aStride;
+        int a2 = a1 + aStride;
+        int a3 = a2 + aStride;
+        for (int k = 0; k < depth; k++, wAt += TILE_WIDTH) {
+            FloatVector w0 = FloatVector.fromArray(S, w, wAt);
+            FloatVector w1 = FloatVector.fromArray(S, w, wAt + L);
+            FloatVector w2 = FloatVector.fromArray(S, w, wAt + 2 * L);
+            FloatVector w3 = FloatVector.fromArray(S, w, wAt + 3 * L);
+            FloatVector x = FloatVector.broadcast(S, a[aAt + k]);
+            s00 = w0.fma(x, s00);
+            s01 = w1.fma(x, s01);
+            s02 = w2.fma(x, s02);
+            s03 = w3.fma(x, s03);
+            x = FloatVector.broadcast(S, a[a1 + k]);
+            s10 = w0.fma(x, s10);
+            s11 = w1.fma(x, s11);
+            s12 = w2.fma(x, s12);
+            s13 = w3.fma(x, s13);
+            x = FloatVector.broadcast(S, a[a2 + k]);
+            s20 = w0.fma(x, s20);
+            s21 = w1.fma(x, s21);
+            s22 = w2.fma(x, s22);
+            s23 = w3.fma(x, s23);
+            x = FloatVector.broadcast(S, a[a3 + k]);
+            s30 = w0.fma(x, s30);
+            s31 = w1.fma(x, s31);
+            s32 = w2.fma(x, s32);
+            s33 = w3.fma(x, s33);
+        }
+        s00.intoArray(c, cAt);
+        s01.intoArray(c, cAt + L);
+        s02.intoArray(c, cAt + 2 * L);
+        s03.intoArray(c, cAt + 3 * L);
+        s10.intoArray(c, c1);
+        s11.intoArray(c, c1 + L);
+        s12.intoArray(c, c1 + 2 * L);
+        s13.intoArray(c, c1 + 3 * L);
+        s20.intoArray(c, c2);
+        s21.intoArray(c, c2 + L);
+        s22.intoArray(c, c2 + 2 * L);
+        s23.intoArray(c, c2 + 3 * L);
+        s30.intoArray(c, c3);
+        s31.intoArray(c, c3 + L);
+        s32.intoArray(c, c3 + 2 * L);
+        s33.intoArray(c, c3 + 3 * L);
+    }
+
+    /**
+     * In passes of one activation each: a loop body that inlines several exps grows past the
+     * JIT's inlining limits, and a vector that crosses a call that is not inlined is boxed.
+     */
+    @Override
+    public void lstmCell(float[] z, int zOffset, int units, float[] cell, int cellOffset, float[] h, int hOffset) {
+        sigmoidInPlace(z, zOffset, 2 * units);
+        tanhInPlace(z, zOffset + 2 * units, units);
+        sigmoidInPlace(z, zOffset + 3 * units, units);
+        int input = zOffset;
+        int forget = zOffset + units;
+        int candidate = zOffset + 2 * units;
+        int output = zOffset + 3 * units;
+        int u = 0;
+        for (; u + L <= units; u += L) {
+            FloatVector c = FloatVector.fromArray(S, z, forget + u).mul(FloatVector.fromArray(S, cell, cellOffset + u))
+                    .add(FloatVector.fromArray(S, z, input + u).mul(FloatVector.fromArray(S, z, candidate + u)));
+            c.intoArray(cell, cellOffset + u);
+            FloatVector.fromArray(S, z, output + u).mul(tanh(c)).intoArray(h, hOffset + u);
+        }
+        for (; u < units; u++) {
+            float c = z[forget + u] * cell[cellOffset + u] + z[input + u] * z[candidate + u];
+            cell[cellOffset + u] = c;
+            h[hOffset + u] = z[output + u] * ScalarMath.tanh(c);
+        }
+    }
+
+    private static void sigmoidInPlace(float[] x, int from, int count) {
+        int i = from;
+        int end = from + count;
+        for (; i + L <= end; i += L) {
+            sigmoid(FloatVector.fromArray(S, x, i)).intoArray(x, i);
+        }
+        for (; i < end; i++) {
+            x[i] = ScalarMath.sigmoid(x[i]);
+        }
+    }
+
+    private static void tanhInPlace(float[] x, int from, int count) {
+        int i = from;
+        int end = from + count;
+        for (; i + L <= end; i += L) {
+            tanh(FloatVector.fromArray(S, x, i)).intoArray(x, i);
+        }
+        for (; i < end; i++) {
+            x[i] = ScalarMath.tanh(x[i]);
+        }
+    }
+
+    private static FloatVector sigmoid(FloatVector x) {
+        return ONE.div(exp(x.neg()).add(1f));
+    }
+
+    /** tanh(x) = 2 sigmoid(2x) - 1: absolute error about 1e-7, saturating cleanly at +-1. */
+    private static FloatVector tanh(FloatVector x) {
+        return sigmoid(x.add(x)).fma(2f, -1f);
+    }
+
+    private static final FloatVector ONE = FloatVector.broadcast(S, 1f);
+    private static final float LOG2E = 1.44269504088896341f;
+    private static final FloatVector MINUS_LN2_HI = FloatVector.broadcast(S, -0.693359375f);
+    private static final FloatVector MINUS_LN2_LO = FloatVector.broadcast(S, 2.12194440e-4f);
+    /** 1.5 * 2^23: adding it rounds a float below 2^22 to an integer held in the low mantissa bits. */
+    private static final float ROUND = 12582912f;
+    private static final int ROUND_BITS = 0x4B400000;
+    private static final FloatVector P3 = FloatVector.broadcast(S, 8.3334519073e-3f);
+    private static final FloatVector P2 = FloatVector.broadcast(S, 4.1665795894e-2f);
+    private static final FloatVector P1 = FloatVector.broadcast(S, 1.6666665459e-1f);
+    private static final FloatVector P0 = FloatVector.broadcast(S, 5.0000001201e-1f);
+
+    /**
+     * e^x for x clamped to [-87, 88] (Cephes expf: relative error about 1e-7): x = n ln2 + r,
+     * a degree-6 polynomial for e^r, and 2^n built in the exponent bits.
+     */
+    private static FloatVector exp(FloatVector x) {
+        x = x.max(-87f).min(88f);
+        FloatVector shifted = x.fma(LOG2E, ROUND);
+        FloatVector n = shifted.sub(ROUND);
+        FloatVector r = n.fma(MINUS_LN2_HI, x);
+        r = n.fma(MINUS_LN2_LO, r);
+        FloatVector p = r.fma(1.9875691500e-4f, 1.3981999507e-3f);
+        p = p.fma(r, P3);
+        p = p.fma(r, P2);
+        p = p.fma(r, P1);
+        p = p.fma(r, P0);
+        FloatVector y = p.mul(r.mul(r)).add(r).add(1f);
+        IntVector bits = shifted.viewAsIntegralLanes().sub(ROUND_BITS - 127).lanewise(VectorOperators.LSHL, 23);
+        return y.mul(bits.viewAsFloatingLanes());
+    }
+}
