@@ -10,6 +10,8 @@ from .data import WINDOW
 
 # The study's architecture (its Table 3): LSTM(256, seq) -> LSTM(128) -> dropout 0.2 ->
 # Dense(64, ReLU) -> dropout 0.4 -> Dense(1, ReLU). "tiny" has the same shape, smaller, for tests.
+# The dropout rates are training settings only (dropout is the identity at inference), so the
+# served model is the same whatever they are; the study's public code used 0.25 for the second.
 ARCHITECTURES = {
     "study": (256, 128, 64),
     "tiny": (16, 8, 8),
@@ -24,20 +26,21 @@ class TrainingConfig:
     learning_rate: float = 1e-3
     patience: int = 5
     plateau_patience: int = 0  # > 0: halve the learning rate after this many epochs without gain
+    dropout: tuple[float, float] = (0.2, 0.4)  # after the second LSTM, after Dense(64)
     validation_fraction: float = 0.1  # the latest part of the training period
     seed: int = 42
 
 
-def build_lstm(n_features: int, architecture: str = "study"):
+def build_lstm(n_features: int, architecture: str = "study", dropout: tuple[float, float] = (0.2, 0.4)):
     import keras
 
     lstm1, lstm2, dense = ARCHITECTURES[architecture]
     inputs = keras.Input(shape=(WINDOW, n_features), name="flows", dtype="float32")
     x = keras.layers.LSTM(lstm1, activation="tanh", return_sequences=True, name="lstm_1")(inputs)
     x = keras.layers.LSTM(lstm2, activation="tanh", name="lstm_2")(x)
-    x = keras.layers.Dropout(0.2, name="dropout_1")(x)
+    x = keras.layers.Dropout(dropout[0], name="dropout_1")(x)
     x = keras.layers.Dense(dense, activation="relu", name="dense_1")(x)
-    x = keras.layers.Dropout(0.4, name="dropout_2")(x)
+    x = keras.layers.Dropout(dropout[1], name="dropout_2")(x)
     outputs = keras.layers.Dense(1, activation="relu", name="flow_next")(x)
     return keras.Model(inputs, outputs, name="lstm_flow")
 
@@ -78,7 +81,7 @@ def train_lstm(x: np.ndarray, y: np.ndarray, target_time: np.ndarray, config: Tr
     n_val = max(1, int(round(config.validation_fraction * len(x))))
     order = np.argsort(target_time, kind="stable")
     fit_idx, val_idx = np.sort(order[:-n_val]), np.sort(order[-n_val:])
-    model = build_lstm(x.shape[-1], config.architecture)
+    model = build_lstm(x.shape[-1], config.architecture, config.dropout)
     model.compile(optimizer=keras.optimizers.Adam(config.learning_rate), loss="mse")
     stopper = keras.callbacks.EarlyStopping(monitor="val_loss", patience=config.patience,
                                             restore_best_weights=True)

@@ -45,8 +45,9 @@ def model_card(*, name, features, split, config, table_info, lstm, metrics, vers
     lines = [
         f"# Model card: `{name}`", "",
         "Predicts the next 5-minute total flow (veh/5 min) of a PeMS detector station from its last "
-        "12 readings (one hour). The architecture of the study (LSTM 256 -> LSTM 128 -> dropout 0.2 "
-        "-> Dense 64 ReLU -> dropout 0.4 -> Dense 1 ReLU)"
+        "12 readings (one hour). The architecture of the study (LSTM 256 -> LSTM 128 -> dropout "
+        f"{config.dropout[0]} -> Dense 64 ReLU -> dropout {config.dropout[1]} -> Dense 1 ReLU; the study's "
+        "paper trained with dropout 0.2 and 0.4)"
         + ("" if config.architecture == "study" else f", reduced to the `{config.architecture}` sizes for tests")
         + ".", "",
         "## Data", "",

@@ -92,3 +92,10 @@ def test_bad_features_are_refused(capsys):
     with pytest.raises(SystemExit):
         train.parse_args(["--data", "x", "--out", "y", "--features", "speed"])
     assert "must start with 'flow'" in capsys.readouterr().err
+
+
+def test_dropout_rates_are_parsed_and_checked():
+    assert train.parse_dropout("0.2,0.25") == (0.2, 0.25)
+    for bad in ("0.2", "0.2,1.0", "a,b", "-0.1,0.2"):
+        with pytest.raises(Exception, match="two rates"):
+            train.parse_dropout(bad)

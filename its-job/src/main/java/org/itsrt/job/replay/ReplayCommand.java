@@ -1,0 +1,177 @@
+package org.itsrt.job.replay;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import org.itsrt.graph.DetectorGraph;
+import org.itsrt.graph.StudyNetwork;
+import org.itsrt.graph.StudyStation;
+import org.itsrt.job.advice.Advice;
+import org.itsrt.job.advice.RouteAdvisor;
+import org.itsrt.job.forecast.StationHistory;
+import org.itsrt.predict.Engine;
+import org.itsrt.predict.FlowPredictor;
+import org.itsrt.predict.FlowPredictors;
+import org.itsrt.predict.PredictorOptions;
+import org.itsrt.predict.ReadingWindow;
+import org.itsrt.readings.CanonicalTable;
+import org.itsrt.readings.Reading;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code its replay}: the job's per-reading work (window, predict, route) over a canonical table,
+ * in one process and in event-time order, without Kafka or Flink. It shows what the job computes
+ * and what each stage costs on this machine; the streaming pipeline's end-to-end latency is the
+ * latency probe's business.
+ */
+@Command(name = "its replay", sortOptions = false, mixinStandardHelpOptions = false,
+        description = "Replays a canonical readings table through the flow predictor and the A* router, reading by "
+                + "reading in time order, and writes the advice (advice.csv) and a report (summary.md): prediction "
+                + "error against what the stations measured next, the time each stage took, and the routes chosen.",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:replayed", "1:bad input (table, model or options)", "2:bad usage"})
+public final class ReplayCommand implements Callable<Integer> {
+
+    /** Readings whose timings are left out of the stage histograms while the JIT compiles the hot path. */
+    static final int WARM_UP_READINGS = 500;
+
+    @Option(names = "--data", required = true, paramLabel = "FILE", description = "canonical readings table (.csv/.csv.gz)")
+    Path data;
+
+    @Option(names = "--model", required = true, paramLabel = "DIR", description = "model bundle directory (models/lstm-flow)")
+    Path model;
+
+    @Option(names = "--engine", paramLabel = "NAME", description = "kernel, tensorflow or linear (default: the bundle's fastest, kernel)")
+    String engine;
+
+    @Option(names = "--from", defaultValue = "764598", paramLabel = "VDS",
+            description = "origin detector of the advised route (default: ${DEFAULT-VALUE}, El Segundo)")
+    long from;
+
+    @Option(names = "--to", defaultValue = "774445", paramLabel = "VDS",
+            description = "destination detector (default: ${DEFAULT-VALUE}, Long Beach)")
+    long to;
+
+    @Option(names = "--limit", defaultValue = "0", paramLabel = "N", description = "replay only the first N readings (0 = all)")
+    int limit;
+
+    @Option(names = "--out", required = true, paramLabel = "DIR", description = "folder for advice.csv and summary.md")
+    Path out;
+
+    @Option(names = "--verbose", description = "on failure, print the stack trace too")
+    boolean verbose;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
+    boolean help;
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    static CommandLine commandLine() {
+        ReplayCommand command = new ReplayCommand();
+        CommandLine commandLine = new CommandLine(command);
+        commandLine.setExecutionExceptionHandler((error, cmd, parseResult) -> {
+            String message = error.getMessage() == null ? error.getClass().getSimpleName() : error.getMessage();
+            cmd.getErr().println(cmd.getCommandName() + ": " + message);
+            if (command.verbose) {
+                error.printStackTrace(cmd.getErr());
+            }
+            return 1;
+        });
+        return commandLine;
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        PredictorOptions options = PredictorOptions.defaults();
+        if (engine != null) {
+            options = options.withEngine(Engine.fromName(engine));
+        }
+        DetectorGraph graph = StudyNetwork.build();
+        List<Reading> readings = inEventTimeOrder(CanonicalTable.read(data));
+        requireStationsInGraph(readings, graph);
+        if (limit > 0 && readings.size() > limit) {
+            readings = readings.subList(0, limit);
+        }
+        Files.createDirectories(out);
+        try (FlowPredictor predictor = FlowPredictors.open(model, options);
+             AdviceCsv adviceCsv = new AdviceCsv(out.resolve("advice.csv"))) {
+            ReplayReport report = replay(readings, predictor, new RouteAdvisor(graph, from, to), adviceCsv);
+            Files.writeString(out.resolve("summary.md"), report.markdown(data, model, predictor.engine().engineName()));
+            System.out.println();
+            System.out.print(report.consoleSummary());
+            System.out.println("wrote " + out.resolve("advice.csv") + " and " + out.resolve("summary.md"));
+        }
+        return 0;
+    }
+
+    private ReplayReport replay(List<Reading> readings, FlowPredictor predictor, RouteAdvisor advisor,
+                                AdviceCsv adviceCsv) throws IOException {
+        int window = predictor.bundle().model().window();
+        Map<Long, StationHistory> histories = new HashMap<>();
+        Map<Long, Pending> pending = new HashMap<>();
+        ReplayReport report = new ReplayReport(readings.size(), advisor);
+        Progress progress = new Progress("replayed", readings.size());
+        int seen = 0;
+        for (Reading reading : readings) {
+            seen++;
+            Pending due = pending.remove(reading.stationId());
+            if (due != null && due.targetTsUtc().equals(reading.tsUtc())) {
+                report.errors().add(reading.stationId(), reading.flow(), due.predictedFlow(), due.lastFlow());
+            }
+            StationHistory history = histories.computeIfAbsent(reading.stationId(), id -> new StationHistory(window));
+            history.add(reading);
+            if (history.isFull()) {
+                long started = System.nanoTime();
+                float predicted = predictor.predict(new ReadingWindow(history.flows(), history.speeds(), history.newest()));
+                long predictedAt = System.nanoTime();
+                Advice advice = advisor.advise(reading.stationId(), reading.tsUtc(), reading.flow(),
+                        reading.hasSpeed() ? reading.speed() : Double.NaN, predicted);
+                long routedAt = System.nanoTime();
+                if (seen > WARM_UP_READINGS) {
+                    report.stages().record(ReplayReport.PREDICT, predictedAt - started);
+                    report.stages().record(ReplayReport.ROUTE, routedAt - predictedAt);
+                    report.stages().record(ReplayReport.PREDICT_AND_ROUTE, routedAt - started);
+                }
+                report.count(advice);
+                adviceCsv.write(advice);
+                pending.put(reading.stationId(), new Pending(reading.tsUtc().plus(Reading.INTERVAL), predicted, reading.flow()));
+            }
+            progress.step();
+        }
+        progress.finish();
+        histories.values().forEach(h -> report.addRestarts(h.restarts()));
+        return report;
+    }
+
+    /** A prediction waiting for the reading it predicted. */
+    private record Pending(Instant targetTsUtc, double predictedFlow, double lastFlow) {
+    }
+
+    private static List<Reading> inEventTimeOrder(List<Reading> readings) {
+        return readings.stream()
+                .sorted(Comparator.comparing(Reading::tsUtc).thenComparingLong(Reading::stationId))
+                .toList();
+    }
+
+    private void requireStationsInGraph(List<Reading> readings, DetectorGraph graph) {
+        readings.stream().mapToLong(Reading::stationId).distinct()
+                .filter(id -> !graph.contains(id))
+                .findFirst()
+                .ifPresent(id -> {
+                    throw new IllegalArgumentException(data + ": station " + id + " is not one of the six study "
+                            + "stations the router knows (" + java.util.Arrays.stream(StudyStation.values())
+                            .map(s -> String.valueOf(s.vdsId())).toList() + ")");
+                });
+    }
+}
