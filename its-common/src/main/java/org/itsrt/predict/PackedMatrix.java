@@ -11,10 +11,11 @@ import java.util.List;
  */
 final class PackedMatrix implements WeightMatrix {
     /**
-     * Where the first matrix starts in the shared array. G1 places a large array at the start of
-     * a heap region, 16 bytes of array header before element 0; starting 48 bytes in puts every
-     * 64-byte vector load on one cache line instead of two, which makes a matrix-vector product
-     * from L2 about 1.5 times as fast. Elsewhere the array lies where it may, at no cost.
+     * Where the first matrix starts in the shared array. The array is made large enough for G1
+     * to place it at the start of a heap region ({@link G1Regions}), 16 bytes of array header
+     * before element 0; starting 48 bytes in puts every 64-byte vector load on one cache line
+     * instead of two, which makes the kernel about 1.5 times as fast. Under another collector
+     * the array lies where it may.
      */
     static final int FIRST = 12;
     private static final int ALIGN = 16;
@@ -44,7 +45,7 @@ final class PackedMatrix implements WeightMatrix {
         for (RowMajorMatrix matrix : matrices) {
             size += tiles(matrix.cols(), tileWidth) * matrix.rows() * tileWidth;
         }
-        float[] data = new float[size];
+        float[] data = new float[Math.max(size, G1Regions.humongousFloats())];
         List<WeightMatrix> packed = new ArrayList<>();
         int start = FIRST;
         for (RowMajorMatrix matrix : matrices) {
