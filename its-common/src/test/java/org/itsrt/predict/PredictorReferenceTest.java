@@ -53,11 +53,15 @@ class PredictorReferenceTest {
 
         float[] scaled = predictScaled(tf, encode(tf, reference.windows()), reference.count());
 
+        double worst = 0;
         for (int i = 0; i < reference.count(); i++) {
             assertThat((double) scaled[i]).as("window %d", i).isCloseTo(reference.lstmScaled()[i], within(1e-4));
             assertThat((double) tf.predict(reference.windows().get(i))).as("window %d, veh/5 min", i)
                     .isCloseTo(reference.lstmFlow()[i], within(1e-4 * flowSpan));
+            worst = Math.max(worst, Math.abs(scaled[i] - reference.lstmScaled()[i]));
         }
+        System.out.printf("%s: max |tensorflow - keras| on %d reference windows, scaled: %.3g%n",
+                tf.bundle().model().name(), reference.count(), worst);
     }
 
     @ParameterizedTest
@@ -97,9 +101,13 @@ class PredictorReferenceTest {
 
         float[] scaled = predictScaled(linear, encode(linear, reference.windows()), reference.count());
 
+        double worst = 0;
         for (int i = 0; i < reference.count(); i++) {
             assertThat((double) scaled[i]).as("window %d", i).isCloseTo(reference.linearScaled()[i], within(1e-5));
+            worst = Math.max(worst, Math.abs(scaled[i] - reference.linearScaled()[i]));
         }
+        System.out.printf("%s: max |linear - python| on %d reference windows, scaled: %.3g%n",
+                linear.bundle().model().name(), reference.count(), worst);
     }
 
     @ParameterizedTest
