@@ -257,64 +257,80 @@ final class VectorMath implements KernelMath {
     }
 
     /**
-     * In passes of one activation each: a loop body that inlines several exps grows past the
-     * JIT's inlining limits, and a vector that crosses a call that is not inlined is boxed.
+     * In passes over whole gate blocks, each with a short loop body: a vector that crosses a
+     * call the JIT does not inline is boxed, which costs an allocation and then some, and a body
+     * holding several exps grows past the JIT's inlining limits.
      */
     @Override
     public void lstmCell(float[] z, int zOffset, int units, float[] cell, int cellOffset, float[] h, int hOffset) {
-        sigmoidInPlace(z, zOffset, 2 * units);
-        tanhInPlace(z, zOffset + 2 * units, units);
-        sigmoidInPlace(z, zOffset + 3 * units, units);
         int input = zOffset;
         int forget = zOffset + units;
         int candidate = zOffset + 2 * units;
         int output = zOffset + 3 * units;
+        logistic(z, input, 2 * units, SIGMOID);
+        logistic(z, candidate, units, TANH);
+        logistic(z, output, units, SIGMOID);
         int u = 0;
         for (; u + L <= units; u += L) {
             FloatVector c = FloatVector.fromArray(S, z, forget + u).mul(FloatVector.fromArray(S, cell, cellOffset + u))
                     .add(FloatVector.fromArray(S, z, input + u).mul(FloatVector.fromArray(S, z, candidate + u)));
             c.intoArray(cell, cellOffset + u);
-            FloatVector.fromArray(S, z, output + u).mul(tanh(c)).intoArray(h, hOffset + u);
+            c.intoArray(h, hOffset + u);
         }
         for (; u < units; u++) {
             float c = z[forget + u] * cell[cellOffset + u] + z[input + u] * z[candidate + u];
             cell[cellOffset + u] = c;
-            h[hOffset + u] = z[output + u] * ScalarMath.tanh(c);
+            h[hOffset + u] = c;
+        }
+        logistic(h, hOffset, units, TANH);
+        u = 0;
+        for (; u + L <= units; u += L) {
+            FloatVector.fromArray(S, z, output + u).mul(FloatVector.fromArray(S, h, hOffset + u)).intoArray(h, hOffset + u);
+        }
+        for (; u < units; u++) {
+            h[hOffset + u] *= z[output + u];
         }
     }
 
-    private static void sigmoidInPlace(float[] x, int from, int count) {
+    /** sigmoid(x) = 1 / (1 + e^-x) */
+    private static final float[] SIGMOID = {-1f, 1f, 0f};
+    /** tanh(x) = 2 / (1 + e^-2x) - 1: absolute error about 1e-7, saturating cleanly at +-1. */
+    private static final float[] TANH = {-2f, 2f, -1f};
+
+    /**
+     * {@code x[i] = a / (1 + e^(k x[i])) + b} in place for {@code {k, a, b} = form}, with e^x as
+     * Cephes' expf computes it (relative error about 1e-7): x = n ln2 + r, a degree-6 polynomial
+     * for e^r, 2^n built in the exponent bits. The exponent is clamped to [-87, 87] so that
+     * neither e^x nor 1 / (1 + e^x) becomes a subnormal float, which the CPU handles a hundred
+     * times slower.
+     */
+    private static void logistic(float[] x, int from, int count, float[] form) {
+        float k = form[0];
+        float a = form[1];
+        float b = form[2];
         int i = from;
         int end = from + count;
         for (; i + L <= end; i += L) {
-            sigmoid(FloatVector.fromArray(S, x, i)).intoArray(x, i);
+            FloatVector e = FloatVector.fromArray(S, x, i).mul(k).max(-87f).min(87f);
+            FloatVector shifted = e.fma(LOG2E, ROUND);
+            FloatVector n = shifted.sub(ROUND);
+            FloatVector r = n.fma(MINUS_LN2_HI, e);
+            r = n.fma(MINUS_LN2_LO, r);
+            FloatVector p = r.fma(1.9875691500e-4f, 1.3981999507e-3f);
+            p = p.fma(r, P3);
+            p = p.fma(r, P2);
+            p = p.fma(r, P1);
+            p = p.fma(r, P0);
+            FloatVector y = p.mul(r.mul(r)).add(r).add(1f);
+            IntVector bits = shifted.viewAsIntegralLanes().sub(ROUND_BITS - 127).lanewise(VectorOperators.LSHL, 23);
+            y = y.mul(bits.viewAsFloatingLanes());
+            FloatVector.broadcast(S, a).div(y.add(1f)).add(b).intoArray(x, i);
         }
         for (; i < end; i++) {
-            x[i] = ScalarMath.sigmoid(x[i]);
+            x[i] = (float) (a / (1.0 + Math.exp(k * (double) x[i])) + b);
         }
     }
 
-    private static void tanhInPlace(float[] x, int from, int count) {
-        int i = from;
-        int end = from + count;
-        for (; i + L <= end; i += L) {
-            tanh(FloatVector.fromArray(S, x, i)).intoArray(x, i);
-        }
-        for (; i < end; i++) {
-            x[i] = ScalarMath.tanh(x[i]);
-        }
-    }
-
-    private static FloatVector sigmoid(FloatVector x) {
-        return ONE.div(exp(x.neg()).add(1f));
-    }
-
-    /** tanh(x) = 2 sigmoid(2x) - 1: absolute error about 1e-7, saturating cleanly at +-1. */
-    private static FloatVector tanh(FloatVector x) {
-        return sigmoid(x.add(x)).fma(2f, -1f);
-    }
-
-    private static final FloatVector ONE = FloatVector.broadcast(S, 1f);
     private static final float LOG2E = 1.44269504088896341f;
     private static final FloatVector MINUS_LN2_HI = FloatVector.broadcast(S, -0.693359375f);
     private static final FloatVector MINUS_LN2_LO = FloatVector.broadcast(S, 2.12194440e-4f);
@@ -326,25 +342,4 @@ final class VectorMath implements KernelMath {
     private static final FloatVector P1 = FloatVector.broadcast(S, 1.6666665459e-1f);
     private static final FloatVector P0 = FloatVector.broadcast(S, 5.0000001201e-1f);
 
-    /**
-     * e^x as Cephes' expf computes it (relative error about 1e-7): x = n ln2 + r, a degree-6
-     * polynomial for e^r, and 2^n built in the exponent bits. x is clamped to [-87, 87] so that
-     * neither e^x nor a sigmoid's 1 / (1 + e^x) becomes a subnormal float, which the CPU handles
-     * a hundred times slower.
-     */
-    private static FloatVector exp(FloatVector x) {
-        x = x.max(-87f).min(87f);
-        FloatVector shifted = x.fma(LOG2E, ROUND);
-        FloatVector n = shifted.sub(ROUND);
-        FloatVector r = n.fma(MINUS_LN2_HI, x);
-        r = n.fma(MINUS_LN2_LO, r);
-        FloatVector p = r.fma(1.9875691500e-4f, 1.3981999507e-3f);
-        p = p.fma(r, P3);
-        p = p.fma(r, P2);
-        p = p.fma(r, P1);
-        p = p.fma(r, P0);
-        FloatVector y = p.mul(r.mul(r)).add(r).add(1f);
-        IntVector bits = shifted.viewAsIntegralLanes().sub(ROUND_BITS - 127).lanewise(VectorOperators.LSHL, 23);
-        return y.mul(bits.viewAsFloatingLanes());
-    }
 }
