@@ -85,6 +85,27 @@ class FeatureEncoderTest {
     }
 
     @Test
+    void oneEncoderGoingBackAndForthAcrossTheChangesAgreesWithFreshOnes() {
+        ModelSpec model = model(List.of(Feature.TOD_SIN, Feature.TOD_COS));
+        FeatureEncoder reused = new FeatureEncoder(model, SCALER);
+        List<Instant> newest = new ArrayList<>();
+        for (String around : List.of("2018-03-11T10:00:00Z", "2018-11-04T09:00:00Z")) {
+            for (int minutes = -70; minutes <= 70; minutes += 5) {
+                newest.add(Instant.parse(around).plusSeconds(60L * minutes));
+            }
+        }
+        List<Instant> backAndForth = new ArrayList<>(newest);
+        java.util.Collections.reverse(backAndForth);
+        backAndForth.addAll(0, newest);
+
+        for (Instant start : backAndForth) {
+            ReadingWindow window = ReadingWindow.flowOnly(new double[12], start);
+            assertThat(reused.encode(window)).as("newest reading at %s", start)
+                    .containsExactly(new FeatureEncoder(model, SCALER).encode(window));
+        }
+    }
+
+    @Test
     void anUnknownSpeedTakesTheScalersFill() {
         FeatureEncoder encoder = new FeatureEncoder(model(ALL), SCALER);
         double[] flows = {83, 409, 246, 0, 0, 0, 0, 0, 0, 0, 0, 0};
