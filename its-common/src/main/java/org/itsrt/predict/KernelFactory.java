@@ -20,11 +20,6 @@ final class KernelFactory extends PredictorFactoryBase {
         return Engine.KERNEL;
     }
 
-    /** How the kernel computes, e.g. "Vector API, 512-bit" or "scalar". */
-    String mathDescription() {
-        return network.math().description();
-    }
-
     @Override
     FlowPredictor create(AutoCloseable owner) {
         return new KernelPredictor(bundle(), network, owner);

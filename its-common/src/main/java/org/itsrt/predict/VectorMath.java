@@ -302,7 +302,8 @@ final class VectorMath implements KernelMath {
      * Cephes' expf computes it (relative error about 1e-7): x = n ln2 + r, a degree-6 polynomial
      * for e^r, 2^n built in the exponent bits. The exponent is clamped to [-87, 87] so that
      * neither e^x nor 1 / (1 + e^x) becomes a subnormal float, which the CPU handles a hundred
-     * times slower.
+     * times slower. A tail shorter than a vector goes through {@link ScalarMath}, whose exp never
+     * sees a large argument.
      */
     private static void logistic(float[] x, int from, int count, float[] form) {
         float k = form[0];
@@ -326,8 +327,9 @@ final class VectorMath implements KernelMath {
             y = y.mul(bits.viewAsFloatingLanes());
             FloatVector.broadcast(S, a).div(y.add(1f)).add(b).intoArray(x, i);
         }
+        boolean tanh = form == TANH;
         for (; i < end; i++) {
-            x[i] = (float) (a / (1.0 + Math.exp(k * (double) x[i])) + b);
+            x[i] = tanh ? ScalarMath.tanh(x[i]) : ScalarMath.sigmoid(x[i]);
         }
     }
 
