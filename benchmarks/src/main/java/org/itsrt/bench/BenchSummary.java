@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
@@ -41,7 +42,8 @@ public final class BenchSummary {
         Optional<Path> keras = args.length == 3 ? Optional.of(Path.of(args[1])).filter(Files::isRegularFile)
                 : Optional.empty();
         Path out = Path.of(args[args.length - 1]);
-        String markdown = render(readRows(jmh), keras.isPresent() ? JSON.readTree(keras.get().toFile()) : null, jmh);
+        String markdown = render(readRows(jmh), keras.isPresent() ? JSON.readTree(keras.get().toFile()) : null, jmh)
+                .replaceFirst("\n\n", "\n\n" + machine(jmh) + "\n\n");
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.writeString(out, markdown);
         System.out.print(markdown);
@@ -59,6 +61,9 @@ public final class BenchSummary {
             Map<String, String> params = new TreeMap<>();
             Iterator<Map.Entry<String, JsonNode>> fields = result.path("params").fields();
             fields.forEachRemaining(e -> params.put(e.getKey(), e.getValue().asText()));
+            // The bundle path and the default Vector API setting say nothing a reader compares.
+            params.remove("modelDir");
+            params.remove("vectorApi", "true");
             JsonNode metric = result.path("primaryMetric");
             JsonNode percentiles = metric.path("scorePercentiles");
             String unit = metric.path("scoreUnit").asText();
@@ -78,7 +83,9 @@ public final class BenchSummary {
                 .append("throughput rows: operations per second. ± is JMH's 99.9% error.\n\n");
         md.append("| benchmark | parameters | mode | p50 µs | p99 µs | max µs | score | unit |\n");
         md.append("|---|---|---|---:|---:|---:|---:|---|\n");
-        for (Row row : rows) {
+        List<Row> ordered = new ArrayList<>(rows);
+        ordered.sort(Comparator.comparing((Row r) -> !"sample".equals(r.mode())));
+        for (Row row : ordered) {
             md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s |%n",
                     row.benchmark(), row.params(), row.mode(), fmt(row.p50()), fmt(row.p99()), fmt(row.max()),
                     fmt(row.score()) + (Double.isNaN(row.error()) ? "" : " ± " + fmt(row.error())), row.unit()));
@@ -98,13 +105,28 @@ public final class BenchSummary {
             md.append(String.format(Locale.ROOT, "%nTensorFlow %s, Keras %s, threads %s.%n%n",
                     keras.path("tensorflow").asText(), keras.path("keras").asText(), keras.path("threads").asText()));
             for (Row row : rows) {
-                if (row.p50() != null && row.benchmark().startsWith("FlowPrediction") && row.params().contains("batch=1")) {
+                if (row.p50() != null && row.benchmark().startsWith("FlowPrediction") && row.params().contains("batch=1,")
+                        && !row.params().contains("engine=linear")) {
                     md.append(String.format(Locale.ROOT, "- Keras `model(x)` p50 / %s %s p50 = %s / %s = **%.1f×**%n",
                             row.benchmark(), row.params(), fmt(kerasP50), fmt(row.p50()), kerasP50 / row.p50()));
                 }
             }
         }
         return md.toString();
+    }
+
+    /** The numbers mean little without the machine: CPU model, cores and the JVM that ran them. */
+    static String machine(Path jmhJson) throws IOException {
+        String cpu = "unknown CPU";
+        Path cpuinfo = Path.of("/proc/cpuinfo");
+        if (Files.isReadable(cpuinfo)) {
+            cpu = Files.readAllLines(cpuinfo).stream().filter(l -> l.startsWith("model name"))
+                    .map(l -> l.substring(l.indexOf(':') + 1).trim()).findFirst().orElse(cpu);
+        }
+        JsonNode first = JSON.readTree(jmhJson.toFile()).path(0);
+        return String.format(Locale.ROOT, "Machine: %s, %d cores; JVM %s %s.", cpu,
+                Runtime.getRuntime().availableProcessors(), first.path("vmName").asText("?"),
+                first.path("jdkVersion").asText("?"));
     }
 
     private static Double toMicros(JsonNode value, String unit) {

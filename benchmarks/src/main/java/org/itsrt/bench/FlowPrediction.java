@@ -36,8 +36,9 @@ import org.openjdk.jmh.infra.Blackhole;
  * {@code batch} windows, encoding included, as the job does. The windows are drawn once from a
  * seeded random source and cycled, so every engine sees the same inputs.
  *
- * <p>{@code tfThreads} ("intra/inter", 0 = TensorFlow's choice) matters to the tensorflow engine
- * only and {@code vectorApi} to the kernel only; restrict the others with {@code -p}.
+ * <p>{@code engine} is an engine name, for {@code tensorflow} with its thread pools as
+ * {@code tensorflow:INTRA/INTER} (0 = TensorFlow's choice), so that no run crosses a setting with
+ * an engine it does not affect. {@code vectorApi} matters to the kernel only.
  */
 @State(Scope.Thread)
 @Warmup(iterations = 3, time = 2)
@@ -52,14 +53,11 @@ public class FlowPrediction {
     @Param("models/lstm-flow")
     public String modelDir;
 
-    @Param({"kernel", "tensorflow", "linear"})
+    @Param({"kernel", "tensorflow:1/1", "tensorflow:0/0", "linear"})
     public String engine;
 
     @Param({"1", "6", "64"})
     public int batch;
-
-    @Param({"1/1", "0/0"})
-    public String tfThreads;
 
     @Param("true")
     public boolean vectorApi;
@@ -75,9 +73,10 @@ public class FlowPrediction {
         if (!Files.isDirectory(dir)) {
             throw new IllegalArgumentException("no model bundle at " + dir + "; pass -p modelDir=...");
         }
-        String[] threads = tfThreads.split("/");
+        int colon = engine.indexOf(':');
+        String[] threads = (colon < 0 ? "1/1" : engine.substring(colon + 1)).split("/");
         PredictorOptions options = PredictorOptions.defaults()
-                .withEngine(Engine.fromName(engine))
+                .withEngine(Engine.fromName(colon < 0 ? engine : engine.substring(0, colon)))
                 .withTensorFlowThreads(Integer.parseInt(threads[0]), Integer.parseInt(threads[1]))
                 .withKernelVectorApi(vectorApi);
         predictor = FlowPredictors.open(dir, options);
