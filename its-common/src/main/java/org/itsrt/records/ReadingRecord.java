@@ -1,0 +1,34 @@
+package org.itsrt.records;
+
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * A record on {@code its.readings} (REFERENCE D2, docs/records.md): one detector's last hour of
+ * 5-minute readings, stamped by the producer.
+ *
+ * @param detector   PeMS VDS id
+ * @param ts         start of the newest reading's 5-minute interval (UTC)
+ * @param flow       the 12 flows, oldest first (veh/5 min)
+ * @param speed      the 12 speeds (mph), oldest first; {@code NaN} = unknown (JSON {@code null})
+ * @param seq        per-detector sequence number, from 0, so the probe can tell loss from reordering
+ * @param sentNs     producer clock just before {@code send}
+ * @param intendedNs when the open-loop schedule meant to send it, on the same clock
+ */
+public record ReadingRecord(long detector, Instant ts, double[] flow, double[] speed, long seq,
+                            long sentNs, long intendedNs) {
+
+    public static final int VERSION = 1;
+    public static final int WINDOW = 12;
+
+    public ReadingRecord {
+        Objects.requireNonNull(ts, "ts");
+        Objects.requireNonNull(flow, "flow");
+        Objects.requireNonNull(speed, "speed");
+    }
+
+    /** The same record stamped at send time. */
+    public ReadingRecord stamped(long sentNs, long intendedNs) {
+        return new ReadingRecord(detector, ts, flow, speed, seq, sentNs, intendedNs);
+    }
+}
