@@ -51,7 +51,12 @@ public final class LocalKafka implements AutoCloseable {
     public record Options(String heap, List<String> extraJvmArgs, Path parentDir, String classPath) {
 
         public static Options defaults() {
-            return new Options("512m", List.of(), null, System.getProperty("java.class.path"));
+            // This JVM's class path holds the broker (a dependency of this module). Another SLF4J
+            // binding beside the broker's log4j one would win by chance and log to the console.
+            String classPath = Stream.of(System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+                    .filter(entry -> !entry.contains("slf4j-simple"))
+                    .collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator));
+            return new Options("512m", List.of(), null, classPath);
         }
 
         public Options withHeap(String heap) {

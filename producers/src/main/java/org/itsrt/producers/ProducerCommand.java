@@ -1,0 +1,207 @@
+package org.itsrt.producers;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.itsrt.clock.Clocks;
+import org.itsrt.clock.LatencyClock;
+import org.itsrt.graph.StudyStation;
+import org.itsrt.producers.replay.DetectorWindows;
+import org.itsrt.producers.send.KafkaChecks;
+import org.itsrt.producers.send.ProducerSettings;
+import org.itsrt.producers.send.ReplayRun;
+import org.itsrt.producers.send.RunSummary;
+import org.itsrt.readings.CanonicalTable;
+import org.itsrt.readings.Reading;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code its-producer}: replays canonical readings into Kafka, one producer per detector, open loop. */
+@Command(name = "its-producer", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {
+                "Replays canonical readings as D2 records (docs/records.md), one Kafka producer per detector, each "
+                        + "sending its last-hour window at a fixed rate on an open-loop schedule: every record carries "
+                        + "the time it was meant to be sent (intended_ns) beside the time it was (sent_ns), both on "
+                        + "the host's TSC clock, so a stalled producer cannot hide latency.",
+                "With --sweep it runs one step per total rate instead and reports the throughput and "
+                        + "acknowledgement latency each rate reached."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0   all records sent and acknowledged", "1   broker, topic or input problem, or failed sends",
+                "2   bad usage"})
+public final class ProducerCommand implements Callable<Integer> {
+
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT", defaultValue = "localhost:9092",
+            description = "Kafka to send to (default: ${DEFAULT-VALUE})")
+    String bootstrapServers;
+
+    @Option(names = "--topic", defaultValue = "its.readings", description = "topic (default: ${DEFAULT-VALUE})")
+    String topic;
+
+    @Option(names = "--data", paramLabel = "FILE", defaultValue = "${sys:itsrt.sample:-data/sample/synthetic-readings.csv}",
+            description = "canonical readings table to replay (default: the committed synthetic sample, ${DEFAULT-VALUE})")
+    Path data;
+
+    @Option(names = "--detectors", split = ",", paramLabel = "VDS",
+            description = "detectors to replay, one producer each (default: the six study detectors)")
+    List<Long> detectors;
+
+    @Option(names = "--rate", paramLabel = "HZ", defaultValue = "10",
+            description = "records per second per detector (default: ${DEFAULT-VALUE}, the study's load)")
+    double rate;
+
+    @Option(names = "--records", paramLabel = "N", defaultValue = "20000",
+            description = "records to send in total, shared by the detectors (default: ${DEFAULT-VALUE}, one study experiment)")
+    long records;
+
+    @Option(names = "--duration", paramLabel = "TIME",
+            description = "send for this long instead of --records, e.g. 90s, 5m, 1h")
+    String duration;
+
+    @Option(names = "--acks", defaultValue = "all", description = "all, 1 or 0 (default: ${DEFAULT-VALUE}; "
+            + "idempotence is on with all and off otherwise)")
+    String acks;
+
+    @Option(names = "--producer-prop", paramLabel = "KEY=VALUE",
+            description = "any Kafka producer setting, overriding the latency defaults (repeatable)")
+    Map<String, String> producerProps = new LinkedHashMap<>();
+
+    @Option(names = "--sweep", split = ",", paramLabel = "RATE",
+            description = "throughput test: total records/s per step, e.g. 100,1000,10000")
+    List<Double> sweep;
+
+    @Option(names = "--step-duration", paramLabel = "TIME", defaultValue = "10s",
+            description = "length of each --sweep step (default: ${DEFAULT-VALUE})")
+    String stepDuration;
+
+    @Option(names = "--report", paramLabel = "FILE", description = "also write the summary (Markdown) to this file")
+    Path report;
+
+    @Option(names = "--progress-every", paramLabel = "TIME", defaultValue = "2s",
+            description = "progress line interval on stderr (default: ${DEFAULT-VALUE})")
+    String progressEvery;
+
+    private volatile ReplayRun current;
+
+    @Override
+    public Integer call() throws Exception {
+        validate();
+        List<Long> ids = detectors != null ? detectors : Arrays.stream(StudyStation.values()).map(StudyStation::vdsId).toList();
+        List<Reading> readings;
+        try {
+            readings = CanonicalTable.read(data);
+        } catch (IOException | RuntimeException e) {
+            System.err.println("its-producer: cannot read " + data + ": " + e.getMessage());
+            return 1;
+        }
+        List<DetectorWindows> windows;
+        try {
+            windows = DetectorWindows.of(readings, ids);
+        } catch (IllegalArgumentException e) {
+            System.err.println("its-producer: " + data + ": " + e.getMessage());
+            return 1;
+        }
+        try {
+            KafkaChecks.requireTopic(bootstrapServers, topic, producerProps);
+        } catch (IllegalStateException e) {
+            System.err.println("its-producer: " + e.getMessage());
+            return 1;
+        }
+        LatencyClock clock = Clocks.system();
+        Map<String, Object> config = ProducerSettings.forLatency(bootstrapServers, acks, producerProps);
+        Thread hook = new Thread(() -> {
+            ReplayRun run = current;
+            if (run != null) {
+                run.stop();
+            }
+        }, "its-producer-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+
+        String markdown;
+        boolean failures;
+        if (sweep == null) {
+            double seconds = duration != null ? Durations.parse(duration, "--duration").toNanos() / 1e9 : Double.NaN;
+            long total = duration != null ? Math.round(seconds * rate) * ids.size() : records;
+            RunSummary summary = replay(windows, config, clock, rate, total);
+            markdown = summary.markdown(topic, bootstrapServers, data, clock.info().describe(), config);
+            failures = summary.failed() > 0 || summary.acked() < summary.sent();
+        } else {
+            Duration step = Durations.parse(stepDuration, "--step-duration");
+            List<RunSummary> steps = new ArrayList<>();
+            for (double totalRate : sweep) {
+                System.err.printf(Locale.ROOT, "its-producer: sweep step %,.0f records/s for %ds%n", totalRate, step.toSeconds());
+                long total = Math.max(ids.size(), Math.round(totalRate * step.toNanos() / 1e9));
+                steps.add(replay(windows, config, clock, totalRate / ids.size(), total));
+            }
+            markdown = RunSummary.sweepMarkdown(steps, topic, bootstrapServers, clock.info().describe(), config);
+            failures = steps.stream().anyMatch(s -> s.failed() > 0);
+        }
+        System.out.print(markdown);
+        if (report != null) {
+            Path parent = report.toAbsolutePath().getParent();
+            Files.createDirectories(parent);
+            Files.writeString(report, markdown);
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // Ctrl-C: the hook already ran and the summary above covers what was sent
+        }
+        return failures ? 1 : 0;
+    }
+
+    private RunSummary replay(List<DetectorWindows> windows, Map<String, Object> config, LatencyClock clock,
+                              double ratePerDetector, long total) throws InterruptedException {
+        ReplayRun run = new ReplayRun(windows, KafkaProducer::new, config, topic, clock);
+        current = run;
+        long[] quota = ReplayRun.share(total, windows.size());
+        long started = System.nanoTime();
+        Progress progress = new Progress(total, started);
+        run.run(ratePerDetector, quota, Durations.parse(progressEvery, "--progress-every"), progress::print);
+        current = null;
+        return RunSummary.of(run.stats(), windows.size(), ratePerDetector, total);
+    }
+
+    private void validate() {
+        if (!(rate > 0) || rate > 1_000_000) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--rate must be in (0, 1000000]: " + rate);
+        }
+        if (records < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--records must be >= 1: " + records);
+        }
+        if (!List.of("all", "-1", "1", "0").contains(acks)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--acks must be all, 1 or 0: " + acks);
+        }
+        if (sweep != null && sweep.stream().anyMatch(r -> !(r > 0))) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--sweep rates must be positive: " + sweep);
+        }
+        try {
+            if (duration != null) {
+                Durations.parse(duration, "--duration");
+            }
+            Durations.parse(stepDuration, "--step-duration");
+            Durations.parse(progressEvery, "--progress-every");
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new ProducerCommand()).execute(args));
+    }
+}

@@ -1,0 +1,160 @@
+package org.itsrt.producers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.itsrt.kafka.LocalKafka;
+import org.itsrt.records.ReadingRecord;
+import org.itsrt.records.RecordJson;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import picocli.CommandLine;
+
+/** The producer CLI against a real local broker. */
+class ProducerCommandTest {
+
+    private static LocalKafka kafka;
+    private static final Path SAMPLE = Path.of(System.getProperty("itsrt.repo.root", "..")
+            , "data", "sample", "synthetic-readings.csv");
+
+    @BeforeAll
+    static void startKafka() {
+        kafka = LocalKafka.start(LocalKafka.Options.defaults());
+        kafka.createTopics(List.of("its.readings", "sweep"), 1);
+    }
+
+    @AfterAll
+    static void stopKafka() {
+        kafka.close();
+    }
+
+    private record Result(int exit, String out, String err) {
+    }
+
+    private static Result run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream oldOut = System.out;
+        PrintStream oldErr = System.err;
+        int exit;
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            exit = new CommandLine(new ProducerCommand()).execute(args);
+        } finally {
+            System.setOut(oldOut);
+            System.setErr(oldErr);
+        }
+        return new Result(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void sendsEveryDetectorsWindowsInOrderOnTheOpenLoopSchedule(@TempDir Path dir) throws Exception {
+        Path report = dir.resolve("producer.md");
+        Result result = run("--bootstrap-servers", kafka.bootstrapServers(), "--data", SAMPLE.toString(),
+                "--records", "60", "--rate", "20", "--progress-every", "500ms", "--report", report.toString());
+
+        assertThat(result.exit()).as(result.err()).isZero();
+        assertThat(result.out()).contains("60 of 60 records sent").contains("acknowledged 60, failed 0");
+        assertThat(Files.readString(report)).isEqualTo(result.out());
+
+        Map<Long, List<ReadingRecord>> byDetector = new TreeMap<>();
+        for (byte[] value : consume("its.readings", 60)) {
+            ReadingRecord r = RecordJson.readReading(value);
+            byDetector.computeIfAbsent(r.detector(), k -> new ArrayList<>()).add(r);
+        }
+        assertThat(byDetector).hasSize(6);
+        long period = 50_000_000L;
+        for (List<ReadingRecord> records : byDetector.values()) {
+            assertThat(records).extracting(ReadingRecord::seq).containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L);
+            for (int k = 0; k < records.size(); k++) {
+                ReadingRecord r = records.get(k);
+                assertThat(r.intendedNs() - records.get(0).intendedNs()).isEqualTo(k * period);
+                assertThat(r.sentNs()).as("never sent before its intended time").isGreaterThanOrEqualTo(r.intendedNs());
+                if (k > 0) {
+                    assertThat(r.ts()).isAfter(records.get(k - 1).ts());
+                }
+            }
+        }
+    }
+
+    @Test
+    void aMissingTopicIsNamed() {
+        Result result = run("--bootstrap-servers", kafka.bootstrapServers(), "--data", SAMPLE.toString(),
+                "--topic", "no.such.topic", "--records", "6");
+        assertThat(result.exit()).isEqualTo(1);
+        assertThat(result.err()).contains("topic no.such.topic does not exist on " + kafka.bootstrapServers());
+    }
+
+    @Test
+    void anUnreachableBrokerIsNamed() throws Exception {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = socket.getLocalPort();
+        }
+        Result result = run("--bootstrap-servers", "127.0.0.1:" + port, "--data", SAMPLE.toString(), "--records", "6");
+        assertThat(result.exit()).isEqualTo(1);
+        assertThat(result.err()).contains("cannot reach Kafka at 127.0.0.1:" + port);
+    }
+
+    @Test
+    void badOptionsAreNamed() {
+        assertThat(run("--rate", "0").err()).contains("--rate must be in");
+        assertThat(run("--duration", "soon").err()).contains("--duration: not a duration");
+        assertThat(run("--acks", "2").err()).contains("--acks must be all, 1 or 0");
+        assertThat(run("--data", "/no/such.csv", "--records", "6").err()).contains("cannot read /no/such.csv");
+    }
+
+    @Test
+    void aSweepReportsEachStep() {
+        Result result = run("--bootstrap-servers", kafka.bootstrapServers(), "--data", SAMPLE.toString(),
+                "--topic", "sweep", "--sweep", "120,600", "--step-duration", "1s");
+        assertThat(result.exit()).as(result.err()).isZero();
+        List<String> rows = result.out().lines().filter(l -> l.matches("\\| [0-9,]+ \\|.*")).toList();
+        assertThat(rows).hasSize(2);
+        assertThat(rows.get(0)).startsWith("| 120 |");
+        assertThat(rows.get(1)).startsWith("| 600 |");
+    }
+
+    private static List<byte[]> consume(String topic, int expected) {
+        Map<String, Object> config = new HashMap<>();
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        config.put(ConsumerConfig.GROUP_ID_CONFIG, "producer-test-" + System.nanoTime());
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        List<byte[]> values = new ArrayList<>();
+        try (var consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            consumer.subscribe(Set.of(topic));
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (values.size() < expected && System.nanoTime() < deadline) {
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    values.add(r.value());
+                }
+            }
+            // anything beyond the expected count would be a duplicate
+            consumer.poll(Duration.ofMillis(500)).forEach(r -> values.add(r.value()));
+        }
+        assertThat(values).hasSize(expected);
+        return values;
+    }
+}
