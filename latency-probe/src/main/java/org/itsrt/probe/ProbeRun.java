@@ -1,0 +1,136 @@
+package org.itsrt.probe;
+
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.common.TopicPartition;
+import org.itsrt.clock.LatencyClock;
+import org.itsrt.probe.arrival.ArrivalSink;
+import org.itsrt.probe.arrival.ConsumeLoop;
+import org.itsrt.probe.report.HistogramLog;
+import org.itsrt.probe.report.LatencyCsv;
+import org.itsrt.probe.report.Progress;
+import org.itsrt.probe.report.RunInfo;
+import org.itsrt.probe.report.RunReport;
+import org.itsrt.probe.report.TimelinePoints;
+import org.itsrt.probe.stats.RunStats;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * One probe run, given its consumer: consume -> stamp -> statistics and raw files -> report. The
+ * command builds it with a real Kafka consumer; tests with Kafka's {@code MockConsumer}.
+ */
+public final class ProbeRun {
+
+    /** Written into the run folder once reading positions are known: start producers after it appears. */
+    public static final String READY_FILE = "probe.ready";
+
+    /**
+     * @param limits         when to stop
+     * @param settings       SLO window, SLO and warm-up
+     * @param expected       records the producers will send ({@code --expect}), 0 when unknown
+     * @param progressEveryNs time between progress lines, 0 for none
+     * @param stopDescription why the run stopped, per reason, for the report (e.g. {@code --records 20000})
+     */
+    public record Options(String topic, String bootstrapServers, String groupId, boolean fromBeginning,
+                          Map<String, String> consumerOverrides, ConsumeLoop.Limits limits, RunStats.Settings settings,
+                          long expected, long progressEveryNs, Map<ConsumeLoop.StopReason, String> stopDescription) {
+    }
+
+    /** How a run ended and what it measured. */
+    public record Result(ConsumeLoop.StopReason reason, RunStats stats, Path folder) {
+    }
+
+    private final Options options;
+    private final LatencyClock clock;
+    private final PrintStream log;
+    private volatile ConsumeLoop loop;
+    private volatile boolean stopRequested;
+
+    public ProbeRun(Options options, LatencyClock clock, PrintStream log) {
+        this.options = options;
+        this.clock = clock;
+        this.log = log;
+    }
+
+    /**
+     * Consumes {@code partitions} until a limit or {@link #stop()}, then writes the report into
+     * {@code folder}. The report is written even when consuming fails; the failure is rethrown after.
+     */
+    public Result run(Consumer<byte[], byte[]> consumer, List<TopicPartition> partitions, Path folder) throws IOException {
+        Files.createDirectories(folder);
+        long epochAnchorMs = System.currentTimeMillis();
+        long clockAnchorNs = clock.nanos();
+        Instant[] started = {Instant.ofEpochMilli(epochAnchorMs)};
+        Map<TopicPartition, Long> startOffsets = new java.util.LinkedHashMap<>();
+
+        RunStats stats = new RunStats(options.settings());
+        TimelinePoints timeline = new TimelinePoints(options.settings().sloNs());
+        long target = options.limits().records() > 0 ? options.limits().records() : options.expected();
+        Progress progress = new Progress(stats, log, options.progressEveryNs(), target);
+        LatencyCsv csv = new LatencyCsv(folder.resolve(LatencyCsv.FILE));
+        HistogramLog hlog = new HistogramLog(folder.resolve(HistogramLog.FILE), options.settings().windowNs(),
+                epochAnchorMs, clockAnchorNs, List.of("its-probe topic " + options.topic() + " at "
+                + options.bootstrapServers(), "clock " + clock.info().describe(), "values in ns"));
+        ArrivalSink sink = ArrivalSink.all(List.of(stats, csv, hlog, timeline, progress));
+
+        ConsumeLoop consumeLoop = new ConsumeLoop(consumer, clock, sink, options.limits());
+        loop = consumeLoop;
+        if (stopRequested) {
+            consumeLoop.stop();
+        }
+        ConsumeLoop.StopReason reason = null;
+        RuntimeException failure = null;
+        try {
+            reason = consumeLoop.run(partitions, offsets -> {
+                started[0] = Instant.now();
+                startOffsets.putAll(offsets);
+                announceReady(folder, offsets);
+            });
+        } catch (RuntimeException e) {
+            failure = e;
+        }
+        Instant ended = Instant.now();
+        sink.finish();
+        progress.finalLine(clock.nanos());
+        String stoppedBy = failure != null ? "error: " + failure.getMessage()
+                : options.stopDescription().getOrDefault(reason, reason.name());
+        RunInfo info = new RunInfo(options.topic(), options.bootstrapServers(), options.groupId(),
+                options.fromBeginning(), startOffsets, options.consumerOverrides(), started[0], ended, stoppedBy,
+                clock.info().describe(), options.expected());
+        new RunReport(info, stats, timeline).write(folder);
+        if (failure != null) {
+            throw failure;
+        }
+        return new Result(reason, stats, folder);
+    }
+
+    private void announceReady(Path folder, Map<TopicPartition, Long> offsets) {
+        String where = offsets.entrySet().stream()
+                .map(e -> e.getKey().partition() + "@" + e.getValue())
+                .collect(Collectors.joining(", "));
+        log.println("its-probe: ready, reading " + options.topic() + " partitions " + where + " (partition@offset); clock "
+                + clock.info().describe());
+        log.flush();
+        try {
+            Files.writeString(folder.resolve(READY_FILE), where + "\n");
+        } catch (IOException e) {
+            log.println("its-probe: cannot write " + folder.resolve(READY_FILE) + ": " + e.getMessage());
+        }
+    }
+
+    /** Stops the run from another thread; the report is still written. */
+    public void stop() {
+        stopRequested = true;
+        ConsumeLoop current = loop;
+        if (current != null) {
+            current.stop();
+        }
+    }
+}

@@ -1,0 +1,123 @@
+package org.itsrt.probe.report;
+
+import org.itsrt.probe.arrival.Arrival;
+import org.itsrt.probe.arrival.ArrivalSink;
+import org.itsrt.probe.arrival.MalformedRecord;
+import org.itsrt.probe.stats.LatencyHistogram;
+import org.itsrt.probe.stats.LatencyKind;
+import org.itsrt.probe.stats.RunStats;
+import org.itsrt.probe.stats.SequenceTracker;
+
+import java.io.PrintStream;
+import java.util.Locale;
+
+/**
+ * A progress line every few seconds of a long run: records so far, the rate since the last line,
+ * running p50/p99, loss so far, and the time left when a target count is known. Printed from the
+ * consume loop between polls, so it reads the statistics without locking.
+ */
+public final class Progress implements ArrivalSink {
+
+    private final RunStats stats;
+    private final PrintStream out;
+    private final long everyNs;
+    private final long target;
+    private boolean started;
+    private long firstArrivalNs;
+    private long lastLineNs;
+    private long lastLineCount;
+    private long malformed;
+    private boolean waitingShown;
+
+    /**
+     * @param everyNs time between lines; 0 prints nothing
+     * @param target  records the run expects ({@code --records} or {@code --expect}), 0 when unknown
+     */
+    public Progress(RunStats stats, PrintStream out, long everyNs, long target) {
+        this.stats = stats;
+        this.out = out;
+        this.everyNs = everyNs;
+        this.target = target;
+    }
+
+    @Override
+    public void arrived(Arrival arrival) {
+        if (!started) {
+            started = true;
+            firstArrivalNs = arrival.arrivalNs();
+            lastLineNs = arrival.arrivalNs();
+        }
+    }
+
+    @Override
+    public void malformed(MalformedRecord record) {
+        malformed++;
+    }
+
+    @Override
+    public void tick(long nowNs) {
+        if (everyNs <= 0) {
+            return;
+        }
+        if (stats.isEmpty()) {
+            if (!waitingShown && malformed > 0) {
+                out.println("its-probe: " + malformed + " malformed records and no measurable one yet");
+                waitingShown = true;
+            }
+            return;
+        }
+        if (nowNs - lastLineNs >= everyNs) {
+            out.println(line(nowNs));
+            out.flush();
+            lastLineNs = nowNs;
+            lastLineCount = stats.records();
+        }
+    }
+
+    /** The final line, printed once the run has stopped. */
+    public void finalLine(long nowNs) {
+        if (everyNs > 0 && !stats.isEmpty()) {
+            out.println(line(nowNs));
+            out.flush();
+        }
+    }
+
+    String line(long nowNs) {
+        long records = stats.records();
+        double sinceLast = Math.max((nowNs - lastLineNs) / 1e9, 1e-9);
+        double rate = (records - lastLineCount) / sinceLast;
+        LatencyKind kind = stats.primaryKind();
+        LatencyHistogram latency = stats.latency(kind);
+        SequenceTracker.DetectorCounts total = stats.sequences().total();
+        StringBuilder line = new StringBuilder(160);
+        line.append(String.format(Locale.ROOT, "its-probe: %,d records, %,.0f/s, p50 %s ms, p99 %s ms (%s)",
+                records, rate, Decimals.ms(latency.percentileNs(50), 3), Decimals.ms(latency.percentileNs(99), 3),
+                kind.label()));
+        line.append(String.format(Locale.ROOT, ", lost %d, dup %d, reordered %d", total.lost(), total.duplicated(),
+                total.reordered()));
+        if (malformed > 0) {
+            line.append(", malformed ").append(malformed);
+        }
+        if (target > 0) {
+            double elapsed = Math.max((nowNs - firstArrivalNs) / 1e9, 1e-9);
+            double averageRate = records / elapsed;
+            long left = Math.max(0, target - records);
+            line.append(String.format(Locale.ROOT, ", %.1f%% of %,d", 100.0 * records / target, target));
+            if (left > 0 && averageRate > 0) {
+                line.append(", ETA ").append(duration(left / averageRate));
+            }
+        }
+        return line.toString();
+    }
+
+    private static String duration(double seconds) {
+        long s = Math.round(seconds);
+        if (s < 60) {
+            return s + " s";
+        }
+        if (s < 3600) {
+            return String.format(Locale.ROOT, "%d min %02d s", s / 60, s % 60);
+        }
+        return String.format(Locale.ROOT, "%d h %02d min", s / 3600, s / 60 % 60);
+    }
+}

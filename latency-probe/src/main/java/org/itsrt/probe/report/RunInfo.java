@@ -1,0 +1,26 @@
+package org.itsrt.probe.report;
+
+import org.apache.kafka.common.TopicPartition;
+
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * What a run report says about the run itself, besides its numbers.
+ *
+ * @param topic            topic consumed
+ * @param bootstrapServers Kafka's address
+ * @param groupId          the run's own consumer group
+ * @param fromBeginning    whether the topic was read from its earliest offsets
+ * @param startOffsets     where reading started on each partition
+ * @param consumerOverrides the user's {@code --consumer-prop} settings
+ * @param started          when the probe became ready (wall clock)
+ * @param ended            when it stopped
+ * @param stoppedBy        why it stopped, e.g. {@code --records 20000}
+ * @param clock            the latency clock, as {@code ClockInfo.describe()} puts it
+ * @param expected         {@code --expect}, 0 when not given
+ */
+public record RunInfo(String topic, String bootstrapServers, String groupId, boolean fromBeginning,
+                      Map<TopicPartition, Long> startOffsets, Map<String, String> consumerOverrides, Instant started,
+                      Instant ended, String stoppedBy, String clock, long expected) {
+}

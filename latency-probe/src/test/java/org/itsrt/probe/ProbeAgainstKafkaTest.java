@@ -1,0 +1,144 @@
+package org.itsrt.probe;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.itsrt.kafka.LocalKafka;
+import org.itsrt.producers.ProducerCommand;
+import org.itsrt.probe.report.RunReport;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The probe and the producer CLI against a real local broker: what the producers send on
+ * its.readings, the probe receives, each record once and in order, measured with the same clock.
+ */
+class ProbeAgainstKafkaTest {
+
+    private static final Path SAMPLE = Path.of(System.getProperty("itsrt.repo.root", ".."),
+            "data", "sample", "synthetic-readings.csv");
+
+    private static LocalKafka kafka;
+
+    @BeforeAll
+    static void startKafka() {
+        kafka = LocalKafka.start(LocalKafka.Options.defaults());
+        kafka.createTopics(List.of("its.readings"), 3);
+    }
+
+    @AfterAll
+    static void stopKafka() {
+        kafka.close();
+    }
+
+    private record Result(int exit, String out, String err) {
+    }
+
+    /** Runs the probe's command line; its stderr (progress, outcome) is captured by redirecting System.err. */
+    private static Result probe(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+        CommandLine cmd = ProbeCommand.commandLine();
+        cmd.setOut(new PrintWriter(out, true));
+        cmd.setErr(new PrintWriter(err, true));
+        PrintStream old = System.err;
+        int exit;
+        System.setErr(new PrintStream(stderr, true, StandardCharsets.UTF_8));
+        try {
+            exit = cmd.execute(args);
+        } finally {
+            System.setErr(old);
+        }
+        return new Result(exit, out.toString(), err + stderr.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void measuresEveryRecordTheProducersSendOnce(@TempDir Path dir) throws Exception {
+        Path run = dir.resolve("run");
+        int records = 120;
+        CompletableFuture<Result> probe = CompletableFuture.supplyAsync(() -> probe(
+                "--bootstrap-servers", kafka.bootstrapServers(), "--topic", "its.readings", "--out", run.toString(),
+                "--records", Integer.toString(records), "--expect", Integer.toString(records), "--warmup", "0s",
+                "--duration", "60s", "--progress", "0"));
+        awaitReady(run, probe);
+
+        int producerExit = new CommandLine(new ProducerCommand()).setOut(new PrintWriter(new StringWriter()))
+                .execute("--bootstrap-servers", kafka.bootstrapServers(), "--data", SAMPLE.toString(),
+                        "--records", Integer.toString(records), "--rate", "20", "--progress-every", "10s");
+        assertThat(producerExit).isZero();
+
+        Result result = probe.get(90, TimeUnit.SECONDS);
+        assertThat(result.exit()).as(result.err()).isZero();
+        assertThat(result.err()).contains("its-probe: ready, reading its.readings partitions")
+                .contains("records, latency from intended");
+
+        JsonNode summary = new ObjectMapper().readTree(run.resolve(RunReport.SUMMARY_JSON).toFile());
+        assertThat(summary.at("/run/stopped_by").asText()).isEqualTo("--records " + records);
+        assertThat(summary.at("/records/measured").asLong()).isEqualTo(records);
+        assertThat(summary.at("/records/malformed").asLong()).isZero();
+        assertThat(summary.at("/records/shortfall").asLong()).isZero();
+        assertThat(summary.at("/sequence/total/lost").asLong()).isZero();
+        assertThat(summary.at("/sequence/total/duplicated").asLong()).isZero();
+        assertThat(summary.at("/sequence/total/reordered").asLong()).isZero();
+        assertThat(summary.at("/sequence/per_detector").size()).isEqualTo(6);
+        assertThat(summary.at("/latency/from_sent/all/count").asLong()).isEqualTo(records);
+        // Same clock on both ends: a Kafka hop on loopback takes more than nothing and less than a minute.
+        assertThat(summary.at("/latency/from_sent/all/min_ms").asDouble()).isPositive();
+        assertThat(summary.at("/latency/from_sent/all/max_ms").asDouble()).isLessThan(60_000);
+        assertThat(summary.at("/latency/from_intended/all/min_ms").asDouble())
+                .isGreaterThanOrEqualTo(summary.at("/latency/from_sent/all/min_ms").asDouble());
+        assertThat(Files.readAllLines(run.resolve("latencies.csv"))).hasSize(records + 1);
+    }
+
+    @Test
+    void aMissingTopicIsNamed(@TempDir Path dir) {
+        Result result = probe("--bootstrap-servers", kafka.bootstrapServers(), "--topic", "no.such.topic",
+                "--out", dir.resolve("run").toString(), "--connect-timeout", "5s");
+        assertThat(result.exit()).isEqualTo(1);
+        assertThat(result.err()).contains("no.such.topic");
+    }
+
+    @Test
+    void anUnreachableBrokerIsNamed(@TempDir Path dir) throws Exception {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = socket.getLocalPort();
+        }
+        String servers = "127.0.0.1:" + port;
+        Result result = probe("--bootstrap-servers", servers, "--out", dir.resolve("run").toString(),
+                "--connect-timeout", "2s");
+        assertThat(result.exit()).isEqualTo(1);
+        assertThat(result.err()).contains(servers);
+    }
+
+    private static void awaitReady(Path run, CompletableFuture<Result> probe) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!Files.exists(run.resolve(ProbeRun.READY_FILE))) {
+            if (probe.isDone()) {
+                throw new AssertionError("the probe ended before it was ready: " + probe.get().err());
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the probe was not ready within 60 s");
+            }
+            Thread.sleep(50);
+        }
+    }
+}
