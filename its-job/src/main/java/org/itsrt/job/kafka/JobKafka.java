@@ -1,0 +1,103 @@
+package org.itsrt.job.kafka;
+
+import java.util.Properties;
+
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.connector.kafka.sink.KafkaSinkBuilder;
+import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.itsrt.job.config.JobSettings;
+import org.itsrt.job.records.DeadLetter;
+import org.itsrt.job.records.RawReading;
+import org.itsrt.job.records.RoutedAdvice;
+
+/**
+ * The job's Kafka source and sinks, with the client settings the latency path needs (docs/job.md).
+ * Properties given as {@code --consumer.KEY} / {@code --producer.KEY} override the defaults here;
+ * what the connector must control (servers, group, (de)serializers, transactions) is set last.
+ */
+public final class JobKafka {
+
+    /**
+     * The broker answers a fetch as soon as one byte is there; how long an empty fetch waits
+     * matters only while the topic is idle. Kept short so an idle-then-busy topic is picked up
+     * without a long-poll in the way, at a cost of a few empty fetches per second.
+     */
+    public static final String FETCH_MAX_WAIT_MS = "50";
+
+    /**
+     * Kafka 4 producers wait 5 ms for a batch to fill by default and Flink's sink does not
+     * change it: at 60 records/s every record would wait the full 5 ms.
+     */
+    public static final String LINGER_MS = "0";
+
+    /**
+     * A transaction left open longer than this is aborted by the broker. Flink's sink defaults
+     * to one hour, which brokers refuse unless {@code transaction.max.timeout.ms} (15 minutes by
+     * default) was raised; 15 minutes is far above any checkpoint interval the job is run with.
+     */
+    public static final String TRANSACTION_TIMEOUT_MS = "900000";
+
+    private JobKafka() {
+    }
+
+    /** Raw input records, from the configured topic and starting offsets. */
+    public static KafkaSource<RawReading> source(JobSettings s) {
+        Properties props = new Properties();
+        props.setProperty("fetch.min.bytes", "1");
+        props.setProperty("fetch.max.wait.ms", FETCH_MAX_WAIT_MS);
+        props.putAll(s.consumerProperties());
+        return KafkaSource.<RawReading>builder()
+                .setProperties(props)
+                .setBootstrapServers(s.bootstrapServers())
+                .setTopics(s.inputTopic())
+                .setGroupId(s.groupId())
+                .setClientIdPrefix(s.groupId() + "-" + s.inputTopic())
+                .setStartingOffsets(s.startingOffsets() == JobSettings.StartingOffsets.EARLIEST
+                        ? OffsetsInitializer.earliest() : OffsetsInitializer.latest())
+                .setDeserializer(new RawReadingDeserializer())
+                .build();
+    }
+
+    /** Advice records as D2 JSON on the output topic. */
+    public static KafkaSink<RoutedAdvice> adviceSink(JobSettings s) {
+        return sink(s, new AdviceSerializer(s.outputTopic(), s.modelLabel()), "advice");
+    }
+
+    /** Dead letters, original bytes and reason headers, on the dead-letter topic. */
+    public static KafkaSink<DeadLetter> deadLetterSink(JobSettings s) {
+        return sink(s, new DeadLetterSerializer(s.deadLetterTopic()), "dead-letters");
+    }
+
+    /** The producer properties of the job's sinks, before the connector adds its own. */
+    public static Properties producerProperties(JobSettings s) {
+        Properties props = new Properties();
+        props.setProperty("linger.ms", LINGER_MS);
+        // Kafka 4's defaults, written out because the latency and delivery figures depend on them.
+        props.setProperty("acks", "all");
+        props.setProperty("enable.idempotence", "true");
+        props.setProperty("compression.type", "none");
+        if (s.exactlyOnce()) {
+            props.setProperty("transaction.timeout.ms", TRANSACTION_TIMEOUT_MS);
+        }
+        props.putAll(s.producerProperties());
+        return props;
+    }
+
+    private static <T> KafkaSink<T> sink(JobSettings s, KafkaRecordSerializationSchema<T> serializer, String name) {
+        KafkaSinkBuilder<T> builder = KafkaSink.<T>builder()
+                .setKafkaProducerConfig(producerProperties(s))
+                .setBootstrapServers(s.bootstrapServers())
+                .setRecordSerializer(serializer);
+        if (s.exactlyOnce()) {
+            // Two sinks write to one cluster: each needs its own transactional ids.
+            builder.setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
+                    .setTransactionalIdPrefix(s.transactionalIdPrefix() + "-" + name);
+        } else {
+            builder.setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE);
+        }
+        return builder.build();
+    }
+}

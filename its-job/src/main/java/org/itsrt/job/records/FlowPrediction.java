@@ -1,0 +1,40 @@
+package org.itsrt.job.records;
+
+import java.time.Instant;
+
+/**
+ * A valid reading reduced to what routing and the advice need, with the predicted next flow.
+ * The windows are dropped here: this crosses the network to the route operator, so it carries
+ * only scalars. A Flink POJO.
+ */
+public class FlowPrediction {
+
+    public long detector;
+    public Instant ts;
+    public long seq;
+    public long sentNs;
+    public long intendedNs;
+    /** The newest observed speed (mph); NaN = unknown. */
+    public double speedMph;
+    /** The predicted flow of the next interval (veh/5 min). */
+    public double predictedFlow;
+    public long parseNs;
+    public long inferNs;
+
+    public FlowPrediction() {
+    }
+
+    public static FlowPrediction of(ValidReading reading, double predictedFlow, long inferNs) {
+        FlowPrediction p = new FlowPrediction();
+        p.detector = reading.detector;
+        p.ts = reading.ts;
+        p.seq = reading.seq;
+        p.sentNs = reading.sentNs;
+        p.intendedNs = reading.intendedNs;
+        p.speedMph = reading.lastSpeed();
+        p.predictedFlow = predictedFlow;
+        p.parseNs = reading.parseNs;
+        p.inferNs = inferNs;
+        return p;
+    }
+}

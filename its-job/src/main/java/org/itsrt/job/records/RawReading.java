@@ -1,0 +1,25 @@
+package org.itsrt.job.records;
+
+/**
+ * A record as it came off the input topic: its bytes, untouched, and where it was read, so that a
+ * record that fails validation can be dead-lettered as it was and traced back to its offset.
+ * A Flink POJO (public fields, no-argument constructor): no Kryo on the wire.
+ */
+public class RawReading {
+
+    public String topic;
+    public int partition;
+    public long offset;
+    /** The Kafka record's value; null for a record without one. */
+    public byte[] value;
+
+    public RawReading() {
+    }
+
+    public RawReading(String topic, int partition, long offset, byte[] value) {
+        this.topic = topic;
+        this.partition = partition;
+        this.offset = offset;
+        this.value = value;
+    }
+}

@@ -1,0 +1,288 @@
+package org.itsrt.job;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Queue;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.configuration.WebOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.itsrt.job.config.JobSettings;
+import org.itsrt.job.records.NetworkStateChange;
+import org.itsrt.predict.FlowPredictor;
+import org.itsrt.predict.ReadingWindow;
+import org.itsrt.readings.Reading;
+import org.itsrt.readings.synthetic.SyntheticGenerator;
+import org.itsrt.records.AdviceRecord;
+import org.itsrt.records.ReadingRecord;
+import org.itsrt.records.RecordFormatException;
+import org.itsrt.records.RecordJson;
+
+/** What the job's tests share: input data, Kafka in and out, starting and stopping the job. */
+final class JobTestKit {
+
+    static final Path REPO = Path.of(System.getProperty("itsrt.repo.root", ".."));
+    static final Path MODEL = REPO.resolve("models/lstm-flow");
+    static final Duration WAIT = Duration.ofSeconds(120);
+
+    private JobTestKit() {
+    }
+
+    /** Where the MiniCluster keeps temporary files and the tests their savepoints. */
+    static final Path FLINK_TMP = Path.of("target", "flink-tmp").toAbsolutePath();
+
+    /** The MiniCluster's configuration: loopback REST, temporary files under target/. */
+    static Configuration miniClusterConfiguration() {
+        Path tmp = FLINK_TMP;
+        try {
+            Files.createDirectories(tmp);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        Configuration conf = new Configuration();
+        conf.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
+        conf.set(RestOptions.ADDRESS, "127.0.0.1");
+        conf.set(CoreOptions.TMP_DIRS, tmp.toString());
+        conf.set(WebOptions.TMP_DIR, tmp.toString());
+        return conf;
+    }
+
+    // ---- input --------------------------------------------------------------------------------
+
+    /** One synthetic day of the six study stations, by station, in time order. */
+    static Map<Long, List<Reading>> syntheticDay() {
+        return new SyntheticGenerator(42).generate(LocalDate.of(2018, 3, 5), 1).stream()
+                .collect(Collectors.groupingBy(Reading::stationId, TreeMap::new, Collectors.toList()));
+    }
+
+    /** The reading record whose window is {@code station}'s readings {@code start..start+11}. */
+    static ReadingRecord record(List<Reading> station, int start, long seq) {
+        double[] flows = new double[ReadingRecord.WINDOW];
+        double[] speeds = new double[ReadingRecord.WINDOW];
+        for (int i = 0; i < ReadingRecord.WINDOW; i++) {
+            Reading r = station.get(start + i);
+            flows[i] = r.flow();
+            speeds[i] = r.hasSpeed() ? r.speed() : Double.NaN;
+        }
+        Reading newest = station.get(start + ReadingRecord.WINDOW - 1);
+        long now = System.nanoTime();
+        return new ReadingRecord(newest.stationId(), newest.tsUtc(), flows, speeds, seq, now, now);
+    }
+
+    /** The same record under another sequence number. */
+    static ReadingRecord withSeq(ReadingRecord r, long seq) {
+        return new ReadingRecord(r.detector(), r.ts(), r.flow(), r.speed(), seq, r.sentNs(), r.intendedNs());
+    }
+
+    static ProducerRecord<byte[], byte[]> keyed(String topic, ReadingRecord r) {
+        return new ProducerRecord<>(topic, Long.toString(r.detector()).getBytes(StandardCharsets.UTF_8),
+                RecordJson.write(r));
+    }
+
+    static void send(String bootstrapServers, List<ProducerRecord<byte[], byte[]>> records) throws Exception {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            for (ProducerRecord<byte[], byte[]> record : records) {
+                producer.send(record).get(30, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /** The model's prediction for a record's window, as the job should compute it. */
+    static double predict(FlowPredictor predictor, ReadingRecord r) {
+        return predictor.predict(new ReadingWindow(r.flow(), r.speed(), r.ts()));
+    }
+
+    // ---- the job ------------------------------------------------------------------------------
+
+    /** Collected network-state changes, by the name given to {@link QueueSink}. */
+    static final Map<String, Queue<NetworkStateChange>> STATE_CHANGES = new ConcurrentHashMap<>();
+
+    /**
+     * Builds the job on the MiniCluster's environment, with Kryo forbidden so that a type that
+     * would fall back to it fails the test, and starts it. The network-state changes go to
+     * {@link #STATE_CHANGES} under {@code stateKey}.
+     */
+    static JobClient start(JobSettings settings, String stateKey) throws Exception {
+        return start(settings, stateKey, null);
+    }
+
+    /** As {@link #start(JobSettings, String)}, restoring the savepoint when one is given. */
+    static JobClient start(JobSettings settings, String stateKey, String savepoint) throws Exception {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        Configuration conf = new Configuration();
+        conf.set(PipelineOptions.GENERIC_TYPES, false);
+        if (savepoint != null) {
+            conf.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
+        }
+        env.configure(conf);
+        JobStreams streams = ItsJob.build(env, settings);
+        STATE_CHANGES.put(stateKey, new ConcurrentLinkedQueue<>());
+        streams.networkState().ifPresent(changes -> changes.sinkTo(new QueueSink(stateKey)).name("test: state"));
+        return env.executeAsync(ItsJob.JOB_NAME + " test");
+    }
+
+    static void cancel(JobClient job) throws Exception {
+        job.cancel().get(60, TimeUnit.SECONDS);
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (!job.getJobStatus().get(10, TimeUnit.SECONDS).isGloballyTerminalState()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("job " + job.getJobID() + " did not stop");
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    static void requireRunning(JobClient job) throws Exception {
+        JobStatus status = job.getJobStatus().get(10, TimeUnit.SECONDS);
+        if (status.isGloballyTerminalState()) {
+            try {
+                job.getJobExecutionResult().get(10, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                throw new AssertionError("the job ended: " + status, e);
+            }
+            throw new AssertionError("the job ended: " + status);
+        }
+    }
+
+    /** A test sink that keeps network-state changes in this JVM. */
+    static final class QueueSink implements Sink<NetworkStateChange> {
+        private static final long serialVersionUID = 1L;
+        private final String key;
+
+        QueueSink(String key) {
+            this.key = key;
+        }
+
+        @Override
+        public SinkWriter<NetworkStateChange> createWriter(WriterInitContext context) {
+            Queue<NetworkStateChange> queue = STATE_CHANGES.get(key);
+            return new SinkWriter<>() {
+                @Override
+                public void write(NetworkStateChange element, Context ctx) {
+                    queue.add(element);
+                }
+
+                @Override
+                public void flush(boolean endOfInput) {
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+        }
+    }
+
+    // ---- output -------------------------------------------------------------------------------
+
+    /** Reads the advice and dead-letter topics from their beginning. */
+    static final class Outputs implements AutoCloseable {
+        private final KafkaConsumer<byte[], byte[]> consumer;
+        private final String adviceTopic;
+        final List<ConsumerRecord<byte[], byte[]>> advice = new ArrayList<>();
+        final List<ConsumerRecord<byte[], byte[]>> deadLetters = new ArrayList<>();
+        final List<ConsumerRecord<byte[], byte[]>> other = new ArrayList<>();
+
+        Outputs(String bootstrapServers, String adviceTopic, String deadLetterTopic) {
+            Properties p = new Properties();
+            p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+            p.put(ConsumerConfig.GROUP_ID_CONFIG, "test-reader-" + System.nanoTime());
+            p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+            p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+            this.consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+            this.adviceTopic = adviceTopic;
+            consumer.subscribe(List.of(adviceTopic, deadLetterTopic));
+        }
+
+        /** Polls until at least this many advice records and dead letters arrived. */
+        Outputs awaitAtLeast(int adviceCount, int deadLetterCount, JobClient job) throws Exception {
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (advice.size() < adviceCount || deadLetters.size() < deadLetterCount) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("waited " + WAIT.toSeconds() + " s for " + adviceCount + " advice and "
+                            + deadLetterCount + " dead letters, got " + advice.size() + " and " + deadLetters.size());
+                }
+                if (job != null) {
+                    requireRunning(job);
+                }
+                poll(Duration.ofMillis(200));
+            }
+            return this;
+        }
+
+        /** Keeps polling for a while: anything that arrives now is more than was expected. */
+        Outputs drain(Duration quiet) {
+            long deadline = System.nanoTime() + quiet.toNanos();
+            while (System.nanoTime() < deadline) {
+                poll(Duration.ofMillis(100));
+            }
+            return this;
+        }
+
+        private void poll(Duration timeout) {
+            for (ConsumerRecord<byte[], byte[]> record : consumer.poll(timeout)) {
+                (record.topic().equals(adviceTopic) ? advice : deadLetters).add(record);
+            }
+        }
+
+        List<AdviceRecord> adviceRecords() throws RecordFormatException {
+            List<AdviceRecord> records = new ArrayList<>();
+            for (ConsumerRecord<byte[], byte[]> record : advice) {
+                records.add(RecordJson.readAdvice(record.value()));
+            }
+            return records;
+        }
+
+        @Override
+        public void close() {
+            consumer.close();
+        }
+    }
+
+    static String header(ConsumerRecord<byte[], byte[]> record, String key) {
+        Header header = record.headers().lastHeader(key);
+        return header == null || header.value() == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+    }
+
+    /** Which reading an advice answers. */
+    record AdviceKey(long detector, long seq) {
+        static AdviceKey of(AdviceRecord a) {
+            return new AdviceKey(a.detector(), a.seq());
+        }
+    }
+}

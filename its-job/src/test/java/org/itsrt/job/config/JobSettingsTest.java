@@ -1,0 +1,248 @@
+package org.itsrt.job.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import org.itsrt.job.kafka.JobKafka;
+import org.itsrt.predict.Engine;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class JobSettingsTest {
+
+    private static final Path REPO = Path.of(System.getProperty("itsrt.repo.root", ".."));
+    private static final String MODEL = REPO.resolve("models/lstm-flow").toString();
+    private static final String META_HEADER = "ID\tFwy\tDir\tDistrict\tCounty\tCity\tState_PM\tAbs_PM\tLatitude\t"
+            + "Longitude\tLength\tType\tLanes\tName\tUser_ID_1\tUser_ID_2\tUser_ID_3\tUser_ID_4\n";
+
+    @TempDir
+    Path dir;
+
+    private static JobSettings parse(String... extra) {
+        List<String> args = new ArrayList<>(List.of("--bootstrap-servers", "127.0.0.1:9092", "--model", MODEL));
+        args.addAll(Arrays.asList(extra));
+        return JobSettings.fromArgs(args.toArray(String[]::new));
+    }
+
+    @Test
+    void defaultsAreTheDocumentedOnes() {
+        JobSettings s = parse();
+        assertThat(s.inputTopic()).isEqualTo("its.readings");
+        assertThat(s.outputTopic()).isEqualTo("its.advice");
+        assertThat(s.deadLetterTopic()).isEqualTo("its.dead-letters");
+        assertThat(s.groupId()).isEqualTo("its-job");
+        assertThat(s.startingOffsets()).isEqualTo(JobSettings.StartingOffsets.LATEST);
+        assertThat(s.engine()).isEqualTo(Engine.DEFAULT);
+        assertThat(s.tfIntraOpThreads()).isEqualTo(1);
+        assertThat(s.tfInterOpThreads()).isEqualTo(1);
+        assertThat(s.origin()).isEqualTo(764598);
+        assertThat(s.destination()).isEqualTo(774445);
+        assertThat(s.graphMeta()).isNull();
+        assertThat(s.detectorIds()).containsExactly(716847, 717731, 718155, 764598, 774445, 774614);
+        assertThat(s.parallelism()).isZero();
+        assertThat(s.bufferTimeoutMs()).isZero();
+        assertThat(s.exactlyOnce()).isFalse();
+        assertThat(s.checkpointIntervalMs()).isZero();
+        assertThat(s.identity()).isFalse();
+        assertThat(s.maxBatch()).isEqualTo(1);
+        assertThat(s.maxBatchWaitUs()).isEqualTo(1_000);
+        assertThat(s.modelLabel()).isEqualTo("lstm-flow/" + Engine.DEFAULT.engineName());
+        assertThat(s.describe()).contains("bootstrap-servers: 127.0.0.1:9092\n", "model-label: lstm-flow/kernel\n",
+                "checkpoint-interval-ms: 0 (off)\n");
+        assertThat(s.toString()).startsWith("JobSettings[bootstrap-servers=127.0.0.1:9092, ");
+    }
+
+    @Test
+    void everyOptionIsRead() {
+        JobSettings s = parse("--input-topic", "in", "--output-topic", "out", "--dead-letter-topic", "dlq",
+                "--group-id", "g1", "--starting-offsets", "earliest", "--engine", "linear",
+                "--tf-intra-op-threads", "2", "--tf-inter-op-threads", "0", "--origin", "764598",
+                "--destination", "717731", "--parallelism", "3", "--buffer-timeout-ms", "-1", "--exactly-once",
+                "--transactional-id-prefix", "tx", "--max-batch", "8", "--max-batch-wait-us", "250",
+                "--consumer.fetch.max.wait.ms", "10", "--producer.acks", "1");
+        assertThat(s.inputTopic()).isEqualTo("in");
+        assertThat(s.outputTopic()).isEqualTo("out");
+        assertThat(s.deadLetterTopic()).isEqualTo("dlq");
+        assertThat(s.groupId()).isEqualTo("g1");
+        assertThat(s.startingOffsets()).isEqualTo(JobSettings.StartingOffsets.EARLIEST);
+        assertThat(s.engine()).isEqualTo(Engine.LINEAR);
+        assertThat(s.predictorOptions().tensorFlowIntraOpThreads()).isEqualTo(2);
+        assertThat(s.predictorOptions().tensorFlowInterOpThreads()).isZero();
+        assertThat(s.destination()).isEqualTo(717731);
+        assertThat(s.parallelism()).isEqualTo(3);
+        assertThat(s.bufferTimeoutMs()).isEqualTo(-1);
+        assertThat(s.exactlyOnce()).isTrue();
+        assertThat(s.checkpointIntervalMs()).as("exactly-once default interval").isEqualTo(1_000);
+        assertThat(s.transactionalIdPrefix()).isEqualTo("tx");
+        assertThat(s.maxBatch()).isEqualTo(8);
+        assertThat(s.maxBatchWaitUs()).isEqualTo(250);
+        assertThat(s.modelLabel()).isEqualTo("lstm-flow/linear");
+        assertThat(s.consumerProperties()).containsEntry("fetch.max.wait.ms", "10");
+        assertThat(JobKafka.producerProperties(s)).containsEntry("acks", "1").containsEntry("linger.ms", "0")
+                .containsEntry("transaction.timeout.ms", JobKafka.TRANSACTION_TIMEOUT_MS);
+    }
+
+    @Test
+    void producersDoNotLingerByDefault() {
+        assertThat(JobKafka.producerProperties(parse())).containsEntry("linger.ms", "0")
+                .doesNotContainKey("transaction.timeout.ms");
+    }
+
+    @Test
+    void identityNeedsNoModel() {
+        JobSettings s = parse("--identity", "--model", dir.resolve("nothing-here").toString());
+        assertThat(s.identity()).isTrue();
+        assertThat(s.modelLabel()).isEqualTo("identity");
+    }
+
+    @Test
+    void survivesJavaSerialization() throws Exception {
+        JobSettings s = parse("--graph-meta", studyMeta().toString(), "--consumer.a", "b");
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(s);
+        }
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+            JobSettings copy = (JobSettings) in.readObject();
+            assertThat(copy.describe()).isEqualTo(s.describe());
+            assertThat(copy.graph().detectors()).hasSize(3);
+        }
+    }
+
+    @Test
+    void aMetaFileGraphIsUsed() throws Exception {
+        JobSettings s = parse("--graph-meta", studyMeta().toString());
+        assertThat(s.detectorIds()).containsExactly(717731, 764598, 774445);
+        assertThat(s.hasDetector(774614)).isFalse();
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource(delimiter = '|', value = {
+            "--input-topic       | its readings | --input-topic: 'its readings' is not a legal Kafka topic name",
+            "--output-topic      | its.readings | --output-topic: 'its.readings' is also the input topic",
+            "--dead-letter-topic | its.advice   | --dead-letter-topic: 'its.advice' is also the output topic",
+            "--starting-offsets  | newest       | --starting-offsets: 'newest' is neither latest nor earliest",
+            "--engine            | onnx         | --engine: unknown engine 'onnx'; valid engines: kernel, tensorflow, linear",
+            "--origin            | 999999       | --origin: detector 999999 is not in the study network",
+            "--destination       | 12           | --destination: detector 12 is not in the study network",
+            "--destination       | 764598x      | --destination: not a whole number: '764598x'",
+            "--origin            | 0            | --origin: 0 is out of range 1..",
+            "--parallelism       | 0            | --parallelism: 0 is out of range 1..4096",
+            "--buffer-timeout-ms | -2           | --buffer-timeout-ms: -2 is out of range -1..60000",
+            "--tf-intra-op-threads | -1         | --tf-intra-op-threads: -1 is out of range 0..256",
+            "--max-batch         | 0            | --max-batch: 0 is out of range 1..4096",
+            "--max-batch-wait-us | -5           | --max-batch-wait-us: -5 is out of range 0..10000000",
+            "--checkpoint-interval-ms | 5       | --checkpoint-interval-ms: 5 is below Flink's minimum of 10 ms",
+            "--group-id          | a b          | --group-id: 'a b' must be 1 to 200 of",
+            "--identity          | maybe        | --identity: is a switch",
+    })
+    void aBadValueIsNamed(String option, String value, String message) {
+        assertThatThrownBy(() -> parse(option, value))
+                .isInstanceOf(JobSettingsException.class)
+                .hasMessageStartingWith(message)
+                .extracting(e -> ((JobSettingsException) e).option()).isEqualTo(option);
+    }
+
+    @Test
+    void bootstrapServersAreRequiredAndChecked() {
+        assertThatThrownBy(() -> JobSettings.fromArgs("--model", MODEL))
+                .hasMessageStartingWith("--bootstrap-servers: required");
+        assertThatThrownBy(() -> JobSettings.fromArgs("--bootstrap-servers", "localhost", "--model", MODEL))
+                .hasMessageStartingWith("--bootstrap-servers: 'localhost' is not HOST:PORT");
+        assertThatThrownBy(() -> JobSettings.fromArgs("--bootstrap-servers", "a:1,b:70000", "--model", MODEL))
+                .hasMessageStartingWith("--bootstrap-servers: 'b:70000' is not HOST:PORT");
+    }
+
+    @Test
+    void aMissingModelIsNamedWithItsPath() {
+        Path missing = dir.resolve("no-model");
+        assertThatThrownBy(() -> parse("--model", missing.toString()))
+                .isInstanceOf(JobSettingsException.class)
+                .hasMessageStartingWith("--model: ")
+                .hasMessageContaining(missing.toString());
+    }
+
+    @Test
+    void anIncompleteModelNamesTheFileAtFault() throws Exception {
+        Files.createDirectories(dir.resolve("half-model"));
+        assertThatThrownBy(() -> parse("--model", dir.resolve("half-model").toString()))
+                .hasMessageStartingWith("--model: ")
+                .hasMessageContaining(dir.resolve("half-model").resolve("model.json").toString());
+    }
+
+    @Test
+    void aMissingGraphFileIsNamed() {
+        Path missing = dir.resolve("meta.txt");
+        assertThatThrownBy(() -> parse("--graph-meta", missing.toString()))
+                .hasMessage("--graph-meta: " + missing.toAbsolutePath() + " is not a readable file");
+    }
+
+    @Test
+    void aMalformedGraphFileIsNamed() throws Exception {
+        Path bad = Files.writeString(dir.resolve("bad-meta.txt"), "ID\tFwy\nnot a meta file\n");
+        assertThatThrownBy(() -> parse("--graph-meta", bad.toString()))
+                .hasMessageStartingWith("--graph-meta: " + bad.toAbsolutePath() + ": not a usable PeMS station metadata file");
+    }
+
+    @Test
+    void anUnreachableDestinationIsNamed() throws Exception {
+        // Long Beach is downstream of El Segundo on the 405 S: the reverse has no route.
+        assertThatThrownBy(() -> parse("--graph-meta", studyMeta().toString(), "--origin", "774445",
+                "--destination", "764598"))
+                .hasMessageStartingWith("--destination: detector 764598 cannot be reached from --origin 774445 in the graph of "
+                        + studyMeta().toAbsolutePath());
+    }
+
+    @Test
+    void exactlyOnceNeedsCheckpoints() {
+        assertThatThrownBy(() -> parse("--exactly-once", "--checkpoint-interval-ms", "0"))
+                .hasMessageStartingWith("--checkpoint-interval-ms: --exactly-once commits output on checkpoints");
+    }
+
+    @Test
+    void unknownOptionsAreRejected() {
+        assertThatThrownBy(() -> parse("--modle", "x", "--paralelism", "2"))
+                .isInstanceOf(JobSettingsException.class)
+                .hasMessage("--modle: unknown option (also unknown: --paralelism); see --help");
+    }
+
+    @Test
+    void anOptionWithoutValueIsNamed() {
+        assertThatThrownBy(() -> parse("--input-topic"))
+                .hasMessage("--input-topic: needs a value");
+    }
+
+    @Test
+    void helpIsRecognisedAndListsEveryOption() {
+        assertThat(JobSettings.isHelp("--bootstrap-servers", "x:1", "--help")).isTrue();
+        assertThat(JobSettings.usage()).contains("--bootstrap-servers", "--input-topic", "--output-topic",
+                "--dead-letter-topic", "--group-id", "--starting-offsets", "--model", "--engine",
+                "--tf-intra-op-threads", "--tf-inter-op-threads", "--origin", "--destination", "--graph-meta",
+                "--parallelism", "--buffer-timeout-ms", "--exactly-once", "--checkpoint-interval-ms",
+                "--transactional-id-prefix", "--identity", "--max-batch", "--max-batch-wait-us");
+    }
+
+    /** The three study stations on the 405 S as a PeMS metadata file. */
+    private Path studyMeta() throws Exception {
+        Path file = dir.resolve("d07_text_meta_test.txt");
+        if (!Files.exists(file)) {
+            Files.writeString(file, META_HEADER
+                    + "764598\t405\tS\t7\t37\t22412\t22.35\t42.1\t33.928621\t-118.368522\t.52\tML\t5\tIMPERIAL\t\t\t\t\n"
+                    + "717731\t405\tS\t7\t37\t\t10.2\t30.04\t33.825757\t-118.24005\t.6\tML\t4\tWILMINGTON\t\t\t\t\n"
+                    + "774445\t405\tS\t7\t37\t43000\t8.1\t27.93\t33.824173\t-118.207084\t.45\tML\t3\t710\t\t\t\t\n");
+        }
+        return file;
+    }
+}
