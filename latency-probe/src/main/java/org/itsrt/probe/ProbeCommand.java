@@ -7,6 +7,7 @@ import org.itsrt.clock.LatencyClock;
 import org.itsrt.probe.arrival.ConsumeLoop;
 import org.itsrt.probe.arrival.KafkaSettings;
 import org.itsrt.probe.compare.CompareCommand;
+import org.itsrt.probe.report.Charts;
 import org.itsrt.probe.report.Decimals;
 import org.itsrt.probe.report.RunReport;
 import org.itsrt.probe.stats.LatencyKind;
@@ -171,6 +172,7 @@ public final class ProbeCommand implements Callable<Integer> {
                     "--out " + folder + " already holds a run (summary.json); choose another folder");
         }
         PrintStream err = System.err;
+        Charts.prepare();
         LatencyClock clock = Clocks.system();
         List<TopicPartition> partitions;
         try {

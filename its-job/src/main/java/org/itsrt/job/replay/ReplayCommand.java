@@ -44,10 +44,12 @@ public final class ReplayCommand implements Callable<Integer> {
     /** Readings whose timings are left out of the stage histograms while the JIT compiles the hot path. */
     static final int WARM_UP_READINGS = 500;
 
-    @Option(names = "--data", required = true, paramLabel = "FILE", description = "canonical readings table (.csv/.csv.gz)")
+    @Option(names = "--data", defaultValue = "${sys:itsrt.sample}", paramLabel = "FILE",
+            description = "canonical readings table (.csv/.csv.gz) (default: the committed synthetic sample)")
     Path data;
 
-    @Option(names = "--model", required = true, paramLabel = "DIR", description = "model bundle directory (models/lstm-flow)")
+    @Option(names = "--model", defaultValue = "${sys:itsrt.model}", paramLabel = "DIR",
+            description = "model bundle directory (default: models/lstm-flow)")
     Path model;
 
     @Option(names = "--engine", paramLabel = "NAME", description = "kernel, tensorflow or linear (default: the bundle's fastest, kernel)")
@@ -64,7 +66,8 @@ public final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--limit", defaultValue = "0", paramLabel = "N", description = "replay only the first N readings (0 = all)")
     int limit;
 
-    @Option(names = "--out", required = true, paramLabel = "DIR", description = "folder for advice.csv and summary.md")
+    @Option(names = "--out", defaultValue = "results/replay", paramLabel = "DIR",
+            description = "folder for advice.csv and summary.md (default: ${DEFAULT-VALUE})")
     Path out;
 
     @Option(names = "--verbose", description = "on failure, print the stack trace too")
@@ -93,6 +96,11 @@ public final class ReplayCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        // The defaults come from system properties the ./its launcher sets.
+        if (data == null || model == null) {
+            throw new IllegalArgumentException((data == null ? "--data" : "--model")
+                    + " is required when not started through ./its");
+        }
         PredictorOptions options = PredictorOptions.defaults();
         if (engine != null) {
             options = options.withEngine(Engine.fromName(engine));

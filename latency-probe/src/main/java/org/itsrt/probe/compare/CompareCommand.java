@@ -15,8 +15,10 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** {@code its-probe compare}: runs and the study's raw latencies in one table and one ECDF overlay. */
@@ -37,8 +39,8 @@ public final class CompareCommand implements Callable<Integer> {
     private CommandSpec spec;
 
     @Parameters(arity = "1..*", paramLabel = "RUN",
-            description = "a probe run folder, its latencies.csv or latency.hlog, a study *_latency.txt file, or "
-                    + "a folder of study files")
+            description = "a probe run folder (or a demo run folder holding one in probe/), its latencies.csv or "
+                    + "latency.hlog, a study *_latency.txt file, or a folder of study files")
     List<Path> inputs = new ArrayList<>();
 
     @Option(names = "--out", defaultValue = "results/compare", paramLabel = "DIR",
@@ -87,6 +89,7 @@ public final class CompareCommand implements Callable<Integer> {
         for (Path input : inputs) {
             rows.addAll(read(input, kind, window.toNanos(), sloNs));
         }
+        rows = uniqueLabels(rows);
         String table = CompareReport.write(out, rows, sloMs, window.toNanos() / 1e9);
         PrintWriter console = cmd.getOut();
         console.print(table);
@@ -96,6 +99,17 @@ public final class CompareCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** Rows keep their names unless two share one; then the later ones get " #2", " #3", ... */
+    static List<Distribution> uniqueLabels(List<Distribution> rows) {
+        Map<String, Integer> seen = new HashMap<>();
+        List<Distribution> unique = new ArrayList<>();
+        for (Distribution row : rows) {
+            int n = seen.merge(row.label(), 1, Integer::sum);
+            unique.add(n == 1 ? row : row.withLabel(row.label() + " #" + n));
+        }
+        return unique;
+    }
+
     private List<Distribution> read(Path input, LatencyKind kind, long windowNs, long sloNs) throws Exception {
         if (!Files.exists(input)) {
             throw new NoSuchFileException(input.toString());
@@ -103,6 +117,10 @@ public final class CompareCommand implements Callable<Integer> {
         if (Files.isDirectory(input)) {
             if (RunLatencies.isRunFolder(input)) {
                 return List.of(RunLatencies.read(input, kind, windowNs, sloNs));
+            }
+            Path demoProbe = input.resolve(RunLatencies.DEMO_PROBE_FOLDER);
+            if (RunLatencies.isRunFolder(demoProbe)) {
+                return List.of(RunLatencies.read(demoProbe, kind, windowNs, sloNs));
             }
             if (StudyLatencies.isStudyFolder(input)) {
                 return StudyLatencies.folder(input, cyclesPerNs);

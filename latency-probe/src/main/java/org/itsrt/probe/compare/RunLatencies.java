@@ -31,6 +31,9 @@ import java.util.Locale;
  */
 public final class RunLatencies {
 
+    /** Where a demo run ({@code ./its demo}) keeps its probe's run folder. */
+    public static final String DEMO_PROBE_FOLDER = "probe";
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private RunLatencies() {
@@ -49,7 +52,7 @@ public final class RunLatencies {
      */
     public static Distribution read(Path path, LatencyKind kind, long windowNs, long sloNs) throws IOException {
         Path folder = Files.isDirectory(path) ? path : path.toAbsolutePath().getParent();
-        String label = folder.getFileName() == null ? path.toString() : folder.getFileName().toString();
+        String label = label(folder, path);
         if (Files.isDirectory(path)) {
             if (Files.isRegularFile(path.resolve(LatencyCsv.FILE))) {
                 return fromCsv(label, path.resolve(LatencyCsv.FILE), kind, windowNs, sloNs);
@@ -68,6 +71,22 @@ public final class RunLatencies {
             return fromHistogramLog(label, path, kind, sloNs, windowNs);
         }
         throw new IOException(path + ": not a run folder, latencies.csv, .hlog or study *_latency.txt file");
+    }
+
+    /**
+     * A run's row name: its folder's name, or, for the probe folder inside a demo run
+     * ({@code RUN/probe}), the demo run's name.
+     */
+    private static String label(Path folder, Path path) {
+        Path name = folder.getFileName();
+        if (name == null) {
+            return path.toString();
+        }
+        Path parent = folder.toAbsolutePath().normalize().getParent();
+        if (name.toString().equals(DEMO_PROBE_FOLDER) && parent != null && parent.getFileName() != null) {
+            return parent.getFileName().toString();
+        }
+        return name.toString();
     }
 
     static Distribution fromCsv(String label, Path csv, LatencyKind wanted, long windowNs, long sloNs) throws IOException {

@@ -14,10 +14,13 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 import java.awt.Color;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+
+import javax.imageio.ImageIO;
 
 /**
  * The report's plots, drawn with XChart at a fixed size and written as PNG and SVG. Works without
@@ -161,6 +164,25 @@ public final class Charts {
         styler.setLegendBorderColor(Color.LIGHT_GRAY);
         styler.setChartTitleBoxVisible(false);
         styler.setAntiAlias(true);
+    }
+
+    /**
+     * Readies plotting before a run, so that the report can still be drawn while the JVM shuts
+     * down (Ctrl-C): ImageIO's file cache and AWT's font and graphics set-up register shutdown
+     * hooks and temporary files when first used, which the JVM refuses once shutdown has begun.
+     * So ImageIO caches in memory, and one small chart is drawn in both formats now.
+     */
+    public static void prepare() {
+        ImageIO.setUseCache(false);
+        XYChart chart = new XYChartBuilder().width(64).height(48).title("warm-up").build();
+        chart.addSeries("warm-up", new double[] {0, 1}, new double[] {0, 1});
+        try {
+            BitmapEncoder.saveBitmap(chart, OutputStream.nullOutputStream(), BitmapEncoder.BitmapFormat.PNG);
+            VectorGraphicsEncoder.saveVectorGraphic(chart, OutputStream.nullOutputStream(),
+                    VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot draw a chart: " + e.getMessage(), e);
+        }
     }
 
     /** Writes {@code dir/base.png} and {@code dir/base.svg}; returns both paths. */

@@ -160,4 +160,17 @@ class CompareCommandTest {
         assertThat(result.exit()).isEqualTo(1);
         assertThat(result.err()).contains(missing.toString());
     }
+
+    @Test
+    void aDemoRunIsNamedAfterItsFolderAndEqualNamesAreTold(@TempDir Path dir) throws Exception {
+        SampleRun.write(dir.resolve("demo-a").resolve("probe"), false);
+        SampleRun.write(dir.resolve("other").resolve("demo-a"), false);
+        Path out = dir.resolve("compare");
+
+        Result result = compare(dir.resolve("demo-a").toString(), dir.resolve("other/demo-a").toString(),
+                "--out", out.toString());
+
+        assertThat(result.exit()).as(result.err()).isZero();
+        assertThat(result.out()).contains("| demo-a | 600 |").contains("| demo-a #2 | 600 |");
+    }
 }

@@ -1,0 +1,298 @@
+package org.itsrt.demo;
+
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.itsrt.job.ItsJob;
+import org.itsrt.job.config.JobSettings;
+import org.itsrt.kafka.LocalKafka;
+import org.itsrt.probe.ProbeCommand;
+import org.itsrt.probe.ProbeRun;
+import org.itsrt.producers.ProducerCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * {@code its-demo}: the whole pipeline on this machine. A real Kafka broker (KRaft, child JVM),
+ * the Flink job on a MiniCluster in this JVM (submitted over REST as to a session cluster), the
+ * producer CLI replaying six detectors at 10 Hz and the probe on {@code its.advice}: the same
+ * programs with the same options a deployment runs, so the demo measures what a deployment would.
+ */
+@Command(name = "its-demo", mixinStandardHelpOptions = false, sortOptions = false,
+        description = {"Runs the whole pipeline on this machine: a local Kafka broker, the Flink job on an embedded "
+                + "MiniCluster, one producer per detector and the latency probe; prints progress, then the latency "
+                + "summary; writes a run folder (summary.md, the probe's and the producers' reports)."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:done", "1:a part failed to start or the run failed (the message says which)",
+                "2:bad usage", "130:interrupted (Ctrl-C); what was measured is still reported"})
+public final class DemoCommand implements Callable<Integer> {
+
+    private static final String READINGS = "its.readings";
+    private static final String ADVICE = "its.advice";
+    private static final String DEAD_LETTERS = "its.dead-letters";
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--records", defaultValue = "20000", paramLabel = "N",
+            description = "records to send and measure, all detectors together (default: ${DEFAULT-VALUE}, the study's run)")
+    long records;
+
+    @Option(names = "--quick", description = "a 30-second run: 30 s of records at the rate, 10 s warm-up")
+    boolean quick;
+
+    @Option(names = "--data", defaultValue = "${sys:itsrt.sample}", paramLabel = "FILE",
+            description = "canonical readings to replay (default: the committed synthetic sample)")
+    Path data;
+
+    @Option(names = "--model", defaultValue = "${sys:itsrt.model}", paramLabel = "DIR",
+            description = "model bundle (default: models/lstm-flow)")
+    Path model;
+
+    @Option(names = "--rate", defaultValue = "10", paramLabel = "HZ",
+            description = "records per second per detector (default: ${DEFAULT-VALUE}, the study's load)")
+    double rate;
+
+    @Option(names = "--identity",
+            description = "replace predict and route by an identity step: the stack's own floor, same records, same path")
+    boolean identity;
+
+    @Option(names = "--parallelism", defaultValue = "1", paramLabel = "N", description = "job parallelism (default: ${DEFAULT-VALUE})")
+    int parallelism;
+
+    @Option(names = "--job-arg", paramLabel = "KEY=VALUE",
+            description = "a job option, passed as --KEY VALUE (repeatable), e.g. --job-arg engine=tensorflow")
+    Map<String, String> jobArgs = new LinkedHashMap<>();
+
+    @Option(names = "--warmup", paramLabel = "TIME",
+            description = "left out of the steady-state rows (default: 120s; 10s with --quick)")
+    String warmup;
+
+    @Option(names = "--slo-ms", defaultValue = "20", paramLabel = "MS", description = "SLO for a window's p95 (default: ${DEFAULT-VALUE})")
+    double sloMs;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "run folder (default: results/demo/YYYYMMDD-HHMMSS, UTC)")
+    Path out;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
+    boolean help;
+
+    private volatile boolean interrupted;
+
+    public static void main(String[] args) {
+        // The probe draws its plots off-screen.
+        System.setProperty("java.awt.headless", "true");
+        System.exit(new CommandLine(new DemoCommand()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        validate();
+        long total = quick ? Math.round(rate * 6 * 30) : records;
+        String warm = warmup != null ? warmup : quick ? "10s" : "120s";
+        Path run = out != null ? out : Path.of("results", "demo",
+                LocalDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        if (Files.exists(run.resolve("summary.md"))) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--out " + run + " already holds a run");
+        }
+        Files.createDirectories(run);
+        PrintStream log = System.err;
+
+        CountDownLatch finished = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            interrupted = true;
+            try {
+                // The producer's and the probe's own hooks stop them; wait for the report and the clean-up.
+                finished.await(90, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "its-demo-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+
+        Path flinkTemp = run.resolve("flink-tmp");
+        try (LocalKafka kafka = startKafka(log)) {
+            try (EmbeddedFlink flink = EmbeddedFlink.start(parallelism, flinkTemp)) {
+                URI rest = flink.restAddress();
+                log.println("its-demo: Flink MiniCluster up, web UI " + rest);
+                JobSettings settings = JobSettings.fromArgs(jobArguments(kafka.bootstrapServers()));
+                StreamExecutionEnvironment env = StreamExecutionEnvironment.createRemoteEnvironment(
+                        rest.getHost(), rest.getPort());
+                ItsJob.build(env, settings);
+                JobClient job = env.executeAsync(identity ? "its-rt (identity)" : "its-rt");
+                try {
+                    return measure(kafka.bootstrapServers(), job, total, warm, run, settings, rest, log);
+                } finally {
+                    cancel(job, log);
+                }
+            } finally {
+                deleteTree(flinkTemp);
+            }
+        } finally {
+            finished.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // Ctrl-C: the hook is running and lets the JVM exit once it returns.
+            }
+        }
+    }
+
+    private int measure(String bootstrap, JobClient job, long total, String warm, Path run, JobSettings settings,
+                        URI rest, PrintStream log) throws Exception {
+        DeadLetters deadLetters = new DeadLetters(bootstrap, READINGS, DEAD_LETTERS);
+        log.println("its-demo: waiting for the job to read " + READINGS + " and answer on " + DEAD_LETTERS + " ...");
+        int markers = deadLetters.awaitPipeline(Duration.ofSeconds(120), () -> !interrupted && isRunning(job));
+        log.println("its-demo: job " + job.getJobID() + " is live (" + markers + " handshake record(s))");
+
+        Path probeDir = run.resolve("probe");
+        CompletableFuture<Integer> probe = CompletableFuture.supplyAsync(() -> ProbeCommand.commandLine().execute(
+                "--bootstrap-servers", bootstrap, "--topic", ADVICE, "--out", probeDir.toString(),
+                "--records", Long.toString(total), "--expect", Long.toString(total), "--idle-timeout", "30s",
+                "--warmup", warm, "--slo-ms", Double.toString(sloMs)));
+        awaitProbeReady(probeDir, probe);
+
+        int producerExit = new CommandLine(new ProducerCommand()).execute("--bootstrap-servers", bootstrap,
+                "--topic", READINGS, "--data", data.toString(), "--records", Long.toString(total),
+                "--rate", Double.toString(rate), "--report", run.resolve("producer.md").toString());
+        if (producerExit != 0 && !interrupted) {
+            log.println("its-demo: the producers stopped with exit code " + producerExit);
+        }
+        int probeExit = probe.get();
+        // After Ctrl-C the broker is going down with this JVM: what it holds can no longer be read.
+        Map<String, Long> dead = interrupted ? null : deadLetters.countByReason();
+        if (!Files.exists(probeDir.resolve("summary.json"))) {
+            log.println("its-demo: the probe wrote no report (exit code " + probeExit + ")");
+            return 1;
+        }
+        DemoSummary summary = DemoSummary.read(probeDir.resolve("summary.json"), dead);
+        List<String> facts = new ArrayList<>();
+        facts.add("pipeline: " + (identity ? "identity (predict and route replaced by an identity step: the floor)"
+                : "predict (LSTM) and route (A*)") + ", parallelism " + parallelism);
+        facts.add("job settings: `" + settings + "`");
+        facts.add(String.format(Locale.ROOT, "load: %,d records, 6 detectors at %s records/s each, from `%s`", total,
+                rate, data));
+        facts.add("Kafka broker: KRaft, child process; Flink: MiniCluster in this process, web UI was " + rest);
+        String title = identity ? "Demo run: identity floor" : "Demo run: the ITS pipeline";
+        summary.write(run.resolve("summary.md"), title, facts);
+
+        System.out.printf(Locale.ROOT, "%n%s: %,d of %,d records measured end to end%n", title, summary.received(), total);
+        System.out.println(summary.latencyTable());
+        System.out.println(summary.deliveryLine());
+        System.out.println("results: " + run.resolve("summary.md") + " (probe: " + probeDir.resolve("summary.md")
+                + ", producers: " + run.resolve("producer.md") + ")");
+        if (interrupted) {
+            return 130;
+        }
+        return producerExit == 0 && probeExit == 0 ? 0 : 1;
+    }
+
+    private String[] jobArguments(String bootstrap) {
+        List<String> args = new ArrayList<>(List.of("--bootstrap-servers", bootstrap, "--input-topic", READINGS,
+                "--output-topic", ADVICE, "--dead-letter-topic", DEAD_LETTERS, "--parallelism",
+                Integer.toString(parallelism)));
+        if (model != null) {
+            args.addAll(List.of("--model", model.toString()));
+        }
+        if (identity) {
+            args.add("--identity");
+        }
+        jobArgs.forEach((k, v) -> {
+            args.add("--" + k);
+            args.add(v);
+        });
+        return args.toArray(String[]::new);
+    }
+
+    private void validate() {
+        CommandLine cmd = spec.commandLine();
+        if (records <= 0) {
+            throw new CommandLine.ParameterException(cmd, "--records must be > 0, got " + records);
+        }
+        if (!(rate > 0) || Double.isInfinite(rate)) {
+            throw new CommandLine.ParameterException(cmd, "--rate must be > 0, got " + rate);
+        }
+        if (parallelism < 1) {
+            throw new CommandLine.ParameterException(cmd, "--parallelism must be >= 1, got " + parallelism);
+        }
+        if (data == null || !Files.isRegularFile(data)) {
+            throw new CommandLine.ParameterException(cmd, "--data: no such file: " + data);
+        }
+    }
+
+    private static LocalKafka startKafka(PrintStream log) {
+        log.println("its-demo: starting a local Kafka broker (KRaft) ...");
+        LocalKafka kafka = LocalKafka.start(LocalKafka.Options.defaults());
+        try {
+            kafka.createTopics(LocalKafka.PIPELINE_TOPICS, 1);
+        } catch (RuntimeException e) {
+            kafka.close();
+            throw e;
+        }
+        log.println("its-demo: Kafka up at " + kafka.bootstrapServers() + ", topics " + LocalKafka.PIPELINE_TOPICS);
+        return kafka;
+    }
+
+    private static boolean isRunning(JobClient job) {
+        try {
+            return !job.getJobStatus().get(10, TimeUnit.SECONDS).isTerminalState();
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    private static void cancel(JobClient job, PrintStream log) {
+        try {
+            job.cancel().get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            log.println("its-demo: cancelling the job: " + e.getMessage());
+        }
+    }
+
+    private static void awaitProbeReady(Path probeDir, CompletableFuture<Integer> probe) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!Files.exists(probeDir.resolve(ProbeRun.READY_FILE))) {
+            if (probe.isDone()) {
+                throw new IllegalStateException("the probe stopped before it was ready (exit code " + probe.get() + ")");
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the probe was not ready within 60 s");
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            System.err.println("its-demo: could not delete " + dir + ": " + e.getMessage());
+        }
+    }
+}

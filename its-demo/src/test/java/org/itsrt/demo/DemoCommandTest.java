@@ -1,0 +1,51 @@
+package org.itsrt.demo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The whole embedded pipeline, small: broker, job on a MiniCluster, producers, probe. */
+class DemoCommandTest {
+
+    private static final Path ROOT = Path.of(System.getProperty("itsrt.repo.root", ".."));
+
+    @Test
+    void everyRecordSentComesBackAsAdviceAndTheRunIsReported(@TempDir Path dir) throws Exception {
+        Path run = dir.resolve("run");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream oldOut = System.out;
+        int exit;
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            exit = new CommandLine(new DemoCommand()).execute("--records", "120", "--rate", "10", "--warmup", "0s",
+                    "--data", ROOT.resolve("data/sample/synthetic-readings.csv").toString(),
+                    "--model", ROOT.resolve("models/lstm-flow").toString(), "--out", run.toString());
+        } finally {
+            System.setOut(oldOut);
+        }
+        String console = out.toString(StandardCharsets.UTF_8);
+
+        assertThat(exit).as(console).isZero();
+        assertThat(console).contains("120 of 120 records measured end to end")
+                .contains("lost 0, duplicated 0, reordered 0, never arrived 0, dead-lettered 0");
+        JsonNode probe = new ObjectMapper().readTree(run.resolve("probe/summary.json").toFile());
+        assertThat(probe.at("/run/topic").asText()).isEqualTo("its.advice");
+        assertThat(probe.at("/records/measured").asLong()).isEqualTo(120);
+        // Advice carries the job's stage durations: the probe saw inference for every record.
+        assertThat(probe.at("/stages/infer/count").asLong()).isEqualTo(120);
+        assertThat(Files.readString(run.resolve("summary.md"))).contains("## End-to-end latency")
+                .contains("predict (LSTM) and route (A*)");
+        assertThat(run.resolve("producer.md")).isRegularFile();
+        assertThat(run.resolve("flink-tmp")).doesNotExist();
+    }
+}
