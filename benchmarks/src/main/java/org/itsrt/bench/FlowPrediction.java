@@ -48,7 +48,7 @@ public class FlowPrediction {
 
     /** Distinct windows cycled through: more than a batch, so caches do not learn one input. */
     private static final int WINDOWS = 256;
-    private static final long SEED = 20180328L;
+    static final long SEED = 20180328L;
 
     @Param("models/lstm-flow")
     public String modelDir;

@@ -1,0 +1,90 @@
+package org.itsrt.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.itsrt.predict.Engine;
+import org.itsrt.predict.FlowPredictor;
+import org.itsrt.predict.FlowPredictors;
+import org.itsrt.predict.PredictorOptions;
+import org.itsrt.predict.ReadingWindow;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * Batch-1 prediction called the way the job calls it: one window, then the thread sleeps until
+ * the next record. {@link FlowPrediction} calls back to back, which keeps the model's weights in
+ * the caches and the core busy; in the pipeline a subtask predicts about every 17 ms (six
+ * detectors at 10 Hz), and between two calls the caches fill with other work and the core idles.
+ * {@code pauseUs} is that gap (16667 = 60 records/s); the pause is not timed.
+ */
+@State(Scope.Thread)
+@Warmup(iterations = 2, time = 3)
+@Measurement(iterations = 5, time = 3)
+@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector"})
+public class PacedPrediction {
+
+    @Param("models/lstm-flow")
+    public String modelDir;
+
+    @Param({"kernel", "tensorflow:1/1", "linear"})
+    public String engine;
+
+    @Param({"0", "1000", "16667"})
+    public long pauseUs;
+
+    private FlowPredictor predictor;
+    private List<ReadingWindow> windows;
+    private int next;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        Path dir = Path.of(modelDir).toAbsolutePath();
+        if (!Files.isDirectory(dir)) {
+            throw new IllegalArgumentException("no model bundle at " + dir + "; pass -p modelDir=...");
+        }
+        int colon = engine.indexOf(':');
+        String[] threads = (colon < 0 ? "1/1" : engine.substring(colon + 1)).split("/");
+        PredictorOptions options = PredictorOptions.defaults()
+                .withEngine(Engine.fromName(colon < 0 ? engine : engine.substring(0, colon)))
+                .withTensorFlowThreads(Integer.parseInt(threads[0]), Integer.parseInt(threads[1]));
+        predictor = FlowPredictors.open(dir, options);
+        windows = FlowPrediction.randomWindows(predictor.bundle(), new Random(FlowPrediction.SEED));
+    }
+
+    /** The gap between two records; JMH leaves invocation-level set-up out of the measurement. */
+    @Setup(Level.Invocation)
+    public void waitForTheNextRecord() {
+        if (pauseUs > 0) {
+            LockSupport.parkNanos(pauseUs * 1_000);
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        predictor.close();
+    }
+
+    @Benchmark
+    @BenchmarkMode(Mode.SampleTime)
+    @OutputTimeUnit(TimeUnit.MICROSECONDS)
+    public void latency(Blackhole blackhole) {
+        blackhole.consume(predictor.predict(windows.get(next)));
+        next = next + 1 == windows.size() ? 0 : next + 1;
+    }
+}
