@@ -7,6 +7,10 @@ import org.itsrt.job.config.JobSettings;
 import org.itsrt.kafka.LocalKafka;
 import org.itsrt.probe.ProbeCommand;
 import org.itsrt.probe.ProbeRun;
+import org.itsrt.probe.compare.CompareReport;
+import org.itsrt.probe.compare.Distribution;
+import org.itsrt.probe.compare.RunLatencies;
+import org.itsrt.probe.stats.LatencyKind;
 import org.itsrt.producers.ProducerCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -29,6 +33,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -53,6 +58,8 @@ public final class DemoCommand implements Callable<Integer> {
     private static final String READINGS = "its.readings";
     private static final String ADVICE = "its.advice";
     private static final String DEAD_LETTERS = "its.dead-letters";
+    private static final String FLOOR_DIR = "floor";
+    private static final String JOB_DIR = "job";
 
     @Spec
     private CommandSpec spec;
@@ -79,6 +86,11 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--identity",
             description = "replace predict and route by an identity step: the stack's own floor, same records, same path")
     boolean identity;
+
+    @Option(names = "--with-floor",
+            description = "first the identity floor, then the job, one after the other on the same broker and cluster: "
+                    + "floor/ and job/ run folders and compare.md, the job's cost over the floor from one invocation")
+    boolean withFloor;
 
     @Option(names = "--parallelism", defaultValue = "1", paramLabel = "N", description = "job parallelism (default: ${DEFAULT-VALUE})")
     int parallelism;
@@ -115,7 +127,7 @@ public final class DemoCommand implements Callable<Integer> {
         String warm = warmup != null ? warmup : quick ? "10s" : "120s";
         Path run = out != null ? out : Path.of("results", "demo",
                 LocalDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
-        if (Files.exists(run.resolve("summary.md"))) {
+        if (Files.exists(run.resolve("summary.md")) || Files.exists(run.resolve(CompareReport.MARKDOWN))) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--out " + run + " already holds a run");
         }
         Files.createDirectories(run);
@@ -138,16 +150,32 @@ public final class DemoCommand implements Callable<Integer> {
             try (EmbeddedFlink flink = EmbeddedFlink.start(parallelism, flinkTemp)) {
                 URI rest = flink.restAddress();
                 log.println("its-demo: Flink MiniCluster up, web UI " + rest);
-                JobSettings settings = JobSettings.fromArgs(jobArguments(kafka.bootstrapServers()));
-                StreamExecutionEnvironment env = StreamExecutionEnvironment.createRemoteEnvironment(
-                        rest.getHost(), rest.getPort());
-                ItsJob.build(env, settings);
-                JobClient job = env.executeAsync(identity ? "its-rt (identity)" : "its-rt");
-                try {
-                    return measure(kafka.bootstrapServers(), job, total, warm, run, settings, rest, log);
-                } finally {
-                    cancel(job, log);
+                List<Boolean> phases = withFloor ? List.of(true, false) : List.of(identity);
+                Map<String, Long> deadBefore = Map.of();
+                int exit = 0;
+                for (boolean identityPhase : phases) {
+                    if (interrupted) {
+                        break;
+                    }
+                    Path phaseDir = withFloor ? run.resolve(identityPhase ? FLOOR_DIR : JOB_DIR) : run;
+                    Files.createDirectories(phaseDir);
+                    JobSettings settings = JobSettings.fromArgs(jobArguments(kafka.bootstrapServers(), identityPhase));
+                    StreamExecutionEnvironment env = StreamExecutionEnvironment.createRemoteEnvironment(
+                            rest.getHost(), rest.getPort());
+                    ItsJob.build(env, settings);
+                    JobClient job = env.executeAsync(identityPhase ? "its-rt (identity)" : "its-rt");
+                    try {
+                        Phase phase = new Phase(identityPhase, phaseDir, settings, deadBefore);
+                        exit = Math.max(exit, measure(kafka.bootstrapServers(), job, total, warm, phase, rest, log));
+                        deadBefore = phase.deadAfter;
+                    } finally {
+                        cancel(job, log);
+                    }
                 }
+                if (withFloor && !interrupted) {
+                    compareFloorAndJob(run);
+                }
+                return interrupted ? 130 : exit;
             } finally {
                 deleteTree(flinkTemp);
             }
@@ -161,8 +189,28 @@ public final class DemoCommand implements Callable<Integer> {
         }
     }
 
-    private int measure(String bootstrap, JobClient job, long total, String warm, Path run, JobSettings settings,
-                        URI rest, PrintStream log) throws Exception {
+    /** One job run of the demo: the identity floor or the job, into its own folder. */
+    private static final class Phase {
+        final boolean identity;
+        final Path dir;
+        final JobSettings settings;
+        /** Dead letters by reason before this phase, to count only its own. */
+        final Map<String, Long> deadBefore;
+        Map<String, Long> deadAfter = Map.of();
+
+        Phase(boolean identity, Path dir, JobSettings settings, Map<String, Long> deadBefore) {
+            this.identity = identity;
+            this.dir = dir;
+            this.settings = settings;
+            this.deadBefore = deadBefore;
+        }
+    }
+
+    private int measure(String bootstrap, JobClient job, long total, String warm, Phase phase, URI rest,
+                        PrintStream log) throws Exception {
+        Path run = phase.dir;
+        JobSettings settings = phase.settings;
+        boolean identity = phase.identity;
         DeadLetters deadLetters = new DeadLetters(bootstrap, READINGS, DEAD_LETTERS);
         log.println("its-demo: waiting for the job to read " + READINGS + " and answer on " + DEAD_LETTERS + " ...");
         int markers = deadLetters.awaitPipeline(Duration.ofSeconds(120), () -> !interrupted && isRunning(job));
@@ -183,7 +231,14 @@ public final class DemoCommand implements Callable<Integer> {
         }
         int probeExit = probe.get();
         // After Ctrl-C the broker is going down with this JVM: what it holds can no longer be read.
-        Map<String, Long> dead = interrupted ? null : deadLetters.countByReason();
+        Map<String, Long> dead = null;
+        if (!interrupted) {
+            phase.deadAfter = deadLetters.countByReason();
+            Map<String, Long> own = new TreeMap<>(phase.deadAfter);
+            phase.deadBefore.forEach((reason, n) -> own.merge(reason, -n, Long::sum));
+            own.values().removeIf(n -> n == 0);
+            dead = own;
+        }
         if (!Files.exists(probeDir.resolve("summary.json"))) {
             log.println("its-demo: the probe wrote no report (exit code " + probeExit + ")");
             return 1;
@@ -204,13 +259,28 @@ public final class DemoCommand implements Callable<Integer> {
         System.out.println(summary.deliveryLine());
         System.out.println("results: " + run.resolve("summary.md") + " (probe: " + probeDir.resolve("summary.md")
                 + ", producers: " + run.resolve("producer.md") + ")");
-        if (interrupted) {
-            return 130;
-        }
         return producerExit == 0 && probeExit == 0 ? 0 : 1;
     }
 
-    private String[] jobArguments(String bootstrap) {
+    /** compare.md and the ECDF overlay of the two phases, and the table on the console. */
+    private void compareFloorAndJob(Path run) throws Exception {
+        long windowNs = Duration.ofSeconds(1).toNanos();
+        long sloNs = Math.round(sloMs * 1e6);
+        List<Distribution> rows = List.of(
+                RunLatencies.read(run.resolve(FLOOR_DIR).resolve("probe"), LatencyKind.FROM_INTENDED, windowNs, sloNs)
+                        .withLabel("identity floor"),
+                RunLatencies.read(run.resolve(JOB_DIR).resolve("probe"), LatencyKind.FROM_INTENDED, windowNs, sloNs)
+                        .withLabel("job (predict + route)"));
+        String table = CompareReport.write(run, rows, sloMs, 1);
+        System.out.println();
+        System.out.println("The job against its floor, same broker and cluster, one after the other (ms, from intended):");
+        System.out.print(table);
+        System.out.printf(Locale.ROOT, "job - floor: p50 %+.2f ms, p99 %+.2f ms%n", rows.get(1).p50Ms() - rows.get(0).p50Ms(),
+                rows.get(1).p99Ms() - rows.get(0).p99Ms());
+        System.out.println("comparison: " + run.resolve(CompareReport.MARKDOWN));
+    }
+
+    private String[] jobArguments(String bootstrap, boolean identity) {
         List<String> args = new ArrayList<>(List.of("--bootstrap-servers", bootstrap, "--input-topic", READINGS,
                 "--output-topic", ADVICE, "--dead-letter-topic", DEAD_LETTERS, "--parallelism",
                 Integer.toString(parallelism)));

@@ -48,4 +48,35 @@ class DemoCommandTest {
         assertThat(run.resolve("producer.md")).isRegularFile();
         assertThat(run.resolve("flink-tmp")).doesNotExist();
     }
+
+    @Test
+    void withFloorRunsTheIdentityFloorThenTheJobAndComparesThem(@TempDir Path dir) throws Exception {
+        Path run = dir.resolve("run");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream oldOut = System.out;
+        int exit;
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            exit = new CommandLine(new DemoCommand()).execute("--with-floor", "--records", "60", "--rate", "10",
+                    "--warmup", "0s", "--data", ROOT.resolve("data/sample/synthetic-readings.csv").toString(),
+                    "--model", ROOT.resolve("models/lstm-flow").toString(), "--out", run.toString());
+        } finally {
+            System.setOut(oldOut);
+        }
+        String console = out.toString(StandardCharsets.UTF_8);
+
+        assertThat(exit).as(console).isZero();
+        JsonNode floor = new ObjectMapper().readTree(run.resolve("floor/probe/summary.json").toFile());
+        JsonNode job = new ObjectMapper().readTree(run.resolve("job/probe/summary.json").toFile());
+        assertThat(floor.at("/records/measured").asLong()).isEqualTo(60);
+        assertThat(job.at("/records/measured").asLong()).isEqualTo(60);
+        // The floor does no inference; the job infers every record.
+        assertThat(floor.at("/stages/infer/max_us").asDouble()).isZero();
+        assertThat(job.at("/stages/infer/count").asLong()).isEqualTo(60);
+        assertThat(job.at("/stages/infer/min_us").asDouble()).isPositive();
+        assertThat(Files.readString(run.resolve("compare.md"))).contains("| identity floor | 60 |")
+                .contains("| job (predict + route) | 60 |");
+        assertThat(console).contains("job - floor: p50");
+        assertThat(Files.readString(run.resolve("job/summary.md"))).contains("dead-lettered 0");
+    }
 }
