@@ -476,4 +476,41 @@ class ItsJobTest {
         assertThat(restoredChanges).allSatisfy(change -> assertThat(change.update.detector)
                 .isEqualTo(JobSettings.DEFAULT_ORIGIN));
     }
+
+    @Test
+    void exactlyOnceOutputSurvivesAFailureAndARestartFromACheckpoint() throws Exception {
+        String prefix = "eof";
+        String input = prefix + ".readings";
+        createTopics(prefix, 1);
+        JobSettings s = settings(input, prefix, "--parallelism", "1", "--exactly-once",
+                "--checkpoint-interval-ms", "200", "--transactional-id-prefix", "eof-test");
+        List<ReadingRecord> first = readings(0, 4);
+        List<ReadingRecord> second = readings(5, 9);
+
+        List<AdviceRecord> advice;
+        JobClient job = JobTestKit.startWithFault(s, prefix, first.size() + second.size() / 2);
+        try (Outputs out = new Outputs(kafka.bootstrapServers(), prefix + ".advice", prefix + ".dead-letters")) {
+            send(kafka.bootstrapServers(), first.stream().map(r -> keyed(input, r)).toList());
+            // Committed output of the first batch means at least one checkpoint completed before the fault.
+            out.awaitAtLeast(first.size(), 0, job);
+            send(kafka.bootstrapServers(), second.stream().map(r -> keyed(input, r)).toList());
+            advice = out.awaitAtLeast(first.size() + second.size(), 0, job).drain(Duration.ofSeconds(2))
+                    .adviceRecords();
+        } finally {
+            cancel(job);
+        }
+
+        assertThat(JobTestKit.FailOnce.FIRED).as("the fault was injected").isTrue();
+        // read_committed: the transaction open at the failure was aborted, the records since the
+        // checkpoint were processed again, and each reading appears once.
+        assertThat(advice).hasSize(first.size() + second.size());
+        Map<AdviceKey, AdviceRecord> byKey = new HashMap<>();
+        advice.forEach(a -> assertThat(byKey.put(AdviceKey.of(a), a)).as("duplicate %s", a).isNull());
+        for (ReadingRecord r : first) {
+            assertThat(byKey).containsKey(new AdviceKey(r.detector(), r.seq()));
+        }
+        for (ReadingRecord r : second) {
+            assertThat(byKey).containsKey(new AdviceKey(r.detector(), r.seq()));
+        }
+    }
 }

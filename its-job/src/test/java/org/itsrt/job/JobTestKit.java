@@ -15,9 +15,14 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 
 import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.api.common.functions.RichMapFunction;
+import org.apache.flink.api.common.state.CheckpointListener;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
@@ -40,6 +45,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.itsrt.job.config.JobSettings;
 import org.itsrt.job.records.NetworkStateChange;
+import org.itsrt.job.records.RoutedAdvice;
 import org.itsrt.predict.FlowPredictor;
 import org.itsrt.predict.ReadingWindow;
 import org.itsrt.readings.Reading;
@@ -154,6 +160,53 @@ final class JobTestKit {
         STATE_CHANGES.put(stateKey, new ConcurrentLinkedQueue<>());
         streams.networkState().ifPresent(changes -> changes.sinkTo(new QueueSink(stateKey)).name("test: state"));
         return env.executeAsync(ItsJob.JOB_NAME + " test");
+    }
+
+    /**
+     * As {@link #start(JobSettings, String)}, with a step on the advice stream that fails the job
+     * once: at its {@code failAt}-th record after at least one checkpoint completed, so that Flink
+     * restarts the job from that checkpoint mid-stream. {@link FailOnce#FIRED} tells whether it did.
+     */
+    static JobClient startWithFault(JobSettings settings, String stateKey, int failAt) throws Exception {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        Configuration conf = new Configuration();
+        conf.set(PipelineOptions.GENERIC_TYPES, false);
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
+        env.configure(conf);
+        JobStreams streams = ItsJob.build(env, settings);
+        STATE_CHANGES.put(stateKey, new ConcurrentLinkedQueue<>());
+        streams.networkState().ifPresent(changes -> changes.sinkTo(new QueueSink(stateKey)).name("test: state"));
+        FailOnce.FIRED.set(false);
+        streams.advice().map(new FailOnce(failAt)).name("test: fail once").sinkTo(new DiscardingSink<>());
+        return env.executeAsync(ItsJob.JOB_NAME + " fault test");
+    }
+
+    /** Throws once, at its {@code failAt}-th record seen after a completed checkpoint. */
+    static final class FailOnce extends RichMapFunction<RoutedAdvice, RoutedAdvice> implements CheckpointListener {
+        static final AtomicBoolean FIRED = new AtomicBoolean();
+        private final int failAt;
+        private transient int seen;
+        private transient boolean checkpointed;
+
+        FailOnce(int failAt) {
+            this.failAt = failAt;
+        }
+
+        @Override
+        public RoutedAdvice map(RoutedAdvice advice) {
+            seen++;
+            if (checkpointed && seen >= failAt && FIRED.compareAndSet(false, true)) {
+                throw new IllegalStateException("fault injected by the test after " + seen + " records");
+            }
+            return advice;
+        }
+
+        @Override
+        public void notifyCheckpointComplete(long checkpointId) {
+            checkpointed = true;
+        }
     }
 
     static void cancel(JobClient job) throws Exception {
