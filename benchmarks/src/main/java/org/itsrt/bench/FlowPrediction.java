@@ -69,17 +69,7 @@ public class FlowPrediction {
 
     @Setup(Level.Trial)
     public void setUp() {
-        Path dir = Path.of(modelDir).toAbsolutePath();
-        if (!Files.isDirectory(dir)) {
-            throw new IllegalArgumentException("no model bundle at " + dir + "; pass -p modelDir=...");
-        }
-        int colon = engine.indexOf(':');
-        String[] threads = (colon < 0 ? "1/1" : engine.substring(colon + 1)).split("/");
-        PredictorOptions options = PredictorOptions.defaults()
-                .withEngine(Engine.fromName(colon < 0 ? engine : engine.substring(0, colon)))
-                .withTensorFlowThreads(Integer.parseInt(threads[0]), Integer.parseInt(threads[1]))
-                .withKernelVectorApi(vectorApi);
-        predictor = FlowPredictors.open(dir, options);
+        predictor = openPredictor(modelDir, engine, vectorApi);
         List<ReadingWindow> windows = randomWindows(predictor.bundle(), new Random(SEED));
         batches = new ArrayList<>();
         for (int first = 0; first + batch <= windows.size(); first += batch) {
@@ -116,6 +106,24 @@ public class FlowPrediction {
             predictor.predict(windows, out);
             blackhole.consume(out);
         }
+    }
+
+    /**
+     * The predictor a benchmark measures: {@code engine} is an engine name, for TensorFlow with
+     * its thread pools as {@code tensorflow:INTRA/INTER}.
+     */
+    static FlowPredictor openPredictor(String modelDir, String engine, boolean vectorApi) {
+        Path dir = Path.of(modelDir).toAbsolutePath();
+        if (!Files.isDirectory(dir)) {
+            throw new IllegalArgumentException("no model bundle at " + dir + "; pass -p modelDir=...");
+        }
+        int colon = engine.indexOf(':');
+        String[] threads = (colon < 0 ? "1/1" : engine.substring(colon + 1)).split("/");
+        PredictorOptions options = PredictorOptions.defaults()
+                .withEngine(Engine.fromName(colon < 0 ? engine : engine.substring(0, colon)))
+                .withTensorFlowThreads(Integer.parseInt(threads[0]), Integer.parseInt(threads[1]))
+                .withKernelVectorApi(vectorApi);
+        return FlowPredictors.open(dir, options);
     }
 
     /** Flows and speeds within the training range (a tenth of speeds unknown), times in March 2018. */

@@ -1,15 +1,10 @@
 package org.itsrt.bench;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import org.itsrt.predict.Engine;
 import org.itsrt.predict.FlowPredictor;
-import org.itsrt.predict.FlowPredictors;
-import org.itsrt.predict.PredictorOptions;
 import org.itsrt.predict.ReadingWindow;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -54,16 +49,7 @@ public class PacedPrediction {
 
     @Setup(Level.Trial)
     public void setUp() {
-        Path dir = Path.of(modelDir).toAbsolutePath();
-        if (!Files.isDirectory(dir)) {
-            throw new IllegalArgumentException("no model bundle at " + dir + "; pass -p modelDir=...");
-        }
-        int colon = engine.indexOf(':');
-        String[] threads = (colon < 0 ? "1/1" : engine.substring(colon + 1)).split("/");
-        PredictorOptions options = PredictorOptions.defaults()
-                .withEngine(Engine.fromName(colon < 0 ? engine : engine.substring(0, colon)))
-                .withTensorFlowThreads(Integer.parseInt(threads[0]), Integer.parseInt(threads[1]));
-        predictor = FlowPredictors.open(dir, options);
+        predictor = FlowPrediction.openPredictor(modelDir, engine, true);
         windows = FlowPrediction.randomWindows(predictor.bundle(), new Random(FlowPrediction.SEED));
     }
 

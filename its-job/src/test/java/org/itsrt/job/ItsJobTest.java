@@ -97,6 +97,17 @@ class ItsJobTest {
         return JobSettings.fromArgs(args.toArray(String[]::new));
     }
 
+    /** Sends {@code records} to {@code prefix.readings}, collects their advice, then cancels the job. */
+    private static List<AdviceRecord> adviceFor(JobClient job, String prefix, List<ReadingRecord> records)
+            throws Exception {
+        try (Outputs out = new Outputs(kafka.bootstrapServers(), prefix + ".advice", prefix + ".dead-letters")) {
+            send(kafka.bootstrapServers(), records.stream().map(r -> keyed(prefix + ".readings", r)).toList());
+            return out.awaitAtLeast(records.size(), 0, job).drain(Duration.ofMillis(500)).adviceRecords();
+        } finally {
+            cancel(job);
+        }
+    }
+
     private static void createTopics(String prefix, int inputPartitions) {
         kafka.createTopics(List.of(prefix + ".readings"), inputPartitions);
         kafka.createTopics(List.of(prefix + ".advice", prefix + ".dead-letters"), 1);
@@ -332,13 +343,7 @@ class ItsJobTest {
         createTopics(prefix, 1);
         List<ReadingRecord> records = readings(0, 1);
         JobClient job = start(settings(prefix + ".readings", prefix, "--identity", "--parallelism", "1"), prefix);
-        List<AdviceRecord> advice;
-        try (Outputs out = new Outputs(kafka.bootstrapServers(), prefix + ".advice", prefix + ".dead-letters")) {
-            send(kafka.bootstrapServers(), records.stream().map(r -> keyed(prefix + ".readings", r)).toList());
-            advice = out.awaitAtLeast(records.size(), 0, job).drain(Duration.ofMillis(500)).adviceRecords();
-        } finally {
-            cancel(job);
-        }
+        List<AdviceRecord> advice = adviceFor(job, prefix, records);
         assertThat(advice).hasSize(records.size());
         for (AdviceRecord a : advice) {
             ReadingRecord r = records.stream().filter(x -> x.detector() == a.detector() && x.seq() == a.seq())
@@ -360,13 +365,7 @@ class ItsJobTest {
         List<ReadingRecord> records = readings(0, 4);
         JobClient job = start(settings(prefix + ".readings", prefix, "--parallelism", "1", "--max-batch", "4",
                 "--max-batch-wait-us", "2000"), prefix);
-        List<AdviceRecord> advice;
-        try (Outputs out = new Outputs(kafka.bootstrapServers(), prefix + ".advice", prefix + ".dead-letters")) {
-            send(kafka.bootstrapServers(), records.stream().map(r -> keyed(prefix + ".readings", r)).toList());
-            advice = out.awaitAtLeast(records.size(), 0, job).drain(Duration.ofMillis(500)).adviceRecords();
-        } finally {
-            cancel(job);
-        }
+        List<AdviceRecord> advice = adviceFor(job, prefix, records);
         assertThat(advice).hasSize(records.size());
         try (FlowPredictor predictor = FlowPredictors.open(MODEL, PredictorOptions.defaults())) {
             for (AdviceRecord a : advice) {
