@@ -95,6 +95,20 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--parallelism", defaultValue = "1", paramLabel = "N", description = "job parallelism (default: ${DEFAULT-VALUE})")
     int parallelism;
 
+    @Option(names = "--flink", defaultValue = "child", paramLabel = "WHERE",
+            description = "where the job's cluster runs: child (a child JVM with Flink and TensorFlow on its class path, "
+                    + "the job submitted as the job jar, like a real cluster; default) or in-process (a MiniCluster in "
+                    + "this JVM, sharing its heap with the producers and the probe)")
+    String flink;
+
+    @Option(names = "--flink-jvm-arg", paramLabel = "ARG",
+            description = "a JVM option for the child cluster (repeatable), e.g. --flink-jvm-arg=-XX:+UseZGC")
+    List<String> flinkJvmArgs = new ArrayList<>();
+
+    @Option(names = "--job-jar", defaultValue = "${sys:itsrt.job.jar}", paramLabel = "JAR",
+            description = "the job jar submitted to the child cluster (default: its-job's build)")
+    Path jobJar;
+
     @Option(names = "--job-arg", paramLabel = "KEY=VALUE",
             description = "a job option, passed as --KEY VALUE (repeatable), e.g. --job-arg engine=tensorflow")
     Map<String, String> jobArgs = new LinkedHashMap<>();
@@ -147,9 +161,11 @@ public final class DemoCommand implements Callable<Integer> {
 
         Path flinkTemp = run.resolve("flink-tmp");
         try (LocalKafka kafka = startKafka(log)) {
-            try (EmbeddedFlink flink = EmbeddedFlink.start(parallelism, flinkTemp)) {
+            log.println("its-demo: starting Flink (" + clusterKind().name().toLowerCase(Locale.ROOT).replace('_', '-')
+                    + ") ...");
+            try (JobCluster flink = JobCluster.start(clusterKind(), parallelism, flinkTemp, jobJar, flinkJvmArgs)) {
                 URI rest = flink.restAddress();
-                log.println("its-demo: Flink MiniCluster up, web UI " + rest);
+                log.println("its-demo: Flink up: " + flink.describe().replace(", web UI was ", ", web UI "));
                 List<Boolean> phases = withFloor ? List.of(true, false) : List.of(identity);
                 Map<String, Long> deadBefore = Map.of();
                 int exit = 0;
@@ -160,13 +176,12 @@ public final class DemoCommand implements Callable<Integer> {
                     Path phaseDir = withFloor ? run.resolve(identityPhase ? FLOOR_DIR : JOB_DIR) : run;
                     Files.createDirectories(phaseDir);
                     JobSettings settings = JobSettings.fromArgs(jobArguments(kafka.bootstrapServers(), identityPhase));
-                    StreamExecutionEnvironment env = StreamExecutionEnvironment.createRemoteEnvironment(
-                            rest.getHost(), rest.getPort());
+                    StreamExecutionEnvironment env = flink.environment();
                     ItsJob.build(env, settings);
                     JobClient job = env.executeAsync(identityPhase ? "its-rt (identity)" : "its-rt");
                     try {
                         Phase phase = new Phase(identityPhase, phaseDir, settings, deadBefore);
-                        exit = Math.max(exit, measure(kafka.bootstrapServers(), job, total, warm, phase, rest, log));
+                        exit = Math.max(exit, measure(kafka.bootstrapServers(), job, total, warm, phase, flink, log));
                         deadBefore = phase.deadAfter;
                     } finally {
                         cancel(job, log);
@@ -206,7 +221,7 @@ public final class DemoCommand implements Callable<Integer> {
         }
     }
 
-    private int measure(String bootstrap, JobClient job, long total, String warm, Phase phase, URI rest,
+    private int measure(String bootstrap, JobClient job, long total, String warm, Phase phase, JobCluster cluster,
                         PrintStream log) throws Exception {
         Path run = phase.dir;
         JobSettings settings = phase.settings;
@@ -250,7 +265,7 @@ public final class DemoCommand implements Callable<Integer> {
         facts.add("job settings: `" + settings + "`");
         facts.add(String.format(Locale.ROOT, "load: %,d records, 6 detectors at %s records/s each, from `%s`", total,
                 rate, data));
-        facts.add("Kafka broker: KRaft, child process; Flink: MiniCluster in this process, web UI was " + rest);
+        facts.add("Kafka broker: KRaft, child process; Flink: " + cluster.describe());
         String title = identity ? "Demo run: identity floor" : "Demo run: the ITS pipeline";
         summary.write(run.resolve("summary.md"), title, facts);
 
@@ -285,7 +300,8 @@ public final class DemoCommand implements Callable<Integer> {
                 "--output-topic", ADVICE, "--dead-letter-topic", DEAD_LETTERS, "--parallelism",
                 Integer.toString(parallelism)));
         if (model != null) {
-            args.addAll(List.of("--model", model.toString()));
+            // Absolute: a cluster in another process opens it from its own working directory.
+            args.addAll(List.of("--model", model.toAbsolutePath().toString()));
         }
         if (identity) {
             args.add("--identity");
@@ -308,9 +324,19 @@ public final class DemoCommand implements Callable<Integer> {
         if (parallelism < 1) {
             throw new CommandLine.ParameterException(cmd, "--parallelism must be >= 1, got " + parallelism);
         }
+        clusterKind();
         if (data == null || !Files.isRegularFile(data)) {
             throw new CommandLine.ParameterException(cmd, "--data: no such file: " + data);
         }
+    }
+
+    private JobCluster.Kind clusterKind() {
+        return switch (flink) {
+            case "child" -> JobCluster.Kind.CHILD;
+            case "in-process" -> JobCluster.Kind.IN_PROCESS;
+            default -> throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--flink must be child or in-process, got " + flink);
+        };
     }
 
     private static LocalKafka startKafka(PrintStream log) {

@@ -14,7 +14,7 @@ import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The whole embedded pipeline, small: broker, job on a MiniCluster, producers, probe. */
+/** The whole embedded pipeline, small: broker, job on a MiniCluster (child process, or in process), producers, probe. */
 class DemoCommandTest {
 
     private static final Path ROOT = Path.of(System.getProperty("itsrt.repo.root", ".."));
@@ -44,7 +44,7 @@ class DemoCommandTest {
         // Advice carries the job's stage durations: the probe saw inference for every record.
         assertThat(probe.at("/stages/infer/count").asLong()).isEqualTo(120);
         assertThat(Files.readString(run.resolve("summary.md"))).contains("## End-to-end latency")
-                .contains("predict (LSTM) and route (A*)");
+                .contains("predict (LSTM) and route (A*)").contains("MiniCluster as a child process");
         assertThat(run.resolve("producer.md")).isRegularFile();
         assertThat(run.resolve("flink-tmp")).doesNotExist();
     }
@@ -57,7 +57,8 @@ class DemoCommandTest {
         int exit;
         try {
             System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            exit = new CommandLine(new DemoCommand()).execute("--with-floor", "--records", "60", "--rate", "10",
+            exit = new CommandLine(new DemoCommand()).execute("--with-floor", "--flink", "in-process",
+                    "--records", "60", "--rate", "10",
                     "--warmup", "0s", "--data", ROOT.resolve("data/sample/synthetic-readings.csv").toString(),
                     "--model", ROOT.resolve("models/lstm-flow").toString(), "--out", run.toString());
         } finally {
@@ -77,6 +78,7 @@ class DemoCommandTest {
         assertThat(Files.readString(run.resolve("compare.md"))).contains("| identity floor | 60 |")
                 .contains("| job (predict + route) | 60 |");
         assertThat(console).contains("job - floor: p50");
-        assertThat(Files.readString(run.resolve("job/summary.md"))).contains("dead-lettered 0");
+        assertThat(Files.readString(run.resolve("job/summary.md"))).contains("dead-lettered 0")
+                .contains("MiniCluster in this process");
     }
 }

@@ -1,0 +1,110 @@
+package org.itsrt.demo;
+
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.itsrt.flink.LocalFlink;
+
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.OptionalLong;
+
+/**
+ * Where the demo's job runs: a Flink cluster reached over REST, either in this JVM or as a child
+ * process that receives the job jar like a real cluster.
+ */
+interface JobCluster extends AutoCloseable {
+
+    /** How the cluster is deployed, for reports. */
+    enum Kind { IN_PROCESS, CHILD }
+
+    URI restAddress();
+
+    /** An environment that submits to this cluster. */
+    StreamExecutionEnvironment environment();
+
+    /** The process the job's operators run in, when it is not this one. */
+    OptionalLong pid();
+
+    /** One line for the run's report. */
+    String describe();
+
+    @Override
+    void close() throws Exception;
+
+    static JobCluster start(Kind kind, int slots, Path workDir, Path jobJar, List<String> jvmArgs) throws Exception {
+        return switch (kind) {
+            case IN_PROCESS -> inProcess(EmbeddedFlink.start(slots, workDir));
+            case CHILD -> child(slots, workDir, jobJar, jvmArgs);
+        };
+    }
+
+    private static JobCluster inProcess(EmbeddedFlink flink) {
+        return new JobCluster() {
+            @Override
+            public URI restAddress() {
+                return flink.restAddress();
+            }
+
+            @Override
+            public StreamExecutionEnvironment environment() {
+                // The job's classes are on this JVM's class path: nothing to ship.
+                return StreamExecutionEnvironment.createRemoteEnvironment(flink.restAddress().getHost(),
+                        flink.restAddress().getPort());
+            }
+
+            @Override
+            public OptionalLong pid() {
+                return OptionalLong.empty();
+            }
+
+            @Override
+            public String describe() {
+                return "MiniCluster in this process, web UI was " + flink.restAddress();
+            }
+
+            @Override
+            public void close() throws Exception {
+                flink.close();
+            }
+        };
+    }
+
+    private static JobCluster child(int slots, Path workDir, Path jobJar, List<String> jvmArgs) {
+        if (jobJar == null || !Files.isRegularFile(jobJar)) {
+            throw new IllegalArgumentException("--job-jar: no such file: " + jobJar
+                    + " (built by `mvn -pl its-job package`)");
+        }
+        LocalFlink flink = LocalFlink.start(LocalFlink.Options.defaults().withSlots(slots).withParentDir(workDir)
+                .withJvmArgs(jvmArgs));
+        return new JobCluster() {
+            @Override
+            public URI restAddress() {
+                return flink.restAddress();
+            }
+
+            @Override
+            public StreamExecutionEnvironment environment() {
+                // As `flink run` does: the job jar travels with the job graph and is loaded child-first.
+                return StreamExecutionEnvironment.createRemoteEnvironment(flink.restAddress().getHost(),
+                        flink.restAddress().getPort(), jobJar.toString());
+            }
+
+            @Override
+            public OptionalLong pid() {
+                return OptionalLong.of(flink.pid());
+            }
+
+            @Override
+            public String describe() {
+                return "MiniCluster as a child process (pid " + flink.pid() + ", job jar " + jobJar.getFileName()
+                        + "), web UI was " + flink.restAddress();
+            }
+
+            @Override
+            public void close() {
+                flink.close();
+            }
+        };
+    }
+}
