@@ -1,0 +1,22 @@
+package org.itsrt.sched.linux;
+
+import java.util.Map;
+
+/** A budget in force on a process; closing it restores the process as it was. */
+public interface AppliedBudget extends AutoCloseable {
+
+    String backend();
+
+    /** One line for logs: what is reserved for what. */
+    String description();
+
+    /**
+     * What was set and what was measured, for run reports (JSON-friendly values: numbers, strings,
+     * lists, maps). Read during a run it is up to now; after close, as it was just before restoring.
+     */
+    Map<String, Object> facts();
+
+    /** Restores the process; idempotent. Throws SchedulingException after doing all it can. */
+    @Override
+    void close();
+}
