@@ -20,7 +20,6 @@ import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,6 +32,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
@@ -113,6 +113,14 @@ public final class DemoCommand implements Callable<Integer> {
             description = "a job option, passed as --KEY VALUE (repeatable), e.g. --job-arg engine=tensorflow")
     Map<String, String> jobArgs = new LinkedHashMap<>();
 
+    @Option(names = "--producer-prop", paramLabel = "KEY=VALUE",
+            description = "a Kafka producer setting for the detector producers (repeatable), e.g. linger.ms=5 for throughput")
+    Map<String, String> producerProps = new LinkedHashMap<>();
+
+    @Option(names = "--consumer-prop", paramLabel = "KEY=VALUE",
+            description = "a Kafka consumer setting for the probe (repeatable)")
+    Map<String, String> consumerProps = new LinkedHashMap<>();
+
     @Option(names = "--warmup", paramLabel = "TIME",
             description = "left out of the steady-state rows (default: 120s; 10s with --quick)")
     String warmup;
@@ -127,6 +135,26 @@ public final class DemoCommand implements Callable<Integer> {
     boolean help;
 
     private volatile boolean interrupted;
+
+    /**
+     * Called once the job is live (it answered the readiness handshake) and before the first
+     * measured record, with the cluster's process (when it is a child): what it returns is closed
+     * once the measurement is over, before the job is cancelled. An experiment puts a CPU budget
+     * on the job's process this way; the job's start (deployment, model load, warm-up) is not
+     * what it measures, and under a tight budget it would take minutes.
+     */
+    @FunctionalInterface
+    public interface ClusterHook {
+        AutoCloseable jobLive(OptionalLong clusterPid) throws Exception;
+    }
+
+    private ClusterHook clusterHook = pid -> () -> { };
+
+    /** See {@link ClusterHook}; for programs that run the demo as one step of theirs. */
+    public DemoCommand withClusterHook(ClusterHook hook) {
+        this.clusterHook = hook;
+        return this;
+    }
 
     public static void main(String[] args) {
         // The probe draws its plots off-screen.
@@ -164,33 +192,8 @@ public final class DemoCommand implements Callable<Integer> {
             log.println("its-demo: starting Flink (" + clusterKind().name().toLowerCase(Locale.ROOT).replace('_', '-')
                     + ") ...");
             try (JobCluster flink = JobCluster.start(clusterKind(), parallelism, flinkTemp, jobJar, flinkJvmArgs)) {
-                URI rest = flink.restAddress();
                 log.println("its-demo: Flink up: " + flink.describe().replace(", web UI was ", ", web UI "));
-                List<Boolean> phases = withFloor ? List.of(true, false) : List.of(identity);
-                Map<String, Long> deadBefore = Map.of();
-                int exit = 0;
-                for (boolean identityPhase : phases) {
-                    if (interrupted) {
-                        break;
-                    }
-                    Path phaseDir = withFloor ? run.resolve(identityPhase ? FLOOR_DIR : JOB_DIR) : run;
-                    Files.createDirectories(phaseDir);
-                    JobSettings settings = JobSettings.fromArgs(jobArguments(kafka.bootstrapServers(), identityPhase));
-                    StreamExecutionEnvironment env = flink.environment();
-                    ItsJob.build(env, settings);
-                    JobClient job = env.executeAsync(identityPhase ? "its-rt (identity)" : "its-rt");
-                    try {
-                        Phase phase = new Phase(identityPhase, phaseDir, settings, deadBefore);
-                        exit = Math.max(exit, measure(kafka.bootstrapServers(), job, total, warm, phase, flink, log));
-                        deadBefore = phase.deadAfter;
-                    } finally {
-                        cancel(job, log);
-                    }
-                }
-                if (withFloor && !interrupted) {
-                    compareFloorAndJob(run);
-                }
-                return interrupted ? 130 : exit;
+                return runPhases(kafka, flink, total, warm, run, log);
             } finally {
                 deleteTree(flinkTemp);
             }
@@ -202,6 +205,35 @@ public final class DemoCommand implements Callable<Integer> {
                 // Ctrl-C: the hook is running and lets the JVM exit once it returns.
             }
         }
+    }
+
+    private int runPhases(LocalKafka kafka, JobCluster flink, long total, String warm, Path run, PrintStream log)
+            throws Exception {
+        List<Boolean> phases = withFloor ? List.of(true, false) : List.of(identity);
+        Map<String, Long> deadBefore = Map.of();
+        int exit = 0;
+        for (boolean identityPhase : phases) {
+            if (interrupted) {
+                break;
+            }
+            Path phaseDir = withFloor ? run.resolve(identityPhase ? FLOOR_DIR : JOB_DIR) : run;
+            Files.createDirectories(phaseDir);
+            JobSettings settings = JobSettings.fromArgs(jobArguments(kafka.bootstrapServers(), identityPhase));
+            StreamExecutionEnvironment env = flink.environment();
+            ItsJob.build(env, settings);
+            JobClient job = env.executeAsync(identityPhase ? "its-rt (identity)" : "its-rt");
+            try {
+                Phase phase = new Phase(identityPhase, phaseDir, settings, deadBefore);
+                exit = Math.max(exit, measure(kafka.bootstrapServers(), job, total, warm, phase, flink, log));
+                deadBefore = phase.deadAfter;
+            } finally {
+                cancel(job, log);
+            }
+        }
+        if (withFloor && !interrupted) {
+            compareFloorAndJob(run);
+        }
+        return interrupted ? 130 : exit;
     }
 
     /** One job run of the demo: the identity floor or the job, into its own folder. */
@@ -223,24 +255,36 @@ public final class DemoCommand implements Callable<Integer> {
 
     private int measure(String bootstrap, JobClient job, long total, String warm, Phase phase, JobCluster cluster,
                         PrintStream log) throws Exception {
-        Path run = phase.dir;
-        JobSettings settings = phase.settings;
-        boolean identity = phase.identity;
         DeadLetters deadLetters = new DeadLetters(bootstrap, READINGS, DEAD_LETTERS);
         log.println("its-demo: waiting for the job to read " + READINGS + " and answer on " + DEAD_LETTERS + " ...");
         int markers = deadLetters.awaitPipeline(Duration.ofSeconds(120), () -> !interrupted && isRunning(job));
         log.println("its-demo: job " + job.getJobID() + " is live (" + markers + " handshake record(s))");
+        try (AutoCloseable applied = clusterHook.jobLive(cluster.pid())) {
+            return measureLive(bootstrap, total, warm, phase, cluster, log);
+        }
+    }
+
+    private int measureLive(String bootstrap, long total, String warm, Phase phase, JobCluster cluster,
+                            PrintStream log) throws Exception {
+        Path run = phase.dir;
+        JobSettings settings = phase.settings;
+        boolean identity = phase.identity;
+        DeadLetters deadLetters = new DeadLetters(bootstrap, READINGS, DEAD_LETTERS);
 
         Path probeDir = run.resolve("probe");
+        List<String> probeArgs = new ArrayList<>(List.of("--bootstrap-servers", bootstrap, "--topic", ADVICE,
+                "--out", probeDir.toString(), "--records", Long.toString(total), "--expect", Long.toString(total),
+                "--idle-timeout", "30s", "--warmup", warm, "--slo-ms", Double.toString(sloMs)));
+        consumerProps.forEach((k, v) -> probeArgs.addAll(List.of("--consumer-prop", k + "=" + v)));
         CompletableFuture<Integer> probe = CompletableFuture.supplyAsync(() -> ProbeCommand.commandLine().execute(
-                "--bootstrap-servers", bootstrap, "--topic", ADVICE, "--out", probeDir.toString(),
-                "--records", Long.toString(total), "--expect", Long.toString(total), "--idle-timeout", "30s",
-                "--warmup", warm, "--slo-ms", Double.toString(sloMs)));
+                probeArgs.toArray(String[]::new)));
         awaitProbeReady(probeDir, probe);
 
-        int producerExit = new CommandLine(new ProducerCommand()).execute("--bootstrap-servers", bootstrap,
-                "--topic", READINGS, "--data", data.toString(), "--records", Long.toString(total),
-                "--rate", Double.toString(rate), "--report", run.resolve("producer.md").toString());
+        List<String> producerArgs = new ArrayList<>(List.of("--bootstrap-servers", bootstrap, "--topic", READINGS,
+                "--data", data.toString(), "--records", Long.toString(total), "--rate", Double.toString(rate),
+                "--report", run.resolve("producer.md").toString()));
+        producerProps.forEach((k, v) -> producerArgs.addAll(List.of("--producer-prop", k + "=" + v)));
+        int producerExit = new CommandLine(new ProducerCommand()).execute(producerArgs.toArray(String[]::new));
         if (producerExit != 0 && !interrupted) {
             log.println("its-demo: the producers stopped with exit code " + producerExit);
         }

@@ -1,0 +1,120 @@
+package org.itsrt.experiment.cli;
+
+import org.itsrt.experiment.backend.RowBackend;
+import org.itsrt.experiment.report.Environment;
+import org.itsrt.experiment.report.ExperimentReport;
+import org.itsrt.experiment.run.ExperimentRunner;
+import org.itsrt.experiment.run.RunResult;
+import org.itsrt.experiment.spec.ExperimentSpec;
+import org.itsrt.experiment.spec.SpecException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/** {@code ./its experiment FILE.yaml}: runs an experiment file and writes its results folder. */
+@Command(name = "its-experiment", sortOptions = false,
+        description = {"Runs an experiment file (YAML): for each row and repetition, applies the row's CPU budget to the "
+                + "Flink cluster's process, runs the whole pipeline (./its demo), restores; then writes one results "
+                + "folder with results.md (comparison across rows, every run, environment), runs.csv and plots."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:every run measured every record", "1:a run failed (the report covers the runs done)",
+                "2:bad file or usage (the message names the field)"})
+public final class ExperimentCommand implements Callable<Integer> {
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "the experiment file, e.g. experiments/linux-budgets.yaml")
+    Path file;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "results folder (default: results/experiments/NAME-YYYYMMDD-HHMMSS)")
+    Path out;
+
+    @Option(names = "--plan", description = "check the file and print what each row would set; run nothing")
+    boolean plan;
+
+    @Option(names = "--data", defaultValue = "${sys:itsrt.sample}", paramLabel = "FILE",
+            description = "canonical readings to replay (default: the committed synthetic sample)")
+    Path data;
+
+    @Option(names = "--model", defaultValue = "${sys:itsrt.model}", paramLabel = "DIR", description = "model bundle")
+    Path model;
+
+    @Option(names = "--job-jar", defaultValue = "${sys:itsrt.job.jar}", paramLabel = "JAR", description = "the job jar")
+    Path jobJar;
+
+    @Option(names = "--study", paramLabel = "DIR",
+            description = "the study's raw latency files to overlay (default: the file's `study`, or none)")
+    Path study;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
+    boolean help;
+
+    public static void main(String[] args) {
+        System.setProperty("java.awt.headless", "true");
+        System.exit(new CommandLine(new ExperimentCommand()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        ExperimentSpec spec;
+        try {
+            spec = ExperimentSpec.read(file);
+        } catch (SpecException e) {
+            System.err.println("its-experiment: " + e.getMessage());
+            return 2;
+        }
+        if (plan) {
+            System.out.printf(Locale.ROOT, "%s: backend %s, %d row(s) x %d repetition(s), %,d records each%n",
+                    spec.name(), spec.backend().yamlName, spec.rows().size(), spec.repetitions(), spec.records());
+            for (ExperimentSpec.Row row : spec.rows()) {
+                System.out.println("  " + row.label() + ": " + RowBackend.plan(spec, row));
+            }
+            return 0;
+        }
+        if (spec.backend().yamlName.startsWith("xen-")) {
+            System.err.println("its-experiment: " + file + ": backend " + spec.backend().yamlName + " applies its rows "
+                    + "with xl in Xen's dom0 to the domain the job runs in; this runner applies budgets to a process of "
+                    + "this host. Use --plan for the commands, xen-configs/README.md for the set-up.");
+            return 2;
+        }
+        Path dir = out != null ? out : Path.of("results", "experiments", spec.name() + "-"
+                + LocalDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        if (Files.exists(dir.resolve(ExperimentReport.MARKDOWN))) {
+            System.err.println("its-experiment: --out " + dir + " already holds results");
+            return 2;
+        }
+        Files.createDirectories(dir);
+        Files.copy(file, dir.resolve("experiment.yaml"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        ExperimentRunner runner = new ExperimentRunner(spec,
+                new ExperimentRunner.Pipeline(data, model, jobJar, List.of()), System.err);
+        List<RunResult> results = runner.run(dir);
+        Path studyDir = study != null ? study : studyFromSpec(spec);
+        String table = ExperimentReport.write(dir, spec, file, results, Environment.facts(results), studyDir);
+        System.out.println();
+        System.out.println("Experiment " + spec.name() + " (steady state, ms from intended):");
+        System.out.print(table);
+        System.out.println("results: " + dir.resolve(ExperimentReport.MARKDOWN));
+        boolean complete = results.size() == spec.rows().size() * spec.repetitions()
+                && results.stream().allMatch(r -> r.exitCode() == 0);
+        return complete ? 0 : 1;
+    }
+
+    private Path studyFromSpec(ExperimentSpec spec) {
+        if (spec.study() == null) {
+            return null;
+        }
+        if ("auto".equals(spec.study())) {
+            Path root = Path.of(System.getProperty("itsrt.repo.root", "."));
+            return root.resolve("..").resolve("shared").resolve("data").resolve("study-latencies").normalize();
+        }
+        return file.toAbsolutePath().getParent().resolve(spec.study()).normalize();
+    }
+}

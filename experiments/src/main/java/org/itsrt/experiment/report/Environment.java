@@ -1,0 +1,65 @@
+package org.itsrt.experiment.report;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.itsrt.experiment.run.RunResult;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Facts about the machine and the software a results folder was measured with. */
+public final class Environment {
+
+    private Environment() {
+    }
+
+    public static Map<String, String> facts(List<RunResult> results) {
+        Map<String, String> facts = new LinkedHashMap<>();
+        facts.put("written", Instant.now().toString());
+        facts.put("CPU", cpuModel());
+        facts.put("CPUs online", Integer.toString(Runtime.getRuntime().availableProcessors()));
+        facts.put("kernel", read("/proc/sys/kernel/osrelease"));
+        facts.put("clock source (kernel)", read("/sys/devices/system/clocksource/clocksource0/current_clocksource"));
+        facts.put("latency clock", results.isEmpty() ? "-" : probeClock(results.get(0).dir()));
+        facts.put("real-time throttling (sched_rt_runtime_us / sched_rt_period_us)",
+                read("/proc/sys/kernel/sched_rt_runtime_us") + " / " + read("/proc/sys/kernel/sched_rt_period_us"));
+        Object cgroup = results.isEmpty() ? null : results.get(0).applied().get("cgroup_version");
+        if (cgroup != null) {
+            facts.put("cgroup version", cgroup.toString());
+        }
+        facts.put("Java", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
+        facts.put("Flink", org.apache.flink.runtime.util.EnvironmentInformation.getVersion());
+        facts.put("Kafka clients", org.apache.kafka.common.utils.AppInfoParser.getVersion());
+        return facts;
+    }
+
+    private static String probeClock(Path run) {
+        try {
+            return new ObjectMapper().readTree(run.resolve("probe").resolve("summary.json").toFile())
+                    .path("run").path("clock").asText("-");
+        } catch (IOException e) {
+            return "-";
+        }
+    }
+
+    private static String cpuModel() {
+        try {
+            return Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
+                    .map(l -> l.substring(l.indexOf(':') + 1).strip()).findFirst().orElse("-");
+        } catch (IOException e) {
+            return "-";
+        }
+    }
+
+    private static String read(String file) {
+        try {
+            return Files.readString(Path.of(file)).strip();
+        } catch (IOException e) {
+            return "-";
+        }
+    }
+}

@@ -1,0 +1,152 @@
+package org.itsrt.experiment.run;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import org.itsrt.demo.DemoCommand;
+import org.itsrt.experiment.backend.RowBackend;
+import org.itsrt.experiment.spec.ExperimentSpec;
+import org.itsrt.experiment.spec.ExperimentSpec.Row;
+import org.itsrt.sched.linux.AppliedBudget;
+import org.itsrt.sched.linux.CpuBudgetBackend;
+import org.itsrt.sched.linux.InterferenceLoad;
+import picocli.CommandLine;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Runs an experiment: for every row and repetition, a fresh embedded pipeline (broker, Flink
+ * cluster as a child process, producers, probe: {@code ./its demo}), the row applied to the
+ * cluster's process once the job is live and before the first measured record, restored after
+ * the last one. Each run gets its own folder; the backend's facts (what was set, throttling measured)
+ * go beside the probe's report in {@code applied.json}.
+ */
+public final class ExperimentRunner {
+
+    /** The pipeline's fixed inputs: what {@code ./its demo} would be given. */
+    public record Pipeline(Path data, Path model, Path jobJar, List<String> extraArgs) {
+    }
+
+    private final ExperimentSpec spec;
+    private final Pipeline pipeline;
+    private final PrintStream log;
+
+    public ExperimentRunner(ExperimentSpec spec, Pipeline pipeline, PrintStream log) {
+        this.spec = spec;
+        this.pipeline = pipeline;
+        this.log = log;
+    }
+
+    /** Runs every row's repetitions into {@code out}/runs; returns them in order. Stops at the first run that fails. */
+    public List<RunResult> run(Path out) throws Exception {
+        List<RunResult> results = new ArrayList<>();
+        int total = spec.rows().size() * spec.repetitions();
+        int done = 0;
+        long started = System.nanoTime();
+        for (int i = 0; i < spec.rows().size(); i++) {
+            Row row = spec.rows().get(i);
+            for (int rep = 1; rep <= spec.repetitions(); rep++) {
+                Path dir = out.resolve("runs").resolve(folderName(i, row)).resolve("rep-" + rep);
+                log.printf(Locale.ROOT, "experiment %s: run %d of %d: row %s, repetition %d: %s%n", spec.name(), done + 1,
+                        total, row.label(), rep, RowBackend.plan(spec, row));
+                RunResult result = runOne(row, rep, dir);
+                results.add(result);
+                done++;
+                double perRunS = (System.nanoTime() - started) / 1e9 / done;
+                log.printf(Locale.ROOT, "experiment %s: row %s rep %d: steady p50 %.2f p99 %.2f max %.2f ms%s; "
+                                + "%d of %d runs done, ETA %s%n", spec.name(), row.label(), rep, result.steady().p50(),
+                        result.steady().p99(), result.steady().max(), throttleNote(result.applied()), done, total,
+                        eta(perRunS * (total - done)));
+                if (result.exitCode() != 0) {
+                    log.println("experiment " + spec.name() + ": the run exited with " + result.exitCode()
+                            + "; stopping (its folder: " + dir + ")");
+                    return results;
+                }
+            }
+        }
+        return results;
+    }
+
+    private RunResult runOne(Row row, int rep, Path dir) throws Exception {
+        Files.createDirectories(dir);
+        CpuBudgetBackend backend = RowBackend.of(spec, row);
+        AtomicReference<Map<String, Object>> facts = new AtomicReference<>(Map.of());
+        DemoCommand demo = new DemoCommand().withClusterHook(pid -> {
+            AppliedBudget applied = backend.apply(pid.orElseThrow(() ->
+                    new IllegalStateException("the job's cluster runs in this process: nothing to apply a budget to")));
+            log.println("experiment " + spec.name() + ": applied " + applied.description());
+            return () -> {
+                // Facts first: after close the group is gone.
+                facts.set(applied.facts());
+                applied.close();
+            };
+        });
+        List<String> args = new ArrayList<>(List.of("--flink", "child", "--records", Long.toString(spec.records()),
+                "--rate", Double.toString(spec.load().rateHz()), "--warmup", spec.warmup(),
+                "--slo-ms", Double.toString(spec.slo().windowP95Ms()), "--out", dir.toString(),
+                "--data", pipeline.data().toString(), "--model", pipeline.model().toString(),
+                "--job-jar", pipeline.jobJar().toString()));
+        spec.job().forEach((k, v) -> args.addAll(List.of("--job-arg", k + "=" + v)));
+        args.addAll(pipeline.extraArgs());
+        int exit;
+        try (InterferenceLoad load = startInterference()) {
+            exit = new CommandLine(demo).execute(args.toArray(String[]::new));
+            if (load != null) {
+                Map<String, Object> withLoad = new LinkedHashMap<>(facts.get());
+                withLoad.put("interference", load.facts());
+                facts.set(withLoad);
+            }
+        }
+        writeApplied(dir, row, facts.get());
+        if (!Files.exists(dir.resolve("probe").resolve("summary.json"))) {
+            throw new IllegalStateException("run " + dir + " wrote no probe report (exit code " + exit + ")");
+        }
+        return RunResult.read(row, rep, dir, exit, facts.get());
+    }
+
+    private InterferenceLoad startInterference() {
+        ExperimentSpec.Interference i = spec.interference();
+        if (i == null) {
+            return null;
+        }
+        InterferenceLoad.Spec load = "cpu".equals(i.kind()) ? InterferenceLoad.Spec.cpu(i.threads())
+                : InterferenceLoad.Spec.io(Path.of(System.getProperty("java.io.tmpdir")));
+        if (i.cpus() != null) {
+            load = load.pinnedTo(i.cpus());
+        }
+        return InterferenceLoad.start(load);
+    }
+
+    private void writeApplied(Path dir, Row row, Map<String, Object> facts) throws IOException {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("backend", spec.backend().yamlName);
+        json.put("row", row.label());
+        json.put("plan", RowBackend.plan(spec, row));
+        json.put("facts", facts);
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(dir.resolve("applied.json").toFile(), json);
+    }
+
+    static String folderName(int index, Row row) {
+        return String.format(Locale.ROOT, "%02d-%s", index + 1, row.label().replaceAll("[^A-Za-z0-9._-]+", "_"));
+    }
+
+    /** " throttled in x% of periods" where the backend measured it. */
+    static String throttleNote(Map<String, Object> facts) {
+        Object share = facts.get("throttled_share");
+        return share instanceof Number n ? String.format(Locale.ROOT, ", throttled in %.1f%% of periods",
+                n.doubleValue() * 100) : "";
+    }
+
+    private static String eta(double seconds) {
+        long s = Math.round(seconds);
+        return s >= 60 ? (s / 60) + " min " + (s % 60) + " s" : s + " s";
+    }
+}

@@ -1,0 +1,315 @@
+package org.itsrt.experiment.spec;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * One experiment file (REFERENCE D5): a scheduler backend and its parameter rows, the load, the
+ * records per run, repetitions, warm-up and the SLO. Read with {@link #read(Path)}, which checks
+ * every field and names the file and the field of the first thing wrong.
+ *
+ * @param name         a short name, used for the results folder
+ * @param description  what the experiment asks, in words
+ * @param backend      which backend applies the rows
+ * @param vcpus        the real-time side's CPUs: a row's budget is per CPU, as in Xen's per-vCPU RTDS
+ * @param rows         the configurations to compare, in order
+ * @param load         rate of each of the six detector producers
+ * @param records      records measured per run
+ * @param repetitions  runs per row (fresh broker and cluster each)
+ * @param warmup       left out of the steady-state rows of each run
+ * @param slo          what a row must meet
+ * @param interference optional background load beside the job
+ * @param job          job options, passed as {@code --KEY VALUE}
+ * @param study        where the study's raw latency files are, to overlay them ("auto": ../shared/data/study-latencies)
+ */
+public record ExperimentSpec(String name, String description, Backend backend, int vcpus, List<Row> rows, Load load,
+                             long records, int repetitions, String warmup, Slo slo, Interference interference,
+                             Map<String, String> job, String study) {
+
+    /** Where the rows are applied; see docs/scheduling.md. */
+    public enum Backend {
+        NONE("none"), LINUX_CGROUP("linux-cgroup"), LINUX_DEADLINE("linux-deadline"),
+        XEN_RTDS("xen-rtds"), XEN_CREDIT("xen-credit"), XEN_CREDIT2("xen-credit2");
+
+        public final String yamlName;
+
+        Backend(String yamlName) {
+            this.yamlName = yamlName;
+        }
+
+        static Backend of(String name) {
+            for (Backend b : values()) {
+                if (b.yamlName.equals(name)) {
+                    return b;
+                }
+            }
+            return null;
+        }
+
+        boolean isXen() {
+            return yamlName.startsWith("xen-");
+        }
+    }
+
+    /**
+     * One configuration.
+     *
+     * @param label     row name in reports, e.g. {@code 76750/100000}
+     * @param budgetUs  CPU time per period: per CPU of the real-time side (linux-cgroup: the group
+     *                  gets vcpus x budget), or per selected thread (linux-deadline: its runtime)
+     * @param periodUs  the period (linux-deadline: also the deadline)
+     * @param cpus      optional cpuset (linux-cgroup), e.g. {@code 1} or {@code 0-1}
+     * @param threads   linux-deadline: regex over thread names (comm) of the job's process
+     * @param xenRow    a row of xen-configs/study-rows.tsv, applied by xen-configs/apply-row.sh
+     */
+    public record Row(String label, Long budgetUs, Long periodUs, String cpus, String threads, String xenRow) {
+
+        /** Share of one CPU per CPU of the real-time side, where the row sets a budget. */
+        public double utilization() {
+            return budgetUs != null && periodUs != null ? (double) budgetUs / periodUs : Double.NaN;
+        }
+    }
+
+    /** @param rateHz records per second per detector producer */
+    public record Load(double rateHz) {
+    }
+
+    /**
+     * @param p99Ms       a run meets the SLO when its steady-state p99 ...
+     * @param maxMs       ... and its steady-state max stay within these
+     * @param windowP95Ms the probe's windowed-p95 SLO for the violation ratio
+     */
+    public record Slo(double p99Ms, double maxMs, double windowP95Ms) {
+    }
+
+    /**
+     * @param kind    {@code cpu} (busy threads) or {@code io} (write + fsync)
+     * @param threads how many
+     * @param cpus    optional cpuset for the load
+     */
+    public record Interference(String kind, int threads, String cpus) {
+    }
+
+    public Duration warmupDuration() {
+        return parseDuration(warmup);
+    }
+
+    /** Reads and checks an experiment file; every error names the file and the field. */
+    public static ExperimentSpec read(Path file) {
+        if (!Files.isRegularFile(file)) {
+            throw new SpecException(file + ": no such experiment file");
+        }
+        Raw raw;
+        try {
+            raw = MAPPER.readValue(file.toFile(), Raw.class);
+        } catch (JsonMappingException e) {
+            String where = e.getPath().stream()
+                    .map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
+                    .collect(Collectors.joining("."));
+            throw new SpecException(file + (where.isEmpty() ? "" : ": " + where) + ": " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new SpecException(file + ": not valid YAML: " + e.getMessage());
+        }
+        if (raw == null) {
+            throw new SpecException(file + ": empty file");
+        }
+        return raw.check(file);
+    }
+
+    private static final ObjectMapper MAPPER = new ObjectMapper(new YAMLFactory())
+            .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    /** The file as written, before it is checked. */
+    static final class Raw {
+        public String name;
+        public String description = "";
+        public String backend;
+        public Integer vcpus = 2;
+        public List<RawRow> rows;
+        public RawLoad load = new RawLoad();
+        public Long records;
+        public Integer repetitions = 1;
+        public String warmup = "60s";
+        public RawSlo slo = new RawSlo();
+        public RawInterference interference;
+        public Map<String, String> job = new LinkedHashMap<>();
+        public String study;
+
+        ExperimentSpec check(Path file) {
+            Problems p = new Problems(file);
+            p.require(name != null && name.matches("[A-Za-z0-9._-]+"), "name",
+                    "a name of letters, digits, '.', '_' or '-' is required, got " + name);
+            Backend b = backend == null ? null : Backend.of(backend);
+            p.require(b != null, "backend", "one of " + List.of("none", "linux-cgroup", "linux-deadline", "xen-rtds",
+                    "xen-credit", "xen-credit2") + " is required, got " + backend);
+            p.require(vcpus != null && vcpus >= 1, "vcpus", "must be >= 1, got " + vcpus);
+            p.require(records != null && records > 0, "records", "must be > 0, got " + records);
+            p.require(repetitions != null && repetitions >= 1, "repetitions", "must be >= 1, got " + repetitions);
+            p.require(load != null && load.rateHz != null && load.rateHz > 0, "load.rate_hz",
+                    "must be > 0, got " + (load == null ? null : load.rateHz));
+            try {
+                parseDuration(warmup);
+            } catch (IllegalArgumentException e) {
+                p.fail("warmup", e.getMessage());
+            }
+            p.require(slo != null && slo.p99Ms > 0 && slo.maxMs > 0 && slo.windowP95Ms > 0, "slo",
+                    "p99_ms, max_ms and window_p95_ms must be > 0");
+            p.require(rows != null && !rows.isEmpty(), "rows", "at least one row is required");
+            List<Row> checked = new ArrayList<>();
+            if (rows != null && b != null) {
+                Set<String> labels = new HashSet<>();
+                for (int i = 0; i < rows.size(); i++) {
+                    RawRow r = rows.get(i);
+                    String at = "rows[" + i + "]";
+                    if (r == null) {
+                        p.fail(at, "empty row");
+                        continue;
+                    }
+                    String label = r.label != null ? r.label : defaultLabel(r);
+                    p.require(labels.add(label), at + ".label", "duplicate label " + label);
+                    r.check(b, at, p);
+                    checked.add(new Row(label, r.budgetUs, r.periodUs, r.cpus, r.threads, r.xenRow));
+                }
+            }
+            if (interference != null) {
+                p.require("cpu".equals(interference.kind) || "io".equals(interference.kind), "interference.kind",
+                        "cpu or io, got " + interference.kind);
+                p.require(interference.threads >= 1, "interference.threads", "must be >= 1");
+            }
+            p.throwIfAny();
+            return new ExperimentSpec(name, description, b, vcpus, List.copyOf(checked), new Load(load.rateHz),
+                    records, repetitions, warmup, new Slo(slo.p99Ms, slo.maxMs, slo.windowP95Ms),
+                    interference == null ? null
+                            : new Interference(interference.kind, interference.threads, interference.cpus),
+                    Map.copyOf(job == null ? Map.of() : job), study);
+        }
+
+        private static String defaultLabel(RawRow r) {
+            if (r.xenRow != null) {
+                return r.xenRow;
+            }
+            if (r.budgetUs != null && r.periodUs != null) {
+                return r.budgetUs + "/" + r.periodUs;
+            }
+            return "baseline";
+        }
+    }
+
+    static final class RawRow {
+        public String label;
+        public Long budgetUs;
+        public Long periodUs;
+        public String cpus;
+        public String threads;
+        public String xenRow;
+
+        void check(Backend backend, String at, Problems p) {
+            switch (backend) {
+                case NONE -> p.require(budgetUs == null && periodUs == null && xenRow == null, at,
+                        "backend none takes no budget_us, period_us or xen_row");
+                case LINUX_CGROUP, LINUX_DEADLINE -> {
+                    boolean cgroup = backend == Backend.LINUX_CGROUP;
+                    // The kernel's limits: cfs_period_us 1 ms..1 s, quota >= 1 ms; SCHED_DEADLINE
+                    // takes any runtime >= 1 us up to its period.
+                    long minPeriod = cgroup ? 1_000 : 1;
+                    long minBudget = cgroup ? 1_000 : 1;
+                    p.require(periodUs != null && periodUs >= minPeriod && periodUs <= 1_000_000, at + ".period_us",
+                            minPeriod + "..1000000 us is required, got " + periodUs);
+                    p.require(budgetUs != null && budgetUs >= minBudget && (periodUs == null || budgetUs <= periodUs),
+                            at + ".budget_us", minBudget + " us..period_us is required (per CPU" + (cgroup ? "" : " thread")
+                                    + "), got " + budgetUs);
+                    p.require(xenRow == null, at + ".xen_row", "only xen-* backends take xen_row");
+                    p.require(cgroup || cpus == null, at + ".cpus", "only linux-cgroup rows pin to cpus");
+                    p.require(!cgroup || threads == null, at + ".threads", "only linux-deadline rows select threads");
+                }
+                default -> p.require(xenRow != null && budgetUs == null && periodUs == null, at + ".xen_row",
+                        "a row name of xen-configs/study-rows.tsv (and nothing else) is required for "
+                                + backend.yamlName);
+            }
+            if (threads != null) {
+                try {
+                    java.util.regex.Pattern.compile(threads);
+                } catch (java.util.regex.PatternSyntaxException e) {
+                    p.fail(at + ".threads", "not a regular expression: " + e.getDescription());
+                }
+            }
+            if (cpus != null) {
+                p.require(cpus.matches("\\d+(-\\d+)?(,\\d+(-\\d+)?)*"), at + ".cpus",
+                        "a CPU list like 1 or 0-1 or 0,2, got " + cpus);
+            }
+        }
+    }
+
+    static final class RawLoad {
+        public Double rateHz = 10.0;
+    }
+
+    static final class RawSlo {
+        public double p99Ms = 20;
+        public double maxMs = 50;
+        @JsonProperty("window_p95_ms")
+        public double windowP95Ms = 20;
+    }
+
+    static final class RawInterference {
+        public String kind;
+        public int threads = 1;
+        public String cpus;
+    }
+
+    /** Collects every problem of a file, so that one run of the checker names them all. */
+    static final class Problems {
+        private final Path file;
+        private final List<String> problems = new ArrayList<>();
+
+        Problems(Path file) {
+            this.file = file;
+        }
+
+        void require(boolean ok, String field, String message) {
+            if (!ok) {
+                fail(field, message);
+            }
+        }
+
+        void fail(String field, String message) {
+            problems.add(file + ": " + field + ": " + message);
+        }
+
+        void throwIfAny() {
+            if (!problems.isEmpty()) {
+                throw new SpecException(String.join("\n", problems));
+            }
+        }
+    }
+
+    static Duration parseDuration(String text) {
+        if (text == null || !text.matches("\\d+(ms|s|m)")) {
+            throw new IllegalArgumentException("a duration like 500ms, 60s or 2m is required, got " + text);
+        }
+        String lower = text.toLowerCase(Locale.ROOT);
+        if (lower.endsWith("ms")) {
+            return Duration.ofMillis(Long.parseLong(lower.substring(0, lower.length() - 2)));
+        }
+        long n = Long.parseLong(lower.substring(0, lower.length() - 1));
+        return lower.endsWith("s") ? Duration.ofSeconds(n) : Duration.ofMinutes(n);
+    }
+}

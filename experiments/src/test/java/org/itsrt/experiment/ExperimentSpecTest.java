@@ -1,0 +1,102 @@
+package org.itsrt.experiment;
+
+import org.itsrt.experiment.backend.RowBackend;
+import org.itsrt.experiment.spec.ExperimentSpec;
+import org.itsrt.experiment.spec.SpecException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ExperimentSpecTest {
+
+    private static final Path ROOT = Path.of(System.getProperty("itsrt.repo.root", ".."));
+    private static final Path BUNDLED = ROOT.resolve("experiments");
+
+    @Test
+    void everyBundledExperimentIsValid() throws IOException {
+        List<Path> files;
+        try (Stream<Path> list = Files.list(BUNDLED)) {
+            files = list.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
+        }
+        assertThat(files).extracting(p -> p.getFileName().toString()).contains("linux-budgets.yaml",
+                "linux-budgets-quick.yaml", "study-rtds.yaml", "study-credit.yaml", "study-credit2.yaml");
+        for (Path file : files) {
+            ExperimentSpec spec = ExperimentSpec.read(file);
+            assertThat(spec.name()).as(file.toString()).isEqualTo(file.getFileName().toString().replace(".yaml", ""));
+            for (ExperimentSpec.Row row : spec.rows()) {
+                assertThat(RowBackend.plan(spec, row)).isNotBlank();
+            }
+        }
+    }
+
+    @Test
+    void theXenExperimentsNameRowsOfTheXenRowsFile() throws IOException {
+        Set<String> xenRows;
+        try (Stream<String> lines = Files.lines(ROOT.resolve("xen-configs/study-rows.tsv"))) {
+            xenRows = lines.filter(l -> !l.startsWith("#") && !l.isBlank()).map(l -> l.split("\t")[0])
+                    .collect(Collectors.toSet());
+        }
+        for (String name : List.of("study-rtds", "study-credit", "study-credit2")) {
+            ExperimentSpec spec = ExperimentSpec.read(BUNDLED.resolve(name + ".yaml"));
+            assertThat(spec.backend().yamlName).startsWith("xen-");
+            assertThat(spec.rows()).allSatisfy(row -> assertThat(xenRows).contains(row.xenRow()));
+        }
+        // Table 4's six budgets, in the study's order.
+        assertThat(ExperimentSpec.read(BUNDLED.resolve("study-rtds.yaml")).rows())
+                .extracting(ExperimentSpec.Row::label)
+                .containsExactly("rtds-100000", "rtds-80000", "rtds-77500", "rtds-76750", "rtds-76000", "rtds-75000");
+    }
+
+    @Test
+    void theLinuxBudgetsStartWithTheStudysRows() {
+        ExperimentSpec spec = ExperimentSpec.read(BUNDLED.resolve("linux-budgets.yaml"));
+        assertThat(spec.vcpus()).isEqualTo(2);
+        assertThat(spec.rows().get(0).label()).isEqualTo("100000/100000");
+        assertThat(spec.rows().get(1).label()).isEqualTo("76750/100000");
+        assertThat(RowBackend.plan(spec, spec.rows().get(1))).contains("cfs_quota_us 153500, cfs_period_us 100000");
+    }
+
+    @Test
+    void aBadFileNamesTheFileAndEveryFieldThatIsWrong(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("bad.yaml");
+        Files.writeString(file, String.join("\n",
+                "name: bad",
+                "backend: linux-cgroup",
+                "rows:",
+                "  - {budget_us: 200000, period_us: 100000}",
+                "  - {budget_us: 5000, period_us: 500}",
+                "  - {budget_us: 5000, period_us: 100000, threads: 'x'}",
+                "records: 0",
+                "warmup: soon",
+                ""));
+        assertThatThrownBy(() -> ExperimentSpec.read(file)).isInstanceOf(SpecException.class)
+                .hasMessageContaining(file + ": records: must be > 0")
+                .hasMessageContaining("warmup: a duration like")
+                .hasMessageContaining("rows[0].budget_us")
+                .hasMessageContaining("rows[1].period_us")
+                .hasMessageContaining("rows[2].threads: only linux-deadline");
+    }
+
+    @Test
+    void unknownFieldsAndBackendsAreRefused(@TempDir Path dir) throws IOException {
+        Path typo = dir.resolve("typo.yaml");
+        Files.writeString(typo, "name: t\nbackend: none\nrows: [{}]\nrecords: 10\nrepetition: 3\n");
+        assertThatThrownBy(() -> ExperimentSpec.read(typo)).hasMessageContaining(typo.toString())
+                .hasMessageContaining("repetition");
+        Path backend = dir.resolve("backend.yaml");
+        Files.writeString(backend, "name: t\nbackend: xen-rt\nrows: [{}]\nrecords: 10\n");
+        assertThatThrownBy(() -> ExperimentSpec.read(backend)).hasMessageContaining("backend: one of");
+        assertThatThrownBy(() -> ExperimentSpec.read(dir.resolve("missing.yaml")))
+                .hasMessageContaining("missing.yaml: no such experiment file");
+    }
+}
