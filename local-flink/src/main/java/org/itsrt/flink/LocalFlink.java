@@ -100,8 +100,11 @@ public final class LocalFlink implements AutoCloseable {
     public static LocalFlink start(Options options) {
         Path dir = null;
         try {
-            dir = options.parentDir() == null ? Files.createTempDirectory("its-flink-")
-                    : Files.createTempDirectory(Files.createDirectories(options.parentDir()), "its-flink-");
+            // Absolute: Flink's REST server stores uploaded job jars under the temporary folder and
+            // fails the upload on a relative one.
+            dir = (options.parentDir() == null ? Files.createTempDirectory("its-flink-")
+                    : Files.createTempDirectory(Files.createDirectories(options.parentDir()), "its-flink-"))
+                    .toAbsolutePath();
             Path log4j = writeLogConfig(dir);
             List<String> command = new ArrayList<>();
             command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
