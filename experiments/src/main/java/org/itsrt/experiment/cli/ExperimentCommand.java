@@ -40,6 +40,10 @@ public final class ExperimentCommand implements Callable<Integer> {
     @Option(names = "--plan", description = "check the file and print what each row would set; run nothing")
     boolean plan;
 
+    @Option(names = "--report", paramLabel = "DIR",
+            description = "rewrite the report of an existing results folder from its runs (e.g. with --study); run nothing")
+    Path report;
+
     @Option(names = "--data", defaultValue = "${sys:itsrt.sample}", paramLabel = "FILE",
             description = "canonical readings to replay (default: the committed synthetic sample)")
     Path data;
@@ -77,6 +81,18 @@ public final class ExperimentCommand implements Callable<Integer> {
             for (ExperimentSpec.Row row : spec.rows()) {
                 System.out.println("  " + row.label() + ": " + RowBackend.plan(spec, row));
             }
+            return 0;
+        }
+        if (report != null) {
+            if (!Files.isDirectory(report.resolve("runs"))) {
+                System.err.println("its-experiment: --report " + report + ": not a results folder (no runs/)");
+                return 2;
+            }
+            List<RunResult> existing = ExperimentRunner.readExisting(spec, report);
+            Path studyDir = study != null ? study : studyFromSpec(spec);
+            System.out.print(ExperimentReport.write(report, spec, file, existing, Environment.facts(existing), studyDir));
+            System.out.println("results: " + report.resolve(ExperimentReport.MARKDOWN) + " (" + existing.size()
+                    + " run(s) read)");
             return 0;
         }
         if (spec.backend().yamlName.startsWith("xen-")) {

@@ -163,11 +163,14 @@ public final class ExperimentReport {
         return csv.toString();
     }
 
-    /** p99 and max (mean over repetitions, each run as a dot) against the budget's share of a CPU. */
+    /**
+     * p99 and max (mean over repetitions, each run as a dot) against the budget's share of a CPU,
+     * one line per period: the same share with another period is another configuration.
+     */
     private static boolean budgetPlot(Path out, ExperimentSpec spec, Map<Row, List<RunResult>> byRow) throws IOException {
-        List<Double> x = new ArrayList<>();
-        List<Double> p99 = new ArrayList<>();
-        List<Double> max = new ArrayList<>();
+        Map<Long, List<Map.Entry<Row, List<RunResult>>>> byPeriod = new java.util.TreeMap<>(
+                java.util.Comparator.reverseOrder());
+        List<Double> allX = new ArrayList<>();
         List<Double> dotsX = new ArrayList<>();
         List<Double> dotsP99 = new ArrayList<>();
         List<Double> dotsMax = new ArrayList<>();
@@ -176,34 +179,48 @@ public final class ExperimentReport {
             if (Double.isNaN(u) || e.getValue().isEmpty()) {
                 continue;
             }
-            x.add(u * 100);
-            p99.add(mean(e.getValue(), r -> r.steady().p99()));
-            max.add(mean(e.getValue(), r -> r.steady().max()));
+            byPeriod.computeIfAbsent(e.getKey().periodUs(), k -> new ArrayList<>()).add(e);
+            allX.add(u * 100);
             for (RunResult r : e.getValue()) {
                 dotsX.add(u * 100);
                 dotsP99.add(r.steady().p99());
                 dotsMax.add(r.steady().max());
             }
         }
-        if (x.size() < 2) {
+        if (allX.size() < 2) {
             return false;
         }
         XYChart chart = new XYChartBuilder().width(Charts.WIDTH).height(Charts.HEIGHT)
                 .title("Steady-state p99 and max against the budget (" + spec.name() + ")")
                 .xAxisTitle("budget, % of one CPU per CPU (budget / period)").yAxisTitle("latency (ms)").build();
         chart.getStyler().setYAxisLogarithmic(true);
-        chart.addSeries("p99 (mean)", sorted(x, p99)[0], sorted(x, p99)[1]).setMarker(SeriesMarkers.CIRCLE);
-        chart.addSeries("max (mean)", sorted(x, max)[0], sorted(x, max)[1]).setMarker(SeriesMarkers.DIAMOND);
-        if (dotsX.size() > x.size()) {
+        for (Map.Entry<Long, List<Map.Entry<Row, List<RunResult>>>> period : byPeriod.entrySet()) {
+            List<Double> x = new ArrayList<>();
+            List<Double> p99 = new ArrayList<>();
+            List<Double> max = new ArrayList<>();
+            for (Map.Entry<Row, List<RunResult>> e : period.getValue()) {
+                x.add(e.getKey().utilization() * 100);
+                p99.add(mean(e.getValue(), r -> r.steady().p99()));
+                max.add(mean(e.getValue(), r -> r.steady().max()));
+            }
+            String suffix = byPeriod.size() > 1 ? ", period " + periodText(period.getKey()) : "";
+            chart.addSeries("p99 (mean)" + suffix, sorted(x, p99)[0], sorted(x, p99)[1]).setMarker(SeriesMarkers.CIRCLE);
+            chart.addSeries("max (mean)" + suffix, sorted(x, max)[0], sorted(x, max)[1]).setMarker(SeriesMarkers.DIAMOND);
+        }
+        if (dotsX.size() > allX.size()) {
             chart.addSeries("p99 (each run)", dotsX, dotsP99).setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
             chart.addSeries("max (each run)", dotsX, dotsMax).setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
         }
-        chart.addSeries("SLO p99", List.of(minOf(x), maxOf(x)), List.of(spec.slo().p99Ms(), spec.slo().p99Ms()))
+        chart.addSeries("SLO p99", List.of(minOf(allX), maxOf(allX)), List.of(spec.slo().p99Ms(), spec.slo().p99Ms()))
                 .setMarker(SeriesMarkers.NONE);
-        chart.addSeries("SLO max", List.of(minOf(x), maxOf(x)), List.of(spec.slo().maxMs(), spec.slo().maxMs()))
+        chart.addSeries("SLO max", List.of(minOf(allX), maxOf(allX)), List.of(spec.slo().maxMs(), spec.slo().maxMs()))
                 .setMarker(SeriesMarkers.NONE);
         Charts.save(chart, out, BUDGET_PLOT);
         return true;
+    }
+
+    private static String periodText(long us) {
+        return us % 1000 == 0 ? (us / 1000) + " ms" : us + " us";
     }
 
     @SuppressWarnings("unchecked")

@@ -105,7 +105,7 @@ public final class ExperimentRunner {
                 facts.set(withLoad);
             }
         }
-        writeApplied(dir, row, facts.get());
+        writeApplied(dir, row, exit, facts.get());
         if (!Files.exists(dir.resolve("probe").resolve("summary.json"))) {
             throw new IllegalStateException("run " + dir + " wrote no probe report (exit code " + exit + ")");
         }
@@ -125,13 +125,43 @@ public final class ExperimentRunner {
         return InterferenceLoad.start(load);
     }
 
-    private void writeApplied(Path dir, Row row, Map<String, Object> facts) throws IOException {
+    private void writeApplied(Path dir, Row row, int exit, Map<String, Object> facts) throws IOException {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("backend", spec.backend().yamlName);
         json.put("row", row.label());
+        json.put("exit_code", exit);
         json.put("plan", RowBackend.plan(spec, row));
         json.put("facts", facts);
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(dir.resolve("applied.json").toFile(), json);
+    }
+
+    /**
+     * The runs already in a results folder, for rewriting its report (new plots, the study's
+     * files added) without running anything again. Runs without a probe report are left out.
+     */
+    public static List<RunResult> readExisting(ExperimentSpec spec, Path out) throws IOException {
+        List<RunResult> results = new ArrayList<>();
+        ObjectMapper json = new ObjectMapper();
+        for (int i = 0; i < spec.rows().size(); i++) {
+            Row row = spec.rows().get(i);
+            for (int rep = 1; rep <= spec.repetitions(); rep++) {
+                Path dir = out.resolve("runs").resolve(folderName(i, row)).resolve("rep-" + rep);
+                if (!Files.exists(dir.resolve("probe").resolve("summary.json"))) {
+                    continue;
+                }
+                Map<String, Object> facts = Map.of();
+                int exit = 0;
+                Path applied = dir.resolve("applied.json");
+                if (Files.exists(applied)) {
+                    var node = json.readTree(applied.toFile());
+                    facts = json.convertValue(node.path("facts"),
+                            new com.fasterxml.jackson.core.type.TypeReference<Map<String, Object>>() { });
+                    exit = node.path("exit_code").asInt(0);
+                }
+                results.add(RunResult.read(row, rep, dir, exit, facts == null ? Map.of() : facts));
+            }
+        }
+        return results;
     }
 
     static String folderName(int index, Row row) {
