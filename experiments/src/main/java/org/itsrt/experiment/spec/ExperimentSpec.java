@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import org.itsrt.sched.budget.LinuxLimits;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -227,15 +228,19 @@ public record ExperimentSpec(String name, String description, Backend backend, i
                         "backend none takes no budget_us, period_us or xen_row");
                 case LINUX_CGROUP, LINUX_DEADLINE -> {
                     boolean cgroup = backend == Backend.LINUX_CGROUP;
-                    // The kernel's limits: cfs_period_us 1 ms..1 s, quota >= 1 ms; SCHED_DEADLINE
-                    // takes any runtime >= 1 us up to its period.
-                    long minPeriod = cgroup ? 1_000 : 1;
-                    long minBudget = cgroup ? 1_000 : 1;
-                    p.require(periodUs != null && periodUs >= minPeriod && periodUs <= 1_000_000, at + ".period_us",
-                            minPeriod + "..1000000 us is required, got " + periodUs);
+                    // The kernel's own limits, as the backends check them (LinuxLimits).
+                    long minPeriod = cgroup ? LinuxLimits.CFS_MIN_PERIOD_US : LinuxLimits.DL_DEFAULT_PERIOD_MIN_US;
+                    long maxPeriod = cgroup ? LinuxLimits.CFS_MAX_PERIOD_US : LinuxLimits.DL_DEFAULT_PERIOD_MAX_US;
+                    long minBudget = cgroup ? LinuxLimits.CFS_MIN_QUOTA_US : 1;
+                    p.require(periodUs != null && periodUs >= minPeriod && periodUs <= maxPeriod, at + ".period_us",
+                            minPeriod + ".." + maxPeriod + " us is required, got " + periodUs);
                     p.require(budgetUs != null && budgetUs >= minBudget && (periodUs == null || budgetUs <= periodUs),
                             at + ".budget_us", minBudget + " us..period_us is required (per CPU" + (cgroup ? "" : " thread")
                                     + "), got " + budgetUs);
+                    if (!cgroup && budgetUs != null && periodUs != null) {
+                        String problem = LinuxLimits.deadlineProblem(budgetUs * 1000, periodUs * 1000, periodUs * 1000);
+                        p.require(problem == null, at, String.valueOf(problem));
+                    }
                     p.require(xenRow == null, at + ".xen_row", "only xen-* backends take xen_row");
                     p.require(cgroup || cpus == null, at + ".cpus", "only linux-cgroup rows pin to cpus");
                     p.require(!cgroup || threads == null, at + ".threads", "only linux-deadline rows select threads");
