@@ -42,9 +42,11 @@ import java.util.stream.Stream;
 
 /**
  * {@code its-demo}: the whole pipeline on this machine. A real Kafka broker (KRaft, child JVM),
- * the Flink job on a MiniCluster in this JVM (submitted over REST as to a session cluster), the
- * producer CLI replaying six detectors at 10 Hz and the probe on {@code its.advice}: the same
- * programs with the same options a deployment runs, so the demo measures what a deployment would.
+ * the Flink job on a MiniCluster (a child JVM given the job jar, or in this JVM), submitted over
+ * REST as to a session cluster, the producer CLI replaying six detectors at 10 Hz and the probe on
+ * {@code its.advice}: the same programs with the same options a deployment runs, so the demo
+ * measures what a deployment would. With {@code --bootstrap-servers} and {@code --flink-rest} it
+ * runs the same measurement against a broker and a cluster that already run.
  */
 @Command(name = "its-demo", mixinStandardHelpOptions = false, sortOptions = false,
         description = {"Runs the whole pipeline on this machine: a local Kafka broker, the Flink job on an embedded "
@@ -105,6 +107,37 @@ public final class DemoCommand implements Callable<Integer> {
             description = "a JVM option for the child cluster (repeatable), e.g. --flink-jvm-arg=-XX:+UseZGC")
     List<String> flinkJvmArgs = new ArrayList<>();
 
+    @Option(names = "--flink-rest", paramLabel = "URL",
+            description = "submit the job jar to a Flink cluster that already runs, at this REST address (e.g. "
+                    + "http://rt-vm:8081; its lib/ set up as docs/job.md says) instead of starting one; the cluster "
+                    + "is left running, the job is cancelled at the end")
+    java.net.URI flinkRest;
+
+    @Option(names = "--cluster-pid", paramLabel = "PID",
+            description = "with --flink-rest: the TaskManager's process, where it runs on this host (what "
+                    + "./its experiment applies a Linux budget to)")
+    Long clusterPid;
+
+    @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT",
+            description = "use a Kafka cluster that already runs instead of starting a local broker; the pipeline's "
+                    + "topics are created there when missing")
+    String bootstrapServers;
+
+    @Option(names = "--broker-heap", defaultValue = "512m", paramLabel = "SIZE",
+            description = "the local broker's heap, -Xms and -Xmx (default: ${DEFAULT-VALUE})")
+    String brokerHeap;
+
+    @Option(names = "--broker-jvm-arg", paramLabel = "ARG",
+            description = "a JVM option for the local broker (repeatable); a collector chosen here (e.g. "
+                    + "--broker-jvm-arg=-XX:+UseZGC) replaces the default G1 with a 20 ms pause goal")
+    List<String> brokerJvmArgs = new ArrayList<>();
+
+    @Option(names = "--pin", paramLabel = "PART=CPUS",
+            description = "pin every thread of a part to CPUs with taskset (repeatable): broker (the local broker), "
+                    + "flink (the child cluster), clients (the producers and the probe: this JVM); e.g. "
+                    + "--pin flink=1 --pin broker=0 --pin clients=0")
+    Map<String, String> pins = new LinkedHashMap<>();
+
     @Option(names = "--job-jar", defaultValue = "${sys:itsrt.job.jar}", paramLabel = "JAR",
             description = "the job jar submitted to the child cluster (default: its-job's build)")
     Path jobJar;
@@ -135,6 +168,9 @@ public final class DemoCommand implements Callable<Integer> {
     boolean help;
 
     private volatile boolean interrupted;
+
+    /** The broker as the run's report names it. */
+    private String brokerDescription = "";
 
     /**
      * Called once the job is live (it answered the readiness handshake) and before the first
@@ -188,11 +224,21 @@ public final class DemoCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(hook);
 
         Path flinkTemp = run.resolve("flink-tmp");
-        try (LocalKafka kafka = startKafka(log)) {
-            log.println("its-demo: starting Flink (" + clusterKind().name().toLowerCase(Locale.ROOT).replace('_', '-')
-                    + ") ...");
-            try (JobCluster flink = JobCluster.start(clusterKind(), parallelism, flinkTemp, jobJar, flinkJvmArgs)) {
+        if (pins.containsKey("clients")) {
+            CpuPinning.pin("clients", ProcessHandle.current().pid(), pins.get("clients"));
+        }
+        try (KafkaBroker kafka = startKafka(log)) {
+            if (pins.containsKey("broker")) {
+                CpuPinning.pin("broker", kafka.pid().orElseThrow(), pins.get("broker"));
+            }
+            try (JobCluster flink = startFlink(flinkTemp, log)) {
                 log.println("its-demo: Flink up: " + flink.describe().replace(", web UI was ", ", web UI "));
+                if (pins.containsKey("flink")) {
+                    CpuPinning.pin("flink", flink.pid().orElseThrow(), pins.get("flink"));
+                }
+                if (!pins.isEmpty()) {
+                    log.println("its-demo: pinned " + pins);
+                }
                 return runPhases(kafka, flink, total, warm, run, log);
             } finally {
                 deleteTree(flinkTemp);
@@ -207,7 +253,7 @@ public final class DemoCommand implements Callable<Integer> {
         }
     }
 
-    private int runPhases(LocalKafka kafka, JobCluster flink, long total, String warm, Path run, PrintStream log)
+    private int runPhases(KafkaBroker kafka, JobCluster flink, long total, String warm, Path run, PrintStream log)
             throws Exception {
         List<Boolean> phases = withFloor ? List.of(true, false) : List.of(identity);
         Map<String, Long> deadBefore = Map.of();
@@ -309,7 +355,10 @@ public final class DemoCommand implements Callable<Integer> {
         facts.add("job settings: `" + settings + "`");
         facts.add(String.format(Locale.ROOT, "load: %,d records, 6 detectors at %s records/s each, from `%s`", total,
                 rate, data));
-        facts.add("Kafka broker: KRaft, child process; Flink: " + cluster.describe());
+        facts.add("Kafka: " + brokerDescription + "; Flink: " + cluster.describe());
+        if (!pins.isEmpty()) {
+            facts.add("pinned (taskset): " + pins);
+        }
         String title = identity ? "Demo run: identity floor" : "Demo run: the ITS pipeline";
         summary.write(run.resolve("summary.md"), title, facts);
 
@@ -369,6 +418,38 @@ public final class DemoCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(cmd, "--parallelism must be >= 1, got " + parallelism);
         }
         clusterKind();
+        if (flinkRest != null && (flinkRest.getHost() == null || flinkRest.getPort() < 0)) {
+            throw new CommandLine.ParameterException(cmd, "--flink-rest must be like http://HOST:PORT, got " + flinkRest);
+        }
+        if (clusterPid != null && flinkRest == null) {
+            throw new CommandLine.ParameterException(cmd, "--cluster-pid goes with --flink-rest (a child cluster's pid "
+                    + "is known)");
+        }
+        if (flinkRest != null && !flinkJvmArgs.isEmpty()) {
+            throw new CommandLine.ParameterException(cmd, "--flink-jvm-arg is for a cluster the demo starts, not one at "
+                    + "--flink-rest");
+        }
+        if (bootstrapServers != null && !brokerJvmArgs.isEmpty()) {
+            throw new CommandLine.ParameterException(cmd, "--broker-jvm-arg is for a broker the demo starts, not one at "
+                    + "--bootstrap-servers");
+        }
+        for (String part : pins.keySet()) {
+            if (!CpuPinning.PARTS.contains(part)) {
+                throw new CommandLine.ParameterException(cmd, "--pin " + part + ": the parts are "
+                        + new java.util.TreeSet<>(CpuPinning.PARTS));
+            }
+            if (!pins.get(part).matches("\\d+(-\\d+)?(,\\d+(-\\d+)?)*")) {
+                throw new CommandLine.ParameterException(cmd, "--pin " + part + ": a CPU list like 1, 0-1 or 0,2 is "
+                        + "required, got " + pins.get(part));
+            }
+        }
+        if (pins.containsKey("broker") && bootstrapServers != null) {
+            throw new CommandLine.ParameterException(cmd, "--pin broker: the broker at --bootstrap-servers is not the "
+                    + "demo's to pin");
+        }
+        if (pins.containsKey("flink") && (flinkRest != null || !"child".equals(flink))) {
+            throw new CommandLine.ParameterException(cmd, "--pin flink needs --flink child (the cluster's own process)");
+        }
         if (data == null || !Files.isRegularFile(data)) {
             throw new CommandLine.ParameterException(cmd, "--data: no such file: " + data);
         }
@@ -383,17 +464,29 @@ public final class DemoCommand implements Callable<Integer> {
         };
     }
 
-    private static LocalKafka startKafka(PrintStream log) {
-        log.println("its-demo: starting a local Kafka broker (KRaft) ...");
-        LocalKafka kafka = LocalKafka.start(LocalKafka.Options.defaults());
-        try {
-            kafka.createTopics(LocalKafka.PIPELINE_TOPICS, 1);
-        } catch (RuntimeException e) {
-            kafka.close();
-            throw e;
+    private KafkaBroker startKafka(PrintStream log) {
+        KafkaBroker kafka;
+        if (bootstrapServers != null) {
+            log.println("its-demo: using the Kafka cluster at " + bootstrapServers + " ...");
+            kafka = KafkaBroker.existing(bootstrapServers);
+        } else {
+            log.println("its-demo: starting a local Kafka broker (KRaft) ...");
+            kafka = KafkaBroker.local(brokerHeap, brokerJvmArgs);
         }
+        brokerDescription = kafka.describe();
         log.println("its-demo: Kafka up at " + kafka.bootstrapServers() + ", topics " + LocalKafka.PIPELINE_TOPICS);
         return kafka;
+    }
+
+    private JobCluster startFlink(Path workDir, PrintStream log) throws Exception {
+        if (flinkRest != null) {
+            log.println("its-demo: using the Flink cluster at " + flinkRest + " ...");
+            return JobCluster.existing(flinkRest, jobJar,
+                    clusterPid == null ? OptionalLong.empty() : OptionalLong.of(clusterPid));
+        }
+        log.println("its-demo: starting Flink (" + clusterKind().name().toLowerCase(Locale.ROOT).replace('_', '-')
+                + ") ...");
+        return JobCluster.start(clusterKind(), parallelism, workDir, jobJar, flinkJvmArgs);
     }
 
     private static boolean isRunning(JobClient job) {

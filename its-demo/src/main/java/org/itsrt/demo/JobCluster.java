@@ -10,13 +10,14 @@ import java.util.List;
 import java.util.OptionalLong;
 
 /**
- * Where the demo's job runs: a Flink cluster reached over REST, either in this JVM or as a child
- * process that receives the job jar like a real cluster.
+ * Where the demo's job runs: a Flink cluster reached over REST, either in this JVM, or as a child
+ * process that receives the job jar like a real cluster, or a cluster that already runs
+ * elsewhere (a session cluster, the study's real-time VM), which receives the job jar too.
  */
 interface JobCluster extends AutoCloseable {
 
     /** How the cluster is deployed, for reports. */
-    enum Kind { IN_PROCESS, CHILD }
+    enum Kind { IN_PROCESS, CHILD, EXISTING }
 
     URI restAddress();
 
@@ -36,7 +37,53 @@ interface JobCluster extends AutoCloseable {
         return switch (kind) {
             case IN_PROCESS -> inProcess(EmbeddedFlink.start(slots, workDir));
             case CHILD -> child(slots, workDir, jobJar, jvmArgs);
+            case EXISTING -> throw new IllegalArgumentException("an existing cluster is not started: see existing()");
         };
+    }
+
+    /**
+     * A cluster that runs already, reached at its REST address; its lib/ must hold what the job
+     * jar leaves out (docs/job.md, section 2). It is left running; only the job is cancelled.
+     *
+     * @param taskManagerPid the process that runs the job's tasks, where it is on this host
+     */
+    static JobCluster existing(URI rest, Path jobJar, OptionalLong taskManagerPid) {
+        requireJobJar(jobJar);
+        return new JobCluster() {
+            @Override
+            public URI restAddress() {
+                return rest;
+            }
+
+            @Override
+            public StreamExecutionEnvironment environment() {
+                return StreamExecutionEnvironment.createRemoteEnvironment(rest.getHost(), rest.getPort(),
+                        jobJar.toString());
+            }
+
+            @Override
+            public OptionalLong pid() {
+                return taskManagerPid;
+            }
+
+            @Override
+            public String describe() {
+                return "existing cluster at " + rest + " (job jar " + jobJar.getFileName()
+                        + (taskManagerPid.isPresent() ? ", TaskManager pid " + taskManagerPid.getAsLong() : "") + ")";
+            }
+
+            @Override
+            public void close() {
+                // Not ours to stop.
+            }
+        };
+    }
+
+    private static void requireJobJar(Path jobJar) {
+        if (jobJar == null || !Files.isRegularFile(jobJar)) {
+            throw new IllegalArgumentException("--job-jar: no such file: " + jobJar
+                    + " (built by `mvn -pl its-job package`)");
+        }
     }
 
     private static JobCluster inProcess(EmbeddedFlink flink) {
@@ -71,10 +118,7 @@ interface JobCluster extends AutoCloseable {
     }
 
     private static JobCluster child(int slots, Path workDir, Path jobJar, List<String> jvmArgs) {
-        if (jobJar == null || !Files.isRegularFile(jobJar)) {
-            throw new IllegalArgumentException("--job-jar: no such file: " + jobJar
-                    + " (built by `mvn -pl its-job package`)");
-        }
+        requireJobJar(jobJar);
         LocalFlink flink = LocalFlink.start(LocalFlink.Options.defaults().withSlots(slots).withParentDir(workDir)
                 .withJvmArgs(jvmArgs));
         return new JobCluster() {

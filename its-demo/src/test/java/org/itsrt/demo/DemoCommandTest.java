@@ -27,9 +27,12 @@ class DemoCommandTest {
         int exit;
         try {
             System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            // The broker and cluster levers too: another collector for the broker, both child JVMs
+            // pinned (CPU 0 exists on every machine).
             exit = new CommandLine(new DemoCommand()).execute("--records", "120", "--rate", "10", "--warmup", "0s",
                     "--data", ROOT.resolve("data/sample/synthetic-readings.csv").toString(),
-                    "--model", ROOT.resolve("models/lstm-flow").toString(), "--out", run.toString());
+                    "--model", ROOT.resolve("models/lstm-flow").toString(), "--out", run.toString(),
+                    "--broker-jvm-arg=-XX:+UseSerialGC", "--pin", "flink=0", "--pin", "broker=0");
         } finally {
             System.setOut(oldOut);
         }
@@ -44,7 +47,8 @@ class DemoCommandTest {
         // Advice carries the job's stage durations: the probe saw inference for every record.
         assertThat(probe.at("/stages/infer/count").asLong()).isEqualTo(120);
         assertThat(Files.readString(run.resolve("summary.md"))).contains("## End-to-end latency")
-                .contains("predict (LSTM) and route (A*)").contains("MiniCluster as a child process");
+                .contains("predict (LSTM) and route (A*)").contains("MiniCluster as a child process")
+                .contains("-XX:+UseSerialGC").contains("pinned (taskset): {flink=0, broker=0}");
         assertThat(run.resolve("producer.md")).isRegularFile();
         assertThat(run.resolve("flink-tmp")).doesNotExist();
     }
@@ -80,5 +84,28 @@ class DemoCommandTest {
         assertThat(console).contains("job - floor: p50");
         assertThat(Files.readString(run.resolve("job/summary.md"))).contains("dead-lettered 0")
                 .contains("MiniCluster in this process");
+    }
+
+    @Test
+    void optionsThatCannotWorkTogetherAreRefusedBeforeAnythingStarts(@TempDir Path dir) {
+        String[][] wrong = {
+                {"--pin", "gpu=0"},
+                {"--pin", "flink=first"},
+                {"--cluster-pid", "1"},
+                {"--flink", "in-process", "--pin", "flink=0"},
+                {"--bootstrap-servers", "127.0.0.1:1", "--broker-jvm-arg=-XX:+UseZGC"},
+                {"--flink-rest", "http://127.0.0.1:1", "--flink-jvm-arg=-XX:+UseZGC"},
+        };
+        String[] named = {"--pin gpu", "--pin flink", "--cluster-pid", "--pin flink", "--broker-jvm-arg", "--flink-jvm-arg"};
+        for (int i = 0; i < wrong.length; i++) {
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            CommandLine cmd = new CommandLine(new DemoCommand());
+            cmd.setErr(new java.io.PrintWriter(err, true, StandardCharsets.UTF_8));
+            String[] args = java.util.stream.Stream.concat(java.util.Arrays.stream(wrong[i]),
+                    java.util.stream.Stream.of("--out", dir.resolve("run" + i).toString())).toArray(String[]::new);
+            assertThat(cmd.execute(args)).as(String.join(" ", wrong[i])).isEqualTo(2);
+            assertThat(err.toString(StandardCharsets.UTF_8)).as(String.join(" ", wrong[i])).contains(named[i]);
+            assertThat(dir.resolve("run" + i)).doesNotExist();
+        }
     }
 }

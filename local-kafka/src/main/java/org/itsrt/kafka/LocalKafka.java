@@ -119,17 +119,30 @@ public final class LocalKafka implements AutoCloseable {
         return process.pid();
     }
 
-    /** Creates topics (replication 1); existing ones are left as they are. */
+    /** Creates topics; existing ones are left as they are. */
     public void createTopics(Collection<String> names, int partitions) {
-        try (Admin admin = admin()) {
-            List<NewTopic> topics = names.stream().map(n -> new NewTopic(n, partitions, (short) 1)).toList();
+        try {
+            ensureTopics(bootstrapServers(), names, partitions);
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException(e.getMessage() + "; broker log: " + dir.resolve("broker.log"), e.getCause());
+        }
+    }
+
+    /**
+     * Creates the topics that a Kafka cluster (this broker or any other) lacks, with the
+     * cluster's default replication factor; existing ones are left as they are.
+     */
+    public static void ensureTopics(String bootstrapServers, Collection<String> names, int partitions) {
+        try (Admin admin = admin(bootstrapServers)) {
+            List<NewTopic> topics = names.stream()
+                    .map(n -> new NewTopic(n, java.util.Optional.of(partitions), java.util.Optional.empty())).toList();
             for (var entry : admin.createTopics(topics).values().entrySet()) {
                 try {
                     entry.getValue().get(30, TimeUnit.SECONDS);
                 } catch (ExecutionException e) {
                     if (!(e.getCause() instanceof TopicExistsException)) {
-                        throw new IllegalStateException("cannot create topic " + entry.getKey() + ": "
-                                + e.getCause().getMessage(), e.getCause());
+                        throw new IllegalStateException("cannot create topic " + entry.getKey() + " on "
+                                + bootstrapServers + ": " + e.getCause().getMessage(), e.getCause());
                     }
                 }
             }
@@ -137,12 +150,16 @@ public final class LocalKafka implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while creating topics", e);
         } catch (java.util.concurrent.TimeoutException e) {
-            throw new IllegalStateException("topic creation timed out; broker log: " + dir.resolve("broker.log"), e);
+            throw new IllegalStateException("creating topics on " + bootstrapServers + " timed out", e);
         }
     }
 
     public Admin admin() {
-        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
+        return admin(bootstrapServers());
+    }
+
+    private static Admin admin(String bootstrapServers) {
+        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000,
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000));
     }
@@ -245,8 +262,11 @@ public final class LocalKafka implements AutoCloseable {
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xms" + options.heap());
         command.add("-Xmx" + options.heap());
-        command.add("-XX:+UseG1GC");
-        command.add("-XX:MaxGCPauseMillis=20");
+        // G1 with a short pause goal unless the options choose a collector (the JVM refuses two).
+        if (options.extraJvmArgs().stream().noneMatch(a -> a.matches("-XX:\\+Use\\w*GC"))) {
+            command.add("-XX:+UseG1GC");
+            command.add("-XX:MaxGCPauseMillis=20");
+        }
         command.add("-Djava.awt.headless=true");
         command.add("-Dlog4j2.configurationFile=" + log4j.toUri());
         command.addAll(options.extraJvmArgs());

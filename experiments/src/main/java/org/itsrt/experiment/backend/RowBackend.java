@@ -4,8 +4,11 @@ import org.itsrt.experiment.spec.ExperimentSpec;
 import org.itsrt.experiment.spec.ExperimentSpec.Row;
 import org.itsrt.sched.budget.EquivalentSettings;
 import org.itsrt.sched.budget.Reservation;
+import org.itsrt.sched.linux.AppliedBudget;
 import org.itsrt.sched.linux.CpuBudgetBackend;
 import org.itsrt.sched.linux.LinuxBackends;
+
+import java.util.OptionalLong;
 
 
 /** Turns an experiment's row into the backend that applies it to the job's process. */
@@ -14,19 +17,41 @@ public final class RowBackend {
     private RowBackend() {
     }
 
+    /** Applies a row once the job is live; closing what it returns restores what it changed. */
+    @FunctionalInterface
+    public interface RowApplier {
+        AppliedBudget apply(OptionalLong clusterPid);
+    }
+
     /**
-     * The backend for a row on this host. The xen-* rows are applied to a domain from Xen's dom0
-     * while the pipeline runs in the guests (xen-configs/README.md), which the embedded stack
-     * cannot stand for: those experiments are printed as a plan ({@link #plan}) and refused here.
+     * How a row is applied. Linux rows go on the process that runs the job's tasks (a child
+     * cluster's, or {@code --cluster-pid}); Xen rows are set in dom0 on the domain the job runs in,
+     * by {@code rowCommand} ({@link XenRowCommand}).
+     *
+     * @param rowCommand for xen-* backends: the command that applies a row of study-rows.tsv
      */
-    public static CpuBudgetBackend of(ExperimentSpec spec, Row row) {
+    public static RowApplier applier(ExperimentSpec spec, Row row, String rowCommand) {
+        if (spec.backend().yamlName.startsWith("xen-")) {
+            if (rowCommand == null) {
+                throw new IllegalArgumentException(spec.backend().yamlName + " rows are set with xl in Xen's dom0: give "
+                        + "--row-command (e.g. \"ssh root@dom0 /opt/its-rt/xen-configs/apply-row.sh\")");
+            }
+            return pid -> XenRowCommand.apply(spec.backend().yamlName, rowCommand, row.xenRow());
+        }
+        CpuBudgetBackend backend = of(spec, row);
+        return pid -> backend.apply(pid.orElseThrow(() -> new IllegalStateException("the job's tasks run in no "
+                + "process known to this host (the cluster runs in this JVM, or at --flink-rest without "
+                + "--cluster-pid): nothing to apply a " + spec.backend().yamlName + " row to")));
+    }
+
+    /** The Linux backend for a row on this host. */
+    static CpuBudgetBackend of(ExperimentSpec spec, Row row) {
         return switch (spec.backend()) {
             case NONE -> LinuxBackends.none();
             case LINUX_CGROUP, LINUX_DEADLINE -> LinuxBackends.byName(spec.backend().yamlName,
                     new Reservation(row.budgetUs(), row.periodUs()), spec.vcpus(), row.cpus(), row.threads());
-            case XEN_RTDS, XEN_CREDIT, XEN_CREDIT2 -> throw new UnsupportedOperationException(spec.backend().yamlName
-                    + " rows are set with xl in Xen's dom0 on a domain the pipeline runs in, not on a process of "
-                    + "this host; --plan prints the commands per row (xen-configs/README.md)");
+            case XEN_RTDS, XEN_CREDIT, XEN_CREDIT2 -> throw new IllegalArgumentException(spec.backend().yamlName
+                    + " rows are applied by a command in dom0 (applier)");
         };
     }
 

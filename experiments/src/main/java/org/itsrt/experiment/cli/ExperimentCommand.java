@@ -23,9 +23,11 @@ import java.util.concurrent.Callable;
 
 /** {@code ./its experiment FILE.yaml}: runs an experiment file and writes its results folder. */
 @Command(name = "its-experiment", sortOptions = false,
-        description = {"Runs an experiment file (YAML): for each row and repetition, applies the row's CPU budget to the "
-                + "Flink cluster's process, runs the whole pipeline (./its demo), restores; then writes one results "
-                + "folder with results.md (comparison across rows, every run, environment), runs.csv and plots."},
+        description = {"Runs an experiment file (YAML): for each row and repetition, runs the whole pipeline (./its demo: "
+                + "a fresh local broker and Flink cluster, or the ones at --bootstrap-servers and --flink-rest), applies "
+                + "the row once the job is live (a Linux budget on the cluster's process, or a Xen row in dom0 through "
+                + "--row-command), restores after the run; then writes one results folder with results.md (comparison "
+                + "across rows, every run, environment), runs.csv and plots."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every run measured every record", "1:a run failed (the report covers the runs done)",
                 "2:bad file or usage (the message names the field)"})
@@ -53,6 +55,27 @@ public final class ExperimentCommand implements Callable<Integer> {
 
     @Option(names = "--job-jar", defaultValue = "${sys:itsrt.job.jar}", paramLabel = "JAR", description = "the job jar")
     Path jobJar;
+
+    @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT",
+            description = "run against a Kafka cluster that already runs (e.g. the messaging VM's) instead of a fresh "
+                    + "local broker per run")
+    String bootstrapServers;
+
+    @Option(names = "--flink-rest", paramLabel = "URL",
+            description = "submit the job to a Flink cluster that already runs (e.g. http://rt-vm:8081) instead of a "
+                    + "fresh local cluster per run")
+    String flinkRest;
+
+    @Option(names = "--cluster-pid", paramLabel = "PID",
+            description = "with --flink-rest and a linux-* backend: the TaskManager's process on this host, which the "
+                    + "rows are applied to")
+    Long clusterPid;
+
+    @Option(names = "--row-command", paramLabel = "COMMAND",
+            description = "xen-* backends: the command that applies a row in dom0, called as COMMAND ROW once the job "
+                    + "is live and COMMAND --restore after the run, e.g. \"ssh root@dom0 "
+                    + "/opt/its-rt/xen-configs/apply-row.sh\"")
+    String rowCommand;
 
     @Option(names = "--study", paramLabel = "DIR",
             description = "the study's raw latency files to overlay (default: the file's `study`, or none)")
@@ -95,10 +118,9 @@ public final class ExperimentCommand implements Callable<Integer> {
                     + " run(s) read)");
             return 0;
         }
-        if (spec.backend().yamlName.startsWith("xen-")) {
-            System.err.println("its-experiment: " + file + ": backend " + spec.backend().yamlName + " applies its rows "
-                    + "with xl in Xen's dom0 to the domain the job runs in; this runner applies budgets to a process of "
-                    + "this host. Use --plan for the commands, xen-configs/README.md for the set-up.");
+        String problem = deploymentProblem(spec);
+        if (problem != null) {
+            System.err.println("its-experiment: " + problem);
             return 2;
         }
         Path dir = out != null ? out : Path.of("results", "experiments", spec.name() + "-"
@@ -110,7 +132,7 @@ public final class ExperimentCommand implements Callable<Integer> {
         Files.createDirectories(dir);
         Files.copy(file, dir.resolve("experiment.yaml"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         ExperimentRunner runner = new ExperimentRunner(spec,
-                new ExperimentRunner.Pipeline(data, model, jobJar, List.of()), System.err);
+                new ExperimentRunner.Pipeline(data, model, jobJar, demoArgs(), rowCommand), System.err);
         List<RunResult> results = runner.run(dir);
         Path studyDir = study != null ? study : studyFromSpec(spec);
         String table = ExperimentReport.write(dir, spec, file, results, Environment.facts(results), studyDir);
@@ -121,6 +143,44 @@ public final class ExperimentCommand implements Callable<Integer> {
         boolean complete = results.size() == spec.rows().size() * spec.repetitions()
                 && results.stream().allMatch(r -> r.exitCode() == 0);
         return complete ? 0 : 1;
+    }
+
+    /** Whether the rows can be applied where the pipeline runs; null when they can, else why not. */
+    private String deploymentProblem(ExperimentSpec spec) {
+        boolean xen = spec.backend().yamlName.startsWith("xen-");
+        if (xen && rowCommand == null) {
+            return file + ": backend " + spec.backend().yamlName + " sets its rows with xl in Xen's dom0 on the domain "
+                    + "the job runs in: give --row-command (how to reach xen-configs/apply-row.sh there) and, for the "
+                    + "study's layout, --bootstrap-servers and --flink-rest (docs/experiments.md, section 5). "
+                    + "--plan prints the rows.";
+        }
+        if (!xen && rowCommand != null) {
+            return "--row-command applies xen-* rows; " + file + " has backend " + spec.backend().yamlName;
+        }
+        if (clusterPid != null && flinkRest == null) {
+            return "--cluster-pid goes with --flink-rest (a cluster the runner starts is its own)";
+        }
+        boolean onProcess = spec.backend().yamlName.startsWith("linux-");
+        if (onProcess && flinkRest != null && clusterPid == null) {
+            return "backend " + spec.backend().yamlName + " applies rows to the process that runs the job's tasks: with "
+                    + "--flink-rest give --cluster-pid (the TaskManager's pid on this host)";
+        }
+        return null;
+    }
+
+    /** The demo options that point each run at a broker and a cluster that already run. */
+    private List<String> demoArgs() {
+        List<String> args = new java.util.ArrayList<>();
+        if (bootstrapServers != null) {
+            args.addAll(List.of("--bootstrap-servers", bootstrapServers));
+        }
+        if (flinkRest != null) {
+            args.addAll(List.of("--flink-rest", flinkRest));
+        }
+        if (clusterPid != null) {
+            args.addAll(List.of("--cluster-pid", Long.toString(clusterPid)));
+        }
+        return args;
     }
 
     private Path studyFromSpec(ExperimentSpec spec) {

@@ -4,10 +4,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import org.itsrt.demo.DemoCommand;
 import org.itsrt.experiment.backend.RowBackend;
+import org.itsrt.experiment.backend.XenRowCommand;
 import org.itsrt.experiment.spec.ExperimentSpec;
 import org.itsrt.experiment.spec.ExperimentSpec.Row;
 import org.itsrt.sched.linux.AppliedBudget;
-import org.itsrt.sched.linux.CpuBudgetBackend;
 import org.itsrt.sched.linux.InterferenceLoad;
 import picocli.CommandLine;
 
@@ -31,8 +31,19 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class ExperimentRunner {
 
-    /** The pipeline's fixed inputs: what {@code ./its demo} would be given. */
-    public record Pipeline(Path data, Path model, Path jobJar, List<String> extraArgs) {
+    /**
+     * The pipeline's fixed inputs: what {@code ./its demo} would be given.
+     *
+     * @param extraArgs  further demo options, e.g. {@code --bootstrap-servers} and {@code --flink-rest} for a
+     *                   broker and a cluster that already run
+     * @param rowCommand for xen-* rows: the command that applies a row in dom0 ({@link XenRowCommand})
+     */
+    public record Pipeline(Path data, Path model, Path jobJar, List<String> extraArgs, String rowCommand) {
+
+        /** The embedded pipeline, for rows applied on this host. */
+        public Pipeline(Path data, Path model, Path jobJar, List<String> extraArgs) {
+            this(data, model, jobJar, extraArgs, null);
+        }
     }
 
     private final ExperimentSpec spec;
@@ -77,16 +88,18 @@ public final class ExperimentRunner {
 
     private RunResult runOne(Row row, int rep, Path dir) throws Exception {
         Files.createDirectories(dir);
-        CpuBudgetBackend backend = RowBackend.of(spec, row);
+        RowBackend.RowApplier applier = RowBackend.applier(spec, row, pipeline.rowCommand());
         AtomicReference<Map<String, Object>> facts = new AtomicReference<>(Map.of());
         DemoCommand demo = new DemoCommand().withClusterHook(pid -> {
-            AppliedBudget applied = backend.apply(pid.orElseThrow(() ->
-                    new IllegalStateException("the job's cluster runs in this process: nothing to apply a budget to")));
+            AppliedBudget applied = applier.apply(pid);
             log.println("experiment " + spec.name() + ": applied " + applied.description());
             return () -> {
                 // Facts first: after close the group is gone.
-                facts.set(applied.facts());
+                Map<String, Object> during = new LinkedHashMap<>(applied.facts());
+                facts.set(during);
                 applied.close();
+                during.putAll(applied.restoreFacts());
+                facts.set(during);
             };
         });
         List<String> args = new ArrayList<>(List.of("--flink", "child", "--records", Long.toString(spec.records()),

@@ -16,6 +16,14 @@ public interface AppliedBudget extends AutoCloseable {
      */
     Map<String, Object> facts();
 
+    /**
+     * What restoring reported (e.g. a read-back of the defaults), after {@link #close()}; read
+     * {@link #facts()} before closing, as what it reads (a cgroup's counters) may be gone after.
+     */
+    default Map<String, Object> restoreFacts() {
+        return Map.of();
+    }
+
     /** Restores the process; idempotent. Throws SchedulingException after doing all it can. */
     @Override
     void close();
