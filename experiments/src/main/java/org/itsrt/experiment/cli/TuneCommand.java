@@ -170,18 +170,10 @@ public final class TuneCommand implements Callable<Integer> {
         if (dryRun) {
             return 0;
         }
-        for (var input : List.of(java.util.Map.entry("--data", Objects.toString(data, "")),
-                java.util.Map.entry("--model", Objects.toString(model, "")),
-                java.util.Map.entry("--job-jar", Objects.toString(jobJar, "")))) {
-            if (input.getValue().isEmpty() || !Files.exists(Path.of(input.getValue()))) {
-                err.println("its-tune: " + input.getKey() + ": "
-                        + (input.getValue().isEmpty() ? "required (./its sets it)" : "no such file: " + input.getValue()));
-                err.flush();
-                return 2;
-            }
-        }
-        if (Files.exists(dir.resolve(TuneReport.MARKDOWN))) {
-            err.println("its-tune: --out " + dir + " already holds a tune (" + TuneReport.MARKDOWN + ")");
+        String unusable = Files.exists(dir.resolve(TuneReport.MARKDOWN))
+                ? "--out " + dir + " already holds a tune (" + TuneReport.MARKDOWN + ")" : missingInput();
+        if (unusable != null) {
+            err.println("its-tune: " + unusable);
             err.flush();
             return 2;
         }
@@ -196,6 +188,21 @@ public final class TuneCommand implements Callable<Integer> {
         console.println("results: " + dir.resolve(TuneReport.MARKDOWN));
         console.flush();
         return result.best().isPresent() && !result.stoppedEarly() ? 0 : 1;
+    }
+
+    /** Why the pipeline's inputs cannot be used, or null: found now rather than at the first run. */
+    private String missingInput() {
+        String[] options = {"--data", "--model", "--job-jar"};
+        Path[] paths = {data, model, jobJar};
+        for (int i = 0; i < options.length; i++) {
+            if (paths[i] == null || paths[i].toString().isEmpty()) {
+                return options[i] + " is required (./its sets it)";
+            }
+            if (!Files.exists(paths[i])) {
+                return options[i] + ": no such file or folder: " + paths[i];
+            }
+        }
+        return null;
     }
 
     /** Checks the file's backend and rows and every option against it and the kernel's limits; names each problem. */

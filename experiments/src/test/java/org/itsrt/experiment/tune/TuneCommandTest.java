@@ -66,6 +66,22 @@ class TuneCommandTest {
     }
 
     @Test
+    void pipelineInputsThatAreMissingAreRefusedBeforeAnythingRuns(@TempDir Path dir) {
+        Path out = dir.resolve("tune");
+        StringWriter err = new StringWriter();
+        CommandLine cli = new CommandLine(new TuneCommand());
+        cli.setOut(new PrintWriter(new StringWriter(), true));
+        cli.setErr(new PrintWriter(err, true));
+
+        int exit = cli.execute(QUICK, "--out", out.toString(), "--data", dir.resolve("none.csv").toString(),
+                "--model", dir.resolve("no-model").toString(), "--job-jar", dir.resolve("none.jar").toString());
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString()).contains("its-tune: --data: no such file or folder: ");
+        assertThat(out).doesNotExist();
+    }
+
+    @Test
     void everyProblemIsNamedAtOnce() {
         Outcome outcome = tune(QUICK, "--slo-p99", "0", "--repetitions", "0", "--period-us", "50");
 
