@@ -3,10 +3,6 @@ package org.itsrt.experiment;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.itsrt.experiment.cli.ExperimentCommand;
-import org.itsrt.sched.budget.Reservation;
-import org.itsrt.sched.linux.AppliedBudget;
-import org.itsrt.sched.linux.LinuxBackends;
-import org.itsrt.sched.linux.SchedulingException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -19,7 +15,6 @@ import java.nio.file.Path;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** The runner end to end on the bundled quick experiment: two cgroup budgets, one short run each. */
 class ExperimentCommandTest {
@@ -28,7 +23,7 @@ class ExperimentCommandTest {
 
     @Test
     void theQuickLinuxExperimentRunsEveryRowAndReportsIt(@TempDir Path dir) throws Exception {
-        assumeCgroupBandwidth();
+        CgroupBandwidth.assumeAvailable();
         Path out = dir.resolve("results");
         ByteArrayOutputStream console = new ByteArrayOutputStream();
         PrintStream oldOut = System.out;
@@ -66,18 +61,6 @@ class ExperimentCommandTest {
             for (JsonNode groupDir : applied.at("/facts/cgroup_dirs")) {
                 assertThat(Path.of(groupDir.asText())).doesNotExist();
             }
-        }
-    }
-
-    /** Skips, with the reason, where this process cannot create a CPU-bandwidth cgroup. */
-    private static void assumeCgroupBandwidth() throws Exception {
-        Process sleeper = new ProcessBuilder("sleep", "30").start();
-        try (AppliedBudget probe = LinuxBackends.cgroup(new Reservation(50_000, 100_000), 1, null).apply(sleeper.pid())) {
-            assertThat(probe.description()).isNotBlank();
-        } catch (SchedulingException e) {
-            assumeTrue(false, "cgroup CPU bandwidth is not available here: " + e.getMessage());
-        } finally {
-            sleeper.destroyForcibly();
         }
     }
 }

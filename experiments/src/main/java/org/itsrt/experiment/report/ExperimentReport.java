@@ -150,7 +150,7 @@ public final class ExperimentReport {
         return t.toString();
     }
 
-    private static String csv(List<RunResult> results) {
+    static String csv(List<RunResult> results) {
         StringBuilder csv = new StringBuilder("row,budget_us,period_us,repetition,exit_code,count,p50_ms,p90_ms,p99_ms,"
                 + "p99_9_ms,max_ms,all_p99_ms,all_max_ms,slo_violation_ratio,lost,throttled_share,folder\n");
         for (RunResult r : results) {
@@ -167,7 +167,7 @@ public final class ExperimentReport {
      * p99 and max (mean over repetitions, each run as a dot) against the budget's share of a CPU,
      * one line per period: the same share with another period is another configuration.
      */
-    private static boolean budgetPlot(Path out, ExperimentSpec spec, Map<Row, List<RunResult>> byRow) throws IOException {
+    static boolean budgetPlot(Path out, ExperimentSpec spec, Map<Row, List<RunResult>> byRow) throws IOException {
         Map<Long, List<Map.Entry<Row, List<RunResult>>>> byPeriod = new java.util.TreeMap<>(
                 java.util.Comparator.reverseOrder());
         List<Double> allX = new ArrayList<>();
@@ -268,7 +268,7 @@ public final class ExperimentReport {
         return Double.isNaN(m) ? "-" : String.format(Locale.ROOT, "%.1f%%", m * 100);
     }
 
-    private static String ms(double v) {
+    static String ms(double v) {
         return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.2f", v);
     }
 
@@ -284,7 +284,7 @@ public final class ExperimentReport {
         return "\"" + s.replace("\"", "\"\"") + "\"";
     }
 
-    private static String fmt(double v) {
+    static String fmt(double v) {
         return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
     }
 }

@@ -86,6 +86,14 @@ public final class ExperimentRunner {
         return results;
     }
 
+    /**
+     * One run of {@code row} into {@code dir}, as {@link #run} does for each row and repetition;
+     * for callers that choose the next row from the results so far ({@code ./its tune}).
+     */
+    public RunResult runOnce(Row row, int repetition, Path dir) throws Exception {
+        return runOne(row, repetition, dir);
+    }
+
     private RunResult runOne(Row row, int rep, Path dir) throws Exception {
         Files.createDirectories(dir);
         RowBackend.RowApplier applier = RowBackend.applier(spec, row, pipeline.rowCommand());
