@@ -2,6 +2,7 @@ package org.itsrt.experiment.report;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.itsrt.experiment.run.RunResult;
+import org.itsrt.sched.linux.Proc;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -22,11 +23,13 @@ public final class Environment {
         facts.put("written", Instant.now().toString());
         facts.put("CPU", cpuModel());
         facts.put("CPUs online", Integer.toString(Runtime.getRuntime().availableProcessors()));
-        facts.put("kernel", read("/proc/sys/kernel/osrelease"));
+        facts.put("kernel", Proc.SYSTEM.file("sys/kernel/osrelease").orElse("-"));
         facts.put("clock source (kernel)", read("/sys/devices/system/clocksource/clocksource0/current_clocksource"));
         facts.put("latency clock", results.isEmpty() ? "-" : probeClock(results.get(0).dir()));
+        // Through Proc: sysctl files report size 0, and Files.readString reads them one byte short of their value.
         facts.put("real-time throttling (sched_rt_runtime_us / sched_rt_period_us)",
-                read("/proc/sys/kernel/sched_rt_runtime_us") + " / " + read("/proc/sys/kernel/sched_rt_period_us"));
+                Proc.SYSTEM.file("sys/kernel/sched_rt_runtime_us").orElse("-") + " / "
+                        + Proc.SYSTEM.file("sys/kernel/sched_rt_period_us").orElse("-"));
         Object cgroup = results.isEmpty() ? null : results.get(0).applied().get("cgroup_version");
         if (cgroup != null) {
             facts.put("cgroup version", cgroup.toString());
