@@ -46,15 +46,8 @@ public final class ExperimentCommand implements Callable<Integer> {
             description = "rewrite the report of an existing results folder from its runs (e.g. with --study); run nothing")
     Path report;
 
-    @Option(names = "--data", defaultValue = "${sys:itsrt.sample}", paramLabel = "FILE",
-            description = "canonical readings to replay (default: the committed synthetic sample)")
-    Path data;
-
-    @Option(names = "--model", defaultValue = "${sys:itsrt.model}", paramLabel = "DIR", description = "model bundle")
-    Path model;
-
-    @Option(names = "--job-jar", defaultValue = "${sys:itsrt.job.jar}", paramLabel = "JAR", description = "the job jar")
-    Path jobJar;
+    @CommandLine.Mixin
+    PipelineInputs inputs;
 
     @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT",
             description = "run against a Kafka cluster that already runs (e.g. the messaging VM's) instead of a fresh "
@@ -118,7 +111,7 @@ public final class ExperimentCommand implements Callable<Integer> {
                     + " run(s) read)");
             return 0;
         }
-        String problem = deploymentProblem(spec);
+        String problem = deploymentProblem(spec) != null ? deploymentProblem(spec) : inputs.missing();
         if (problem != null) {
             System.err.println("its-experiment: " + problem);
             return 2;
@@ -132,7 +125,7 @@ public final class ExperimentCommand implements Callable<Integer> {
         Files.createDirectories(dir);
         Files.copy(file, dir.resolve("experiment.yaml"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         ExperimentRunner runner = new ExperimentRunner(spec,
-                new ExperimentRunner.Pipeline(data, model, jobJar, demoArgs(), rowCommand), System.err);
+                inputs.pipeline(demoArgs(), rowCommand), System.err);
         List<RunResult> results = runner.run(dir);
         Path studyDir = study != null ? study : studyFromSpec(spec);
         String table = ExperimentReport.write(dir, spec, file, results, Environment.facts(results), studyDir);

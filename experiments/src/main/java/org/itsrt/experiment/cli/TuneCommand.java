@@ -115,15 +115,8 @@ public final class TuneCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR", description = "results folder (default: results/tune/NAME-YYYYMMDD-HHMMSS)")
     Path out;
 
-    @Option(names = "--data", defaultValue = "${sys:itsrt.sample}", paramLabel = "FILE",
-            description = "canonical readings to replay (default: the committed synthetic sample)")
-    Path data;
-
-    @Option(names = "--model", defaultValue = "${sys:itsrt.model}", paramLabel = "DIR", description = "model bundle")
-    Path model;
-
-    @Option(names = "--job-jar", defaultValue = "${sys:itsrt.job.jar}", paramLabel = "JAR", description = "the job jar")
-    Path jobJar;
+    @CommandLine.Mixin
+    PipelineInputs inputs;
 
     @Option(names = "--dry-run", description = "check the file and options, print the search space; run nothing")
     boolean dryRun;
@@ -164,14 +157,14 @@ public final class TuneCommand implements Callable<Integer> {
         Path dir = out != null ? out : Path.of("results", "tune", base.name() + "-"
                 + LocalDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         PipelineEvaluator points = new PipelineEvaluator(base, plan.cpus(), plan.threads(),
-                new ExperimentRunner.Pipeline(data, model, jobJar, List.of()), dir, System.err);
+                inputs.pipeline(List.of(), null), dir, System.err);
         console.print(describe(plan, points));
         console.flush();
         if (dryRun) {
             return 0;
         }
         String unusable = Files.exists(dir.resolve(TuneReport.MARKDOWN))
-                ? "--out " + dir + " already holds a tune (" + TuneReport.MARKDOWN + ")" : missingInput();
+                ? "--out " + dir + " already holds a tune (" + TuneReport.MARKDOWN + ")" : inputs.missing();
         if (unusable != null) {
             err.println("its-tune: " + unusable);
             err.flush();
@@ -188,21 +181,6 @@ public final class TuneCommand implements Callable<Integer> {
         console.println("results: " + dir.resolve(TuneReport.MARKDOWN));
         console.flush();
         return result.best().isPresent() && !result.stoppedEarly() ? 0 : 1;
-    }
-
-    /** Why the pipeline's inputs cannot be used, or null: found now rather than at the first run. */
-    private String missingInput() {
-        String[] options = {"--data", "--model", "--job-jar"};
-        Path[] paths = {data, model, jobJar};
-        for (int i = 0; i < options.length; i++) {
-            if (paths[i] == null || paths[i].toString().isEmpty()) {
-                return options[i] + " is required (./its sets it)";
-            }
-            if (!Files.exists(paths[i])) {
-                return options[i] + ": no such file or folder: " + paths[i];
-            }
-        }
-        return null;
     }
 
     /** Checks the file's backend and rows and every option against it and the kernel's limits; names each problem. */
