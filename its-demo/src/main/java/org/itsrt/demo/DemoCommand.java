@@ -224,9 +224,6 @@ public final class DemoCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(hook);
 
         Path flinkTemp = run.resolve("flink-tmp");
-        if (pins.containsKey("clients")) {
-            CpuPinning.pin("clients", ProcessHandle.current().pid(), pins.get("clients"));
-        }
         try (KafkaBroker kafka = startKafka(log)) {
             if (pins.containsKey("broker")) {
                 CpuPinning.pin("broker", kafka.pid().orElseThrow(), pins.get("broker"));
@@ -235,6 +232,11 @@ public final class DemoCommand implements Callable<Integer> {
                 log.println("its-demo: Flink up: " + flink.describe().replace(", web UI was ", ", web UI "));
                 if (pins.containsKey("flink")) {
                     CpuPinning.pin("flink", flink.pid().orElseThrow(), pins.get("flink"));
+                }
+                // Last: a child process inherits the affinity of the thread that starts it, so pinning
+                // this JVM before the broker and the cluster start would pin them too.
+                if (pins.containsKey("clients")) {
+                    CpuPinning.pin("clients", ProcessHandle.current().pid(), pins.get("clients"));
                 }
                 if (!pins.isEmpty()) {
                     log.println("its-demo: pinned " + pins);
