@@ -66,6 +66,7 @@ public final class XenRowCommand implements AppliedBudget {
         if (restoreOutput != null) {
             return;
         }
+        // Marked first: a restore that fails is reported once, not tried again by a second close.
         restoreOutput = List.of();
         restoreOutput = run(command, "--restore").lines().toList();
     }

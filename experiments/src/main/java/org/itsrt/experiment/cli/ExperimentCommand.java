@@ -111,7 +111,10 @@ public final class ExperimentCommand implements Callable<Integer> {
                     + " run(s) read)");
             return 0;
         }
-        String problem = deploymentProblem(spec) != null ? deploymentProblem(spec) : inputs.missing();
+        String problem = deploymentProblem(spec);
+        if (problem == null) {
+            problem = inputs.missing();
+        }
         if (problem != null) {
             System.err.println("its-experiment: " + problem);
             return 2;
