@@ -15,7 +15,7 @@ import java.util.concurrent.Callable;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.itsrt.clock.Clocks;
 import org.itsrt.clock.LatencyClock;
-import org.itsrt.graph.StudyStation;
+import org.itsrt.readings.StudyStation;
 import org.itsrt.producers.replay.DetectorWindows;
 import org.itsrt.producers.send.KafkaChecks;
 import org.itsrt.producers.send.ProducerSettings;

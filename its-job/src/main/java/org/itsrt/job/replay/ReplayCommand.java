@@ -12,7 +12,7 @@ import java.util.concurrent.Callable;
 
 import org.itsrt.graph.DetectorGraph;
 import org.itsrt.graph.StudyNetwork;
-import org.itsrt.graph.StudyStation;
+import org.itsrt.readings.StudyStation;
 import org.itsrt.job.advice.Advice;
 import org.itsrt.job.advice.RouteAdvisor;
 import org.itsrt.job.forecast.StationHistory;

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 import org.HdrHistogram.Histogram;
-import org.itsrt.graph.StudyStation;
+import org.itsrt.readings.StudyStation;
 import org.itsrt.job.advice.Advice;
 import org.itsrt.job.advice.RouteAdvisor;
 

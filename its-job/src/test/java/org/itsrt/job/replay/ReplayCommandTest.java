@@ -29,7 +29,7 @@ import picocli.CommandLine;
 class ReplayCommandTest {
 
     private static final Path TINY_MODEL = Path.of(System.getProperty("itsrt.repo.root", ".."))
-            .resolve("its-common/src/test/resources/models/tiny-features");
+            .resolve("its-model/src/test/resources/models/tiny-features");
 
     @TempDir
     static Path dir;
