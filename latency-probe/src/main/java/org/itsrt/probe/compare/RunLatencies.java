@@ -1,13 +1,12 @@
 package org.itsrt.probe.compare;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogReader;
 import org.itsrt.probe.report.Ecdf;
 import org.itsrt.probe.report.HistogramLog;
 import org.itsrt.probe.report.LatencyCsv;
+import org.itsrt.probe.report.ProbeSummary;
 import org.itsrt.probe.report.RunReport;
 import org.itsrt.probe.stats.LatencyHistogram;
 import org.itsrt.probe.stats.LatencyKind;
@@ -34,7 +33,6 @@ public final class RunLatencies {
     /** Where a demo run ({@code ./its demo}) keeps its probe's run folder. */
     public static final String DEMO_PROBE_FOLDER = "probe";
 
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private RunLatencies() {
     }
@@ -211,12 +209,12 @@ public final class RunLatencies {
         String sloNote = "n/a: no latencies.csv to recompute it from";
         Path summary = hlog.resolveSibling(RunReport.SUMMARY_JSON);
         if (Files.isRegularFile(summary)) {
-            JsonNode root = JSON.readTree(summary.toFile());
-            JsonNode node = root.path("slo").path(kind.key()).path("all").path("violation_ratio");
-            double runSlo = root.path("settings").path("slo_ms").asDouble(Double.NaN);
-            double runWindow = root.path("settings").path("window_s").asDouble(Double.NaN);
-            if (node.isNumber()) {
-                ratio = node.asDouble();
+            ProbeSummary run = ProbeSummary.read(summary);
+            Double recorded = run.slo().of(kind.key()).all().violationRatio();
+            double runSlo = run.settings().sloMs();
+            double runWindow = run.settings().windowS();
+            if (recorded != null) {
+                ratio = recorded;
                 boolean same = Math.abs(runSlo - sloNs / 1e6) < 1e-9 && Math.abs(runWindow - windowNs / 1e9) < 1e-12;
                 sloNote = String.format(Locale.ROOT, "from %s (SLO %s ms, window %s s%s)", RunReport.SUMMARY_JSON,
                         runSlo, runWindow, same ? "" : ": NOT the comparison's");

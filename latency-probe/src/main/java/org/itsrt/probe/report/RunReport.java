@@ -1,9 +1,5 @@
 package org.itsrt.probe.report;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.kafka.common.TopicPartition;
 import org.itsrt.probe.arrival.MalformedRecord;
 import org.itsrt.probe.stats.LatencyHistogram;
@@ -21,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -43,8 +40,6 @@ public final class RunReport {
     public static final String TIMELINE = "timeline";
     public static final String STAGES = "stages";
 
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-
     private final RunInfo info;
     private final RunStats stats;
     private final TimelinePoints timeline;
@@ -59,7 +54,7 @@ public final class RunReport {
     public List<String> write(Path dir) throws IOException {
         List<String> plots = writePlots(dir);
         writeWindows(dir.resolve(WINDOWS_CSV));
-        JSON.writeValue(dir.resolve(SUMMARY_JSON).toFile(), json(plots));
+        summary(plots).write(dir.resolve(SUMMARY_JSON));
         Files.writeString(dir.resolve(SUMMARY_MD), markdown(plots), StandardCharsets.UTF_8);
         return plots;
     }
@@ -175,131 +170,87 @@ public final class RunReport {
 
     // ---------------------------------------------------------------- summary.json
 
-    ObjectNode json(List<String> plots) {
-        ObjectNode root = JSON.createObjectNode();
-        root.put("format", "its-probe summary 1");
-        ObjectNode run = root.putObject("run");
-        run.put("topic", info.topic());
-        run.put("bootstrap_servers", info.bootstrapServers());
-        run.put("group_id", info.groupId());
-        run.put("from_beginning", info.fromBeginning());
-        ObjectNode offsets = run.putObject("start_offsets");
+    /** The run as {@code summary.json} holds it. */
+    ProbeSummary summary(List<String> plots) {
+        Map<String, Long> offsets = new LinkedHashMap<>();
         for (Map.Entry<TopicPartition, Long> e : info.startOffsets().entrySet()) {
             offsets.put(Integer.toString(e.getKey().partition()), e.getValue());
         }
-        ObjectNode overrides = run.putObject("consumer_overrides");
-        info.consumerOverrides().forEach(overrides::put);
-        run.put("started", info.started().toString());
-        run.put("ended", info.ended().toString());
-        run.put("duration_s", Duration.between(info.started(), info.ended()).toMillis() / 1000.0);
-        run.put("active_span_s", stats.isEmpty() ? 0 : (stats.lastArrivalNs() - stats.firstArrivalNs()) / 1e9);
-        run.put("stopped_by", info.stoppedBy());
-        run.put("clock", info.clock());
-
-        ObjectNode settings = root.putObject("settings");
-        settings.put("window_s", stats.settings().windowNs() / 1e9);
-        settings.put("slo_ms", stats.settings().sloNs() / 1e6);
-        settings.put("warmup_s", stats.settings().warmupNs() / 1e9);
-        settings.put("histogram_significant_digits", LatencyHistogram.SIGNIFICANT_DIGITS);
-
-        ObjectNode records = root.putObject("records");
-        records.put("measured", stats.records());
-        records.put("malformed", stats.malformed().total());
-        ObjectNode reasons = records.putObject("malformed_by_reason");
-        stats.malformed().byReason().forEach(reasons::put);
-        ObjectNode negative = records.putObject("negative_latency");
-        for (LatencyKind kind : LatencyKind.values()) {
-            negative.put(kind.key(), stats.latency(kind).negative());
-        }
-        if (info.expected() > 0) {
-            records.put("expected", info.expected());
-            records.put("shortfall", stats.sequences().shortfall(info.expected()));
-        } else {
-            records.putNull("expected");
-            records.putNull("shortfall");
-        }
-
-        root.put("primary_latency", stats.primaryKind().key());
-        ObjectNode latency = root.putObject("latency");
-        for (LatencyKind kind : LatencyKind.values()) {
-            ObjectNode k = latency.putObject(kind.key());
-            summary(k.putObject("all"), stats.latency(kind).summary(), "ms", 1e6);
-            if (stats.hasSteadyState()) {
-                summary(k.putObject("steady_state"), stats.steadyLatency(kind).summary(), "ms", 1e6);
-            } else {
-                k.putNull("steady_state");
-            }
-        }
-
-        ObjectNode stages = root.putObject("stages");
-        for (Stage stage : Stage.values()) {
-            summary(stages.putObject(stage.label()), stats.stage(stage).summary(), "us", 1e3);
-        }
-
-        ObjectNode sequence = root.putObject("sequence");
-        sequence(sequence.putObject("total"), stats.sequences().total());
-        ArrayNode perDetector = sequence.putArray("per_detector");
+        ProbeSummary.Run run = new ProbeSummary.Run(info.topic(), info.bootstrapServers(), info.groupId(),
+                info.fromBeginning(), offsets, new LinkedHashMap<>(info.consumerOverrides()), info.started().toString(),
+                info.ended().toString(), Duration.between(info.started(), info.ended()).toMillis() / 1000.0,
+                stats.isEmpty() ? 0 : (stats.lastArrivalNs() - stats.firstArrivalNs()) / 1e9, info.stoppedBy(),
+                info.clock());
+        ProbeSummary.Settings settings = new ProbeSummary.Settings(stats.settings().windowNs() / 1e9,
+                stats.settings().sloNs() / 1e6, stats.settings().warmupNs() / 1e9, LatencyHistogram.SIGNIFICANT_DIGITS);
+        boolean expected = info.expected() > 0;
+        ProbeSummary.Records records = new ProbeSummary.Records(stats.records(), stats.malformed().total(),
+                new LinkedHashMap<>(stats.malformed().byReason()),
+                new ProbeSummary.ByKind<>(stats.latency(LatencyKind.FROM_SENT).negative(),
+                        stats.latency(LatencyKind.FROM_INTENDED).negative()),
+                expected ? info.expected() : null,
+                expected ? stats.sequences().shortfall(info.expected()) : null);
+        ProbeSummary.Latencies latency = new ProbeSummary.Latencies(latencySpans(LatencyKind.FROM_SENT),
+                latencySpans(LatencyKind.FROM_INTENDED));
+        ProbeSummary.Stages stages = new ProbeSummary.Stages(stageStats(Stage.PARSE), stageStats(Stage.INFER),
+                stageStats(Stage.ROUTE));
+        List<ProbeSummary.DetectorDelivery> perDetector = new ArrayList<>();
         for (SequenceTracker.DetectorCounts c : stats.sequences().perDetector()) {
-            sequence(perDetector.addObject().put("detector", c.detector()), c);
+            perDetector.add(new ProbeSummary.DetectorDelivery(c.detector(), c.received(), c.distinct(), c.maxSeq(),
+                    c.lost(), c.duplicated(), c.reordered()));
         }
-
-        ObjectNode slo = root.putObject("slo");
-        for (LatencyKind kind : LatencyKind.values()) {
-            ObjectNode k = slo.putObject(kind.key());
-            slo(k.putObject("all"), stats.slo(kind));
-            if (stats.hasSteadyState()) {
-                slo(k.putObject("steady_state"), stats.steadySlo(kind));
-            } else {
-                k.putNull("steady_state");
-            }
-        }
-
-        ObjectNode files = root.putObject("files");
-        files.put("latencies", LatencyCsv.FILE);
-        files.put("histogram_log", HistogramLog.FILE);
-        files.put("windows", WINDOWS_CSV);
-        ArrayNode plotFiles = files.putArray("plots");
+        SequenceTracker.DetectorCounts t = stats.sequences().total();
+        ProbeSummary.Sequence sequence = new ProbeSummary.Sequence(new ProbeSummary.Delivery(t.received(),
+                t.distinct(), t.maxSeq(), t.lost(), t.duplicated(), t.reordered()), perDetector);
+        ProbeSummary.Slos slo = new ProbeSummary.Slos(sloSpans(LatencyKind.FROM_SENT),
+                sloSpans(LatencyKind.FROM_INTENDED));
+        List<String> plotFiles = new ArrayList<>();
         for (String plot : plots) {
             plotFiles.add(plot + ".png");
             plotFiles.add(plot + ".svg");
         }
-        return root;
+        ProbeSummary.Files files = new ProbeSummary.Files(LatencyCsv.FILE, HistogramLog.FILE, WINDOWS_CSV, plotFiles);
+        return new ProbeSummary(ProbeSummary.FORMAT, run, settings, records, stats.primaryKind().key(), latency,
+                stages, sequence, slo, files);
     }
 
-    private static void summary(ObjectNode node, LatencySummary s, String unit, double divisor) {
-        node.put("count", s.count());
-        if (s.isEmpty()) {
-            return;
-        }
-        node.put("min_" + unit, s.minNs() / divisor);
-        node.put("mean_" + unit, s.meanNs() / divisor);
+    private ProbeSummary.Spans<ProbeSummary.LatencyStats> latencySpans(LatencyKind kind) {
+        return new ProbeSummary.Spans<>(latencyStats(stats.latency(kind).summary()),
+                stats.hasSteadyState() ? latencyStats(stats.steadyLatency(kind).summary()) : null);
+    }
+
+    private ProbeSummary.Spans<ProbeSummary.Slo> sloSpans(LatencyKind kind) {
+        return new ProbeSummary.Spans<>(slo(stats.slo(kind)), stats.hasSteadyState() ? slo(stats.steadySlo(kind)) : null);
+    }
+
+    private static ProbeSummary.LatencyStats latencyStats(LatencySummary s) {
+        double[] v = values(s, 1e6);
+        return s.isEmpty() ? new ProbeSummary.LatencyStats(0, null, null, null, null, null, null, null, null, null)
+                : new ProbeSummary.LatencyStats(s.count(), v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]);
+    }
+
+    private ProbeSummary.StageStats stageStats(Stage stage) {
+        LatencySummary s = stats.stage(stage).summary();
+        double[] v = values(s, 1e3);
+        return s.isEmpty() ? new ProbeSummary.StageStats(0, null, null, null, null, null, null, null, null, null)
+                : new ProbeSummary.StageStats(s.count(), v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]);
+    }
+
+    /** min, mean, the percentiles of {@link LatencySummary#PERCENTILES} and max, divided by {@code divisor}. */
+    private static double[] values(LatencySummary s, double divisor) {
+        double[] v = new double[3 + LatencySummary.PERCENTILES.length];
+        v[0] = s.minNs() / divisor;
+        v[1] = s.meanNs() / divisor;
         for (int i = 0; i < LatencySummary.PERCENTILES.length; i++) {
-            node.put(LatencySummary.PERCENTILE_NAMES[i].replace('.', '_') + "_" + unit, s.percentileNs(i) / divisor);
+            v[2 + i] = s.percentileNs(i) / divisor;
         }
-        node.put("max_" + unit, s.maxNs() / divisor);
+        v[v.length - 1] = s.maxNs() / divisor;
+        return v;
     }
 
-    private static void sequence(ObjectNode node, SequenceTracker.DetectorCounts c) {
-        node.put("received", c.received());
-        node.put("distinct", c.distinct());
-        node.put("max_seq", c.maxSeq());
-        node.put("lost", c.lost());
-        node.put("duplicated", c.duplicated());
-        node.put("reordered", c.reordered());
-    }
-
-    private static void slo(ObjectNode node, WindowedSlo.Report r) {
-        node.put("from_s", r.fromOffsetNs() / 1e9);
-        node.put("windows", r.windows());
-        node.put("empty_windows", r.empty());
-        node.put("violating_windows", r.violating());
-        if (Double.isNaN(r.ratio())) {
-            node.putNull("violation_ratio");
-        } else {
-            node.put("violation_ratio", r.ratio());
-        }
-        node.put("records", r.records());
-        node.put("records_over_slo", r.overSlo());
+    private static ProbeSummary.Slo slo(WindowedSlo.Report r) {
+        return new ProbeSummary.Slo(r.fromOffsetNs() / 1e9, r.windows(), r.empty(), r.violating(),
+                Double.isNaN(r.ratio()) ? null : r.ratio(), r.records(), r.overSlo());
     }
 
     // ---------------------------------------------------------------- summary.md

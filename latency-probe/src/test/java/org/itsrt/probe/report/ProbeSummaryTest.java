@@ -1,0 +1,108 @@
+package org.itsrt.probe.report;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.itsrt.probe.SampleRun;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** summary.json as one type: what the probe writes is what every reader gets, and nothing less. */
+class ProbeSummaryTest {
+
+    private static final ObjectMapper TREE = new ObjectMapper();
+
+    @TempDir
+    static Path dir;
+
+    static Path file;
+    static String written;
+
+    @BeforeAll
+    static void writeASampleRun() throws Exception {
+        SampleRun.write(dir.resolve("run"), false);
+        file = dir.resolve("run").resolve(RunReport.SUMMARY_JSON);
+        written = Files.readString(file);
+    }
+
+    @Test
+    void roundTripsWithoutLosingAField() throws Exception {
+        ProbeSummary summary = ProbeSummary.read(file);
+        Path again = dir.resolve("again.json");
+        summary.write(again);
+
+        assertThat(TREE.readTree(again.toFile())).isEqualTo(TREE.readTree(written));
+        assertThat(ProbeSummary.read(again)).isEqualTo(summary);
+    }
+
+    @Test
+    void readsWhatTheSampleRunMeasured() throws Exception {
+        ProbeSummary summary = ProbeSummary.read(file);
+
+        assertThat(summary.format()).isEqualTo(ProbeSummary.FORMAT);
+        assertThat(summary.records().measured()).isEqualTo(SampleRun.RECORDS);
+        assertThat(summary.latency().fromSent().all().p50Ms()).isEqualTo(2.0, org.assertj.core.data.Offset.offset(0.01));
+        assertThat(summary.latency().of("from_intended").steadyState()).isNotNull();
+        assertThat(summary.stages().infer().count()).isEqualTo(SampleRun.RECORDS);
+        assertThat(summary.sequence().total().lost()).isEqualTo(1);
+        assertThat(summary.sequence().perDetector()).hasSize(3);
+        assertThat(summary.slo().of("from_sent").all().violationRatio()).isNotNull();
+    }
+
+    @Test
+    void aMissingFieldFailsNamingIt() throws Exception {
+        ObjectNode tree = (ObjectNode) TREE.readTree(written);
+        ((ObjectNode) tree.path("latency").path("from_intended").path("all")).remove("p99_ms");
+
+        assertThatThrownBy(() -> readTree(tree)).isInstanceOf(IOException.class)
+                .hasMessageContaining("missing field 'p99_ms' at /latency/from_intended/all");
+    }
+
+    @Test
+    void aRenamedFieldFailsNamingIt() throws Exception {
+        ObjectNode tree = (ObjectNode) TREE.readTree(written);
+        ObjectNode settings = (ObjectNode) tree.path("settings");
+        settings.set("slo_millis", settings.remove("slo_ms"));
+
+        // Jackson meets the fields in order: whichever of the two it notices first is named.
+        assertThatThrownBy(() -> readTree(tree)).isInstanceOf(IOException.class)
+                .hasMessageMatching("(?s).*(missing field 'slo_ms' at /settings|unknown field 'slo_millis' at /settings).*");
+    }
+
+    @Test
+    void anotherFormatIsRefusedNamingBoth() throws Exception {
+        ObjectNode tree = (ObjectNode) TREE.readTree(written);
+        tree.put("format", "its-probe summary 1");
+
+        assertThatThrownBy(() -> readTree(tree)).isInstanceOf(IOException.class)
+                .hasMessageContaining("its-probe summary 1").hasMessageContaining(ProbeSummary.FORMAT);
+    }
+
+    @Test
+    void anEmptyRunWritesNullsNotGaps() throws Exception {
+        ProbeSummary summary = ProbeSummary.read(file);
+        // The sample's readings carry no stage of the job: parse has no values, and says so with nulls.
+        Path readings = dir.resolve("readings");
+        SampleRun.write(readings, true);
+        ProbeSummary hop = ProbeSummary.read(readings.resolve(RunReport.SUMMARY_JSON));
+
+        assertThat(hop.stages().parse().count()).isZero();
+        assertThat(hop.stages().parse().p50Us()).isNull();
+        assertThat(TREE.readTree(readings.resolve(RunReport.SUMMARY_JSON).toFile()).at("/stages/parse").has("p50_us"))
+                .isTrue();
+        assertThat(summary.stages().parse().p50Us()).isNotNull();
+    }
+
+    private static ProbeSummary readTree(ObjectNode tree) throws IOException {
+        Path changed = Files.createTempFile(dir, "summary", ".json");
+        TREE.writeValue(changed.toFile(), tree);
+        return ProbeSummary.read(changed);
+    }
+}
