@@ -1,7 +1,5 @@
 package org.itsrt.probe;
 
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 import org.itsrt.clock.Clocks;
 import org.itsrt.clock.LatencyClock;
 import org.itsrt.probe.arrival.ConsumeLoop;
@@ -174,18 +172,6 @@ public final class ProbeCommand implements Callable<Integer> {
         PrintStream err = System.err;
         Charts.prepare();
         LatencyClock clock = Clocks.system();
-        List<TopicPartition> partitions;
-        try {
-            partitions = KafkaSettings.partitionsOf(bootstrapServers, topic, connectTimeout, consumerProps);
-        } catch (KafkaSettings.KafkaUnavailableException e) {
-            err.println("its-probe: " + e.getMessage());
-            return 1;
-        }
-        if (partitions.isEmpty()) {
-            err.println("its-probe: topic " + topic + " has no partitions");
-            return 1;
-        }
-
         ProbeRun run = new ProbeRun(options, clock, err);
         CountDownLatch reported = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
@@ -199,10 +185,12 @@ public final class ProbeCommand implements Callable<Integer> {
         }, "its-probe-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         ProbeRun.Result result;
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
-                KafkaSettings.consumer(bootstrapServers, options.groupId(), fromBeginning, consumerProps))) {
-            result = run.run(consumer, partitions, folder);
+        try {
+            result = run.runOnKafka(connectTimeout, folder);
             printOutcome(err, result);
+        } catch (KafkaSettings.KafkaUnavailableException e) {
+            err.println("its-probe: " + e.getMessage());
+            return 1;
         } finally {
             reported.countDown();
             try {

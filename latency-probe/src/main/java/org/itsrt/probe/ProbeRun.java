@@ -1,10 +1,12 @@
 package org.itsrt.probe;
 
 import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.itsrt.clock.LatencyClock;
 import org.itsrt.probe.arrival.ArrivalSink;
 import org.itsrt.probe.arrival.ConsumeLoop;
+import org.itsrt.probe.arrival.KafkaSettings;
 import org.itsrt.probe.report.HistogramLog;
 import org.itsrt.probe.report.LatencyCsv;
 import org.itsrt.probe.report.Progress;
@@ -18,7 +20,10 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -50,13 +55,48 @@ public final class ProbeRun {
     private final Options options;
     private final LatencyClock clock;
     private final PrintStream log;
+    private final CountDownLatch ready = new CountDownLatch(1);
     private volatile ConsumeLoop loop;
     private volatile boolean stopRequested;
+    /** True once reading positions are known; a run that ends before has failed to get ready. */
+    private volatile boolean readyNow;
 
     public ProbeRun(Options options, LatencyClock clock, PrintStream log) {
         this.options = options;
         this.clock = clock;
         this.log = log;
+    }
+
+    /**
+     * The usual run: finds the topic's partitions, opens a Kafka consumer with the probe's settings
+     * ({@link KafkaSettings#consumer}) and consumes them as {@link #run} does.
+     *
+     * @throws KafkaSettings.KafkaUnavailableException when the broker does not describe the topic
+     *                                                 within {@code connectTimeout}
+     */
+    public Result runOnKafka(Duration connectTimeout, Path folder)
+            throws IOException, KafkaSettings.KafkaUnavailableException {
+        List<TopicPartition> partitions = KafkaSettings.partitionsOf(options.bootstrapServers(), options.topic(),
+                connectTimeout, options.consumerOverrides());
+        if (partitions.isEmpty()) {
+            throw new KafkaSettings.KafkaUnavailableException("topic " + options.topic() + " has no partitions");
+        }
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(KafkaSettings.consumer(
+                options.bootstrapServers(), options.groupId(), options.fromBeginning(), options.consumerOverrides()))) {
+            return run(consumer, partitions, folder);
+        } finally {
+            // A run that failed before it was ready must not leave a waiter hanging.
+            ready.countDown();
+        }
+    }
+
+    /**
+     * Waits until the probe knows its reading positions: records sent after this are measured.
+     *
+     * @return false when it was not ready within {@code timeout}
+     */
+    public boolean awaitReady(Duration timeout) throws InterruptedException {
+        return ready.await(timeout.toMillis(), TimeUnit.MILLISECONDS) && readyNow;
     }
 
     /**
@@ -123,6 +163,8 @@ public final class ProbeRun {
         } catch (IOException e) {
             log.println("its-probe: cannot write " + folder.resolve(READY_FILE) + ": " + e.getMessage());
         }
+        readyNow = true;
+        ready.countDown();
     }
 
     /** Stops the run from another thread; the report is still written. */

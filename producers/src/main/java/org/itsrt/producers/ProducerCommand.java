@@ -1,28 +1,16 @@
 package org.itsrt.producers;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.itsrt.clock.Clocks;
-import org.itsrt.clock.LatencyClock;
-import org.itsrt.readings.StudyStation;
-import org.itsrt.producers.replay.DetectorWindows;
-import org.itsrt.producers.send.KafkaChecks;
-import org.itsrt.producers.send.ProducerSettings;
-import org.itsrt.producers.send.ReplayRun;
 import org.itsrt.producers.send.RunSummary;
-import org.itsrt.readings.CanonicalTable;
-import org.itsrt.readings.Reading;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -96,59 +84,43 @@ public final class ProducerCommand implements Callable<Integer> {
             description = "progress line interval on stderr (default: ${DEFAULT-VALUE})")
     String progressEvery;
 
-    private volatile ReplayRun current;
+    private volatile ProducerRun current;
 
     @Override
     public Integer call() throws Exception {
         validate();
-        List<Long> ids = detectors != null ? detectors : Arrays.stream(StudyStation.values()).map(StudyStation::vdsId).toList();
-        List<Reading> readings;
+        ProducerRun.Plan plan = new ProducerRun.Plan(bootstrapServers, topic, data,
+                detectors != null ? detectors : ProducerRun.STUDY_DETECTORS, rate, records, acks, producerProps,
+                Durations.parse(progressEvery, "--progress-every"));
+        ProducerRun run;
         try {
-            readings = CanonicalTable.read(data);
-        } catch (IOException | RuntimeException e) {
-            System.err.println("its-producer: cannot read " + data + ": " + e.getMessage());
-            return 1;
-        }
-        List<DetectorWindows> windows;
-        try {
-            windows = DetectorWindows.of(readings, ids);
-        } catch (IllegalArgumentException e) {
-            System.err.println("its-producer: " + data + ": " + e.getMessage());
-            return 1;
-        }
-        try {
-            KafkaChecks.requireTopic(bootstrapServers, topic, producerProps);
-        } catch (IllegalStateException e) {
+            run = ProducerRun.prepare(plan, System.err);
+        } catch (ProducerRun.NotReplayable e) {
             System.err.println("its-producer: " + e.getMessage());
             return 1;
         }
-        LatencyClock clock = Clocks.system();
-        Map<String, Object> config = ProducerSettings.forLatency(bootstrapServers, acks, producerProps);
-        Thread hook = new Thread(() -> {
-            ReplayRun run = current;
-            if (run != null) {
-                run.stop();
-            }
-        }, "its-producer-stop");
+        current = run;
+        Thread hook = new Thread(run::stop, "its-producer-stop");
         Runtime.getRuntime().addShutdownHook(hook);
 
         String markdown;
         boolean failures;
         if (sweep == null) {
             double seconds = duration != null ? Durations.parse(duration, "--duration").toNanos() / 1e9 : Double.NaN;
-            long total = duration != null ? Math.round(seconds * rate) * ids.size() : records;
-            RunSummary summary = replay(windows, config, clock, rate, total);
-            markdown = summary.markdown(topic, bootstrapServers, data, clock.info().describe(), config);
+            long total = duration != null ? Math.round(seconds * rate) * run.detectors() : records;
+            RunSummary summary = run.replay(rate * run.detectors(), total);
+            markdown = run.markdown(summary);
             failures = summary.failed() > 0 || summary.acked() < summary.sent();
         } else {
             Duration step = Durations.parse(stepDuration, "--step-duration");
             List<RunSummary> steps = new ArrayList<>();
             for (double totalRate : sweep) {
                 System.err.printf(Locale.ROOT, "its-producer: sweep step %,.0f records/s for %ds%n", totalRate, step.toSeconds());
-                long total = Math.max(ids.size(), Math.round(totalRate * step.toNanos() / 1e9));
-                steps.add(replay(windows, config, clock, totalRate / ids.size(), total));
+                long total = Math.max(run.detectors(), Math.round(totalRate * step.toNanos() / 1e9));
+                steps.add(run.replay(totalRate, total));
             }
-            markdown = RunSummary.sweepMarkdown(steps, topic, bootstrapServers, clock.info().describe(), config);
+            markdown = RunSummary.sweepMarkdown(steps, topic, bootstrapServers, run.clock().info().describe(),
+                    run.producerConfig());
             failures = steps.stream().anyMatch(s -> s.failed() > 0);
         }
         System.out.print(markdown);
@@ -163,18 +135,6 @@ public final class ProducerCommand implements Callable<Integer> {
             // Ctrl-C: the hook already ran and the summary above covers what was sent
         }
         return failures ? 1 : 0;
-    }
-
-    private RunSummary replay(List<DetectorWindows> windows, Map<String, Object> config, LatencyClock clock,
-                              double ratePerDetector, long total) throws InterruptedException {
-        ReplayRun run = new ReplayRun(windows, KafkaProducer::new, config, topic, clock);
-        current = run;
-        long[] quota = ReplayRun.share(total, windows.size());
-        long started = System.nanoTime();
-        Progress progress = new Progress(total, started);
-        run.run(ratePerDetector, quota, Durations.parse(progressEvery, "--progress-every"), progress::print);
-        current = null;
-        return RunSummary.of(run.stats(), windows.size(), ratePerDetector, total);
     }
 
     private void validate() {

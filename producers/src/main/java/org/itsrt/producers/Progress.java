@@ -1,5 +1,6 @@
 package org.itsrt.producers;
 
+import java.io.PrintStream;
 import java.util.Locale;
 
 import org.itsrt.producers.send.SendStats;
@@ -9,10 +10,12 @@ final class Progress {
 
     private final long total;
     private final long startedNs;
+    private final PrintStream log;
 
-    Progress(long total, long startedNs) {
+    Progress(long total, long startedNs, PrintStream log) {
         this.total = total;
         this.startedNs = startedNs;
+        this.log = log;
     }
 
     void print(SendStats stats) {
@@ -20,7 +23,7 @@ final class Progress {
         double seconds = (System.nanoTime() - startedNs) / 1e9;
         double rate = sent / Math.max(seconds, 1e-9);
         double eta = rate > 0 ? (total - sent) / rate : Double.NaN;
-        System.err.printf(Locale.ROOT, "sent %,d/%,d (%.1f%%), %,.1f/s, acked %,d, failed %,d, send lag p99 %.2f ms, ETA %s%n",
+        log.printf(Locale.ROOT, "sent %,d/%,d (%.1f%%), %,.1f/s, acked %,d, failed %,d, send lag p99 %.2f ms, ETA %s%n",
                 sent, total, 100.0 * sent / total, rate, stats.acked(), stats.failed(),
                 stats.sendLagNs().getValueAtPercentile(99) / 1e6, eta(eta));
     }

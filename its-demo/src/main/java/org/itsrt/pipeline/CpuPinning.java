@@ -1,4 +1,4 @@
-package org.itsrt.demo;
+package org.itsrt.pipeline;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

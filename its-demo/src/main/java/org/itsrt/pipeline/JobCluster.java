@@ -1,4 +1,4 @@
-package org.itsrt.demo;
+package org.itsrt.pipeline;
 
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.itsrt.flink.LocalFlink;

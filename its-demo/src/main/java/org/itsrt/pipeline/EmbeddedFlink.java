@@ -1,4 +1,4 @@
-package org.itsrt.demo;
+package org.itsrt.pipeline;
 
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;

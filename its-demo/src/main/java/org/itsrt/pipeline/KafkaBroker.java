@@ -1,4 +1,4 @@
-package org.itsrt.demo;
+package org.itsrt.pipeline;
 
 import org.itsrt.kafka.LocalKafka;
 

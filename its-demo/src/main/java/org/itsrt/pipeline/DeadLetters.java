@@ -1,4 +1,4 @@
-package org.itsrt.demo;
+package org.itsrt.pipeline;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;

@@ -1,0 +1,235 @@
+package org.itsrt.pipeline;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.itsrt.clock.Clocks;
+import org.itsrt.job.ItsJob;
+import org.itsrt.job.config.JobSettings;
+import org.itsrt.probe.ProbeRun;
+import org.itsrt.probe.arrival.ConsumeLoop;
+import org.itsrt.probe.report.ProbeSummary;
+import org.itsrt.probe.report.RunReport;
+import org.itsrt.probe.stats.RunStats;
+import org.itsrt.producers.ProducerRun;
+import org.itsrt.producers.send.ProducerSummary;
+import org.itsrt.producers.send.RunSummary;
+
+/**
+ * One measured run on a {@link RunningStack}: submit the job, wait until it answers the readiness
+ * handshake, apply the budget, start the probe on the advice topic, replay the load with the
+ * producers, let the probe measure every record, count the job's dead letters, cancel the job.
+ * The producers and the probe are the libraries behind {@code ./its produce} and {@code ./its
+ * probe}, so a run measures what those commands would.
+ */
+final class Measurement {
+
+    static final String READINGS = "its.readings";
+    static final String ADVICE = "its.advice";
+    static final String DEAD_LETTERS = "its.dead-letters";
+
+    /** The folder of the probe's run inside a run's folder. */
+    static final String PROBE_DIR = "probe";
+    static final String PRODUCER_MD = "producer.md";
+    static final String PRODUCER_JSON = "producer.json";
+
+    /** How long a live job gets to answer the handshake: start, model load and warm-up. */
+    private static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(120);
+    private static final Duration PROBE_READY_TIMEOUT = Duration.ofSeconds(60);
+    /** The probe stops when nothing arrived for this long after the first record. */
+    private static final Duration PROBE_IDLE_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration PROGRESS_EVERY = Duration.ofSeconds(2);
+    private static final Duration SLO_WINDOW = Duration.ofSeconds(1);
+
+    private final RunningStack stack;
+    private final LoadSpec load;
+    private final JobSpec job;
+    private final BudgetHook budget;
+    private final Path dir;
+    private final PrintStream log;
+    private volatile ProducerRun producers;
+    private volatile ProbeRun probe;
+    private volatile boolean stopped;
+
+    Measurement(RunningStack stack, LoadSpec load, JobSpec job, BudgetHook budget, Path dir, PrintStream log) {
+        this.stack = stack;
+        this.load = load;
+        this.job = job;
+        this.budget = budget;
+        this.dir = dir;
+        this.log = log;
+    }
+
+    /** The job's settings for this run: the spec's options with this stack's Kafka ends and slots. */
+    static JobSettings jobSettings(JobSpec job, String bootstrapServers, int parallelism) {
+        Map<String, String> options = new LinkedHashMap<>();
+        options.put("bootstrap-servers", bootstrapServers);
+        options.put("input-topic", READINGS);
+        options.put("output-topic", ADVICE);
+        options.put("dead-letter-topic", DEAD_LETTERS);
+        options.put("parallelism", Integer.toString(parallelism));
+        if (job.model() != null) {
+            options.put("model", job.model().toString());
+        }
+        if (job.identity()) {
+            options.put("identity", "true");
+        }
+        options.putAll(job.options());
+        return JobSettings.fromMap(options);
+    }
+
+    RunResult run() throws Exception {
+        Files.createDirectories(dir);
+        String bootstrap = stack.bootstrapServers();
+        JobSettings settings = jobSettings(job, bootstrap, stack.spec().slots());
+        DeadLetters deadLetters = new DeadLetters(bootstrap, READINGS, DEAD_LETTERS);
+        Map<String, Long> deadBefore = deadLetters.countByReason();
+
+        StreamExecutionEnvironment env = stack.cluster().environment();
+        ItsJob.build(env, settings);
+        JobClient client = env.executeAsync(job.identity() ? ItsJob.JOB_NAME + " (identity)" : ItsJob.JOB_NAME);
+        try {
+            log.println("its-demo: waiting for the job to read " + READINGS + " and answer on " + DEAD_LETTERS + " ...");
+            int markers = deadLetters.awaitPipeline(HANDSHAKE_TIMEOUT, () -> !stopped && isRunning(client));
+            log.println("its-demo: job " + client.getJobID() + " is live (" + markers + " handshake record(s))");
+            try (AutoCloseable applied = budget.jobLive(stack.clusterPid())) {
+                return measureLive(deadLetters, deadBefore);
+            }
+        } finally {
+            cancel(client);
+        }
+    }
+
+    private RunResult measureLive(DeadLetters deadLetters, Map<String, Long> deadBefore) throws Exception {
+        Path probeDir = dir.resolve(PROBE_DIR);
+        ProbeRun probeRun = new ProbeRun(probeOptions(stack.bootstrapServers()), Clocks.system(), log);
+        probe = probeRun;
+        CompletableFuture<ProbeRun.Result> probed = CompletableFuture.supplyAsync(() -> {
+            try {
+                return probeRun.runOnKafka(Duration.ofSeconds(10), probeDir);
+            } catch (Exception e) {
+                throw new IllegalStateException("the probe failed: " + e.getMessage(), e);
+            }
+        });
+        if (!probeRun.awaitReady(PROBE_READY_TIMEOUT)) {
+            probeRun.stop();
+            String why = probed.isDone() ? "it stopped: " + failure(probed)
+                    : "it was not ready within " + PROBE_READY_TIMEOUT.toSeconds() + " s";
+            throw new IllegalStateException("the probe could not start reading " + ADVICE + ": " + why);
+        }
+        if (stopped) {
+            probeRun.stop();
+        }
+
+        ProducerRun.Plan plan = new ProducerRun.Plan(stack.bootstrapServers(), READINGS, load.data(), load.detectors(),
+                load.ratePerDetector(), load.records(), "all", load.producerProperties(), PROGRESS_EVERY);
+        ProducerRun replay = ProducerRun.prepare(plan, log);
+        producers = replay;
+        if (stopped) {
+            replay.stop();
+        }
+        RunSummary sent = replay.run();
+        String producerReport = replay.markdown(sent);
+        log.print(producerReport);
+        Files.writeString(dir.resolve(PRODUCER_MD), producerReport);
+        ProducerSummary producerSummary = ProducerSummary.of(sent);
+        producerSummary.write(dir.resolve(PRODUCER_JSON));
+        if (!producerSummary.complete() && !stopped) {
+            log.println("its-demo: the producers did not send and acknowledge every record: sent "
+                    + producerSummary.sent() + " of " + producerSummary.target() + ", acknowledged "
+                    + producerSummary.acked() + ", failed " + producerSummary.failed());
+        }
+
+        ProbeRun.Result measured;
+        try {
+            measured = probed.get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (!Files.exists(probeDir.resolve(RunReport.SUMMARY_JSON))) {
+                throw new IllegalStateException("the probe wrote no report: " + e.getCause().getMessage(), e.getCause());
+            }
+            measured = null;
+        }
+        // After Ctrl-C the broker may be going down with this JVM: what it holds can no longer be read.
+        Map<String, Long> dead = null;
+        if (!stopped) {
+            Map<String, Long> own = new TreeMap<>(deadLetters.countByReason());
+            deadBefore.forEach((reason, n) -> own.merge(reason, -n, Long::sum));
+            own.values().removeIf(n -> n == 0);
+            dead = own;
+        }
+        ProbeSummary probeSummary = ProbeSummary.read(probeDir.resolve(RunReport.SUMMARY_JSON));
+        int exit = stopped ? RunResult.INTERRUPTED
+                : measured != null && measured.reason() != ConsumeLoop.StopReason.INTERRUPTED
+                && producerSummary.complete() ? RunResult.OK : RunResult.FAILED;
+        return new RunResult(dir, exit, probeSummary, producerSummary, dead);
+    }
+
+    private ProbeRun.Options probeOptions(String bootstrap) {
+        long total = load.records();
+        Map<ConsumeLoop.StopReason, String> stops = new EnumMap<>(ConsumeLoop.StopReason.class);
+        stops.put(ConsumeLoop.StopReason.RECORDS, "--records " + total);
+        stops.put(ConsumeLoop.StopReason.DURATION, "--duration");
+        stops.put(ConsumeLoop.StopReason.IDLE, "--idle-timeout " + PROBE_IDLE_TIMEOUT.toSeconds()
+                + "s (nothing arrived for that long)");
+        stops.put(ConsumeLoop.StopReason.INTERRUPTED, "interrupt (Ctrl-C)");
+        String groupId = load.consumerProperties().getOrDefault("group.id", "its-probe-"
+                + LocalDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-"
+                + ProcessHandle.current().pid());
+        return new ProbeRun.Options(ADVICE, bootstrap, groupId, false, load.consumerProperties(),
+                new ConsumeLoop.Limits(total, 0, PROBE_IDLE_TIMEOUT.toNanos()),
+                new RunStats.Settings(SLO_WINDOW.toNanos(), Math.round(load.sloMs() * 1e6), load.warmup().toNanos()),
+                total, PROGRESS_EVERY.toNanos(), stops);
+    }
+
+    /** Stops the producers after their current record and the probe after its current poll. */
+    void stop() {
+        stopped = true;
+        ProducerRun replay = producers;
+        if (replay != null) {
+            replay.stop();
+        }
+        ProbeRun running = probe;
+        if (running != null) {
+            running.stop();
+        }
+    }
+
+    private static String failure(CompletableFuture<ProbeRun.Result> probed) {
+        try {
+            probed.get();
+            return "it ended before it was ready";
+        } catch (Exception e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            return cause.getMessage();
+        }
+    }
+
+    private static boolean isRunning(JobClient client) {
+        try {
+            return !client.getJobStatus().get(10, TimeUnit.SECONDS).isTerminalState();
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    private void cancel(JobClient client) {
+        try {
+            client.cancel().get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            log.println("its-demo: cancelling the job: " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,98 @@
+package org.itsrt.pipeline;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.itsrt.probe.report.ProbeSummary;
+import org.itsrt.probe.report.ProbeSummary.LatencyStats;
+
+/**
+ * A run's verdict as people read it: the latency table the console shows and {@code summary.md}
+ * keeps, with what was lost, duplicated and dead-lettered.
+ */
+public final class PipelineReport {
+
+    private static final String[] COLUMNS = {"count", "p50", "p90", "p99", "p99.9", "max"};
+
+    private final RunResult result;
+
+    public PipelineReport(RunResult result) {
+        this.result = result;
+    }
+
+    /** The latency table (ms): both latencies, the whole run and its steady state. */
+    public String latencyTable() {
+        ProbeSummary probe = result.probe();
+        StringBuilder md = new StringBuilder("| latency (ms) | span |");
+        for (String c : COLUMNS) {
+            md.append(' ').append(c).append(" |");
+        }
+        md.append("\n|---|---|");
+        md.append("---:|".repeat(COLUMNS.length)).append('\n');
+        double warmup = probe.settings().warmupS();
+        for (String kind : List.of("from_intended", "from_sent")) {
+            ProbeSummary.Spans<LatencyStats> spans = probe.latency().of(kind);
+            row(md, kind, "all", spans.all());
+            if (spans.steadyState() != null) {
+                row(md, kind, String.format(Locale.ROOT, "steady state (from %.0f s)", warmup), spans.steadyState());
+            }
+        }
+        return md.toString();
+    }
+
+    private static void row(StringBuilder md, String kind, String span, LatencyStats s) {
+        md.append("| ").append(kind.replace('_', ' ')).append(" | ").append(span).append(" | ");
+        md.append(String.format(Locale.ROOT, "%,d", s.count())).append(" |");
+        for (Double value : new Double[] {s.p50Ms(), s.p90Ms(), s.p99Ms(), s.p999Ms(), s.maxMs()}) {
+            md.append(value == null ? " - |" : String.format(Locale.ROOT, " %.2f |", value));
+        }
+        md.append('\n');
+    }
+
+    /** One line: lost, duplicated, reordered by seq; records that never arrived; dead letters. */
+    public String deliveryLine() {
+        ProbeSummary probe = result.probe();
+        ProbeSummary.Delivery total = probe.sequence().total();
+        Map<String, Long> deadLetters = result.deadLetters();
+        StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
+                "lost %d, duplicated %d, reordered %d", total.lost(), total.duplicated(), total.reordered()));
+        // An interrupted run stopped its producers early: the announced total says nothing then.
+        if (deadLetters != null && probe.records().shortfall() != null) {
+            line.append(String.format(Locale.ROOT, ", never arrived %d", probe.records().shortfall()));
+        }
+        if (deadLetters == null) {
+            line.append(", dead letters not counted (interrupted)");
+        } else {
+            line.append(String.format(Locale.ROOT, ", dead-lettered %d", result.deadLettered()));
+            if (!deadLetters.isEmpty()) {
+                line.append(' ').append(deadLetters);
+            }
+        }
+        Double ratio = probe.slo().fromIntended().all().violationRatio();
+        if (ratio != null) {
+            line.append(String.format(Locale.ROOT, "; SLO violation ratio %.2f%% (p95 per %.0f s window > %.0f ms)",
+                    ratio * 100, probe.settings().windowS(), probe.settings().sloMs()));
+        }
+        return line.toString();
+    }
+
+    /** {@code summary.md} of the run folder: a title, the facts of the run, the table, the delivery line. */
+    public void write(Path file, String title, List<String> facts) throws IOException {
+        StringBuilder md = new StringBuilder("# ").append(title).append("\n\n");
+        for (String fact : facts) {
+            md.append("- ").append(fact).append('\n');
+        }
+        md.append("\n## End-to-end latency\n\n").append(latencyTable()).append('\n');
+        md.append("*from intended* counts from the open-loop schedule's send time, *from sent* from the actual send "
+                + "stamp; percentiles are HdrHistogram's. Delivery: ").append(deliveryLine()).append(".\n\n");
+        md.append("Details: [the probe's report](probe/summary.md) (per-detector delivery, stages, SLO windows, plots), "
+                + "[the producers' report](producer.md).\n\n");
+        md.append("![ECDF](probe/ecdf-log.png)\n\n![timeline](probe/timeline.png)\n");
+        Files.writeString(file, md.toString(), StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,31 @@
+package org.itsrt.pipeline;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+import org.itsrt.probe.report.ProbeSummary;
+import org.itsrt.producers.send.ProducerSummary;
+
+/**
+ * What one measured run gave.
+ *
+ * @param dir         the run's folder: summary.md, probe/, producer.md and producer.json
+ * @param exitCode    0 when every record was sent, acknowledged and measured; 1 when a part failed; 130 when
+ *                    the run was interrupted (what was measured is still in the summaries)
+ * @param probe       the probe's summary (its {@code summary.json})
+ * @param producers   the producers' summary
+ * @param deadLetters the job's dead letters by reason during this run, the readiness handshake left out;
+ *                    null when they could not be counted (an interrupted run)
+ */
+public record RunResult(Path dir, int exitCode, ProbeSummary probe, ProducerSummary producers,
+                        Map<String, Long> deadLetters) {
+
+    public static final int OK = 0;
+    public static final int FAILED = 1;
+    public static final int INTERRUPTED = 130;
+
+    /** Dead letters other than the handshake; -1 when they were not counted. */
+    public long deadLettered() {
+        return deadLetters == null ? -1 : deadLetters.values().stream().mapToLong(Long::longValue).sum();
+    }
+}

@@ -1,0 +1,181 @@
+package org.itsrt.pipeline;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.OptionalLong;
+import java.util.stream.Stream;
+
+import org.itsrt.kafka.LocalKafka;
+
+/**
+ * A broker and a Flink cluster, started (or reached) for one or more measured runs: {@code ./its
+ * demo --with-floor} measures the identity floor and then the job on one stack. Closing it stops
+ * what it started and removes their folders; what already ran is left running.
+ */
+public final class RunningStack implements AutoCloseable {
+
+    private final StackSpec spec;
+    private final KafkaBroker broker;
+    private final JobCluster cluster;
+    private final Path workDir;
+    private final PrintStream log;
+    private volatile Measurement current;
+    private volatile boolean stopped;
+
+    private RunningStack(StackSpec spec, KafkaBroker broker, JobCluster cluster, Path workDir, PrintStream log) {
+        this.spec = spec;
+        this.broker = broker;
+        this.cluster = cluster;
+        this.workDir = workDir;
+        this.log = log;
+    }
+
+    /**
+     * Starts the broker and the cluster the spec asks for (or checks the ones it names), creates
+     * the pipeline's topics where missing and pins what it says.
+     *
+     * @param workDir the cluster's temporary files (blobs, uploaded jars), removed on close
+     */
+    public static RunningStack start(StackSpec spec, Path workDir, PrintStream log) throws Exception {
+        KafkaBroker broker = startBroker(spec.broker(), log);
+        JobCluster cluster = null;
+        try {
+            if (spec.pins().containsKey("broker")) {
+                CpuPinning.pin("broker", broker.pid().orElseThrow(), spec.pins().get("broker"));
+            }
+            cluster = startCluster(spec, workDir, log);
+            log.println("its-demo: Flink up: " + cluster.describe().replace(", web UI was ", ", web UI "));
+            if (spec.pins().containsKey("flink")) {
+                CpuPinning.pin("flink", cluster.pid().orElseThrow(), spec.pins().get("flink"));
+            }
+            // Last: a child process inherits the affinity of the thread that starts it, so pinning
+            // this JVM before the broker and the cluster start would pin them too.
+            if (spec.pins().containsKey("clients")) {
+                CpuPinning.pin("clients", ProcessHandle.current().pid(), spec.pins().get("clients"));
+            }
+            if (!spec.pins().isEmpty()) {
+                log.println("its-demo: pinned " + spec.pins());
+            }
+            return new RunningStack(spec, broker, cluster, workDir, log);
+        } catch (Exception | Error e) {
+            closeQuietly(cluster, log);
+            broker.close();
+            deleteTree(workDir, log);
+            throw e;
+        }
+    }
+
+    private static KafkaBroker startBroker(StackSpec.Broker spec, PrintStream log) {
+        KafkaBroker broker;
+        if (spec instanceof StackSpec.Broker.Existing existing) {
+            log.println("its-demo: using the Kafka cluster at " + existing.bootstrapServers() + " ...");
+            broker = KafkaBroker.existing(existing.bootstrapServers());
+        } else {
+            StackSpec.Broker.Local local = (StackSpec.Broker.Local) spec;
+            log.println("its-demo: starting a local Kafka broker (KRaft) ...");
+            broker = KafkaBroker.local(local.heap(), local.jvmArgs());
+        }
+        log.println("its-demo: Kafka up at " + broker.bootstrapServers() + ", topics " + LocalKafka.PIPELINE_TOPICS);
+        return broker;
+    }
+
+    private static JobCluster startCluster(StackSpec spec, Path workDir, PrintStream log) throws Exception {
+        if (spec.cluster() instanceof StackSpec.Cluster.Existing existing) {
+            log.println("its-demo: using the Flink cluster at " + existing.rest() + " ...");
+            return JobCluster.existing(existing.rest(), existing.jobJar(), existing.taskManagerPid());
+        }
+        if (spec.cluster() instanceof StackSpec.Cluster.Child child) {
+            log.println("its-demo: starting Flink (child) ...");
+            return JobCluster.start(JobCluster.Kind.CHILD, spec.slots(), workDir, child.jobJar(), child.jvmArgs());
+        }
+        log.println("its-demo: starting Flink (in-process) ...");
+        return JobCluster.start(JobCluster.Kind.IN_PROCESS, spec.slots(), workDir, null, java.util.List.of());
+    }
+
+    /**
+     * Measures one run of {@code job} under {@code load} into {@code dir}; see {@link Measurement}.
+     * Runs one at a time.
+     */
+    public synchronized RunResult measure(LoadSpec load, JobSpec job, BudgetHook budget, Path dir) throws Exception {
+        if (stopped) {
+            throw new IllegalStateException("the stack was stopped");
+        }
+        Measurement measurement = new Measurement(this, load, job, budget, dir, log);
+        current = measurement;
+        try {
+            return measurement.run();
+        } finally {
+            current = null;
+        }
+    }
+
+    /**
+     * Stops the measurement under way (Ctrl-C): the producers stop sending, the probe stops and
+     * writes its report of what arrived; {@link #measure} then returns with exit code 130.
+     */
+    public void stop() {
+        stopped = true;
+        Measurement running = current;
+        if (running != null) {
+            running.stop();
+        }
+    }
+
+    boolean stopped() {
+        return stopped;
+    }
+
+    public StackSpec spec() {
+        return spec;
+    }
+
+    public String bootstrapServers() {
+        return broker.bootstrapServers();
+    }
+
+    JobCluster cluster() {
+        return cluster;
+    }
+
+    /** The process that runs the job's tasks, where it is on this host. */
+    public OptionalLong clusterPid() {
+        return cluster.pid();
+    }
+
+    /** One line each for the broker and the cluster, for reports. */
+    public String describe() {
+        return "Kafka: " + spec.broker().describe() + "; Flink: " + cluster.describe();
+    }
+
+    @Override
+    public void close() {
+        closeQuietly(cluster, log);
+        broker.close();
+        deleteTree(workDir, log);
+    }
+
+    private static void closeQuietly(JobCluster cluster, PrintStream log) {
+        if (cluster == null) {
+            return;
+        }
+        try {
+            cluster.close();
+        } catch (Exception e) {
+            log.println("its-demo: stopping the Flink cluster: " + e.getMessage());
+        }
+    }
+
+    private static void deleteTree(Path dir, PrintStream log) {
+        if (dir == null || !Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            log.println("its-demo: could not delete " + dir + ": " + e.getMessage());
+        }
+    }
+}
