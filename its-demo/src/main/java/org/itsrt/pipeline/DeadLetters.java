@@ -30,7 +30,7 @@ import java.util.function.BooleanSupplier;
  * routes one of them to the dead-letter topic: then the whole path (source, parsing, Kafka sink)
  * is live. Markers are left out of the dead-letter count.
  */
-final class DeadLetters {
+public final class DeadLetters {
 
     static final String MARKER_PREFIX = "{\"its_demo_handshake\":\"";
 
@@ -38,7 +38,7 @@ final class DeadLetters {
     private final String inputTopic;
     private final String deadLetterTopic;
 
-    DeadLetters(String bootstrapServers, String inputTopic, String deadLetterTopic) {
+    public DeadLetters(String bootstrapServers, String inputTopic, String deadLetterTopic) {
         this.bootstrapServers = bootstrapServers;
         this.inputTopic = inputTopic;
         this.deadLetterTopic = deadLetterTopic;
@@ -51,7 +51,7 @@ final class DeadLetters {
      * @return markers sent
      * @throws IllegalStateException when none came back within {@code timeout}
      */
-    int awaitPipeline(Duration timeout, BooleanSupplier stillRunning) {
+    public int awaitPipeline(Duration timeout, BooleanSupplier stillRunning) {
         String marker = MARKER_PREFIX + UUID.randomUUID() + "\"}";
         byte[] value = marker.getBytes(StandardCharsets.UTF_8);
         long deadline = System.nanoTime() + timeout.toNanos();
@@ -85,7 +85,7 @@ final class DeadLetters {
     }
 
     /** Dead letters other than handshake markers, by the reason in their {@code reason} header. */
-    Map<String, Long> countByReason() {
+    public Map<String, Long> countByReason() {
         Map<String, Long> counts = new TreeMap<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProps())) {
             List<TopicPartition> partitions = consumer.partitionsFor(deadLetterTopic).stream()

@@ -16,7 +16,7 @@ public record JobSpec(Path model, boolean identity, Map<String, String> options)
 
     public JobSpec {
         model = model == null ? null : model.toAbsolutePath();
-        options = Map.copyOf(new LinkedHashMap<>(options));
+        options = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(options));
     }
 
     /** The same job with predict and route replaced by the identity step. */

@@ -25,7 +25,7 @@ public record StackSpec(Broker broker, Cluster cluster, int slots, Map<String, S
     public static final List<String> PINNABLE = List.of("broker", "flink", "clients");
 
     public StackSpec {
-        pins = Map.copyOf(new LinkedHashMap<>(pins));
+        pins = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(pins));
         if (slots < 1) {
             throw new IllegalArgumentException("slots (the job's parallelism) must be >= 1, got " + slots);
         }

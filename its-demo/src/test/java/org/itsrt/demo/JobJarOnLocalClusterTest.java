@@ -15,6 +15,7 @@ import org.itsrt.flink.LocalFlink;
 import org.itsrt.job.ItsJob;
 import org.itsrt.job.config.JobSettings;
 import org.itsrt.kafka.LocalKafka;
+import org.itsrt.pipeline.DeadLetters;
 import org.itsrt.readings.Reading;
 import org.itsrt.readings.synthetic.SyntheticGenerator;
 import org.itsrt.records.AdviceRecord;

@@ -57,7 +57,7 @@ public final class ExperimentCommand implements Callable<Integer> {
     @Option(names = "--flink-rest", paramLabel = "URL",
             description = "submit the job to a Flink cluster that already runs (e.g. http://rt-vm:8081) instead of a "
                     + "fresh local cluster per run")
-    String flinkRest;
+    java.net.URI flinkRest;
 
     @Option(names = "--cluster-pid", paramLabel = "PID",
             description = "with --flink-rest and a linux-* backend: the TaskManager's process on this host, which the "
@@ -128,7 +128,7 @@ public final class ExperimentCommand implements Callable<Integer> {
         Files.createDirectories(dir);
         Files.copy(file, dir.resolve("experiment.yaml"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         ExperimentRunner runner = new ExperimentRunner(spec,
-                inputs.pipeline(demoArgs(), rowCommand), System.err);
+                inputs.on(bootstrapServers, flinkRest, clusterPid, rowCommand), System.err);
         List<RunResult> results = runner.run(dir);
         Path studyDir = study != null ? study : studyFromSpec(spec);
         String table = ExperimentReport.write(dir, spec, file, results, Environment.facts(results), studyDir);
@@ -162,21 +162,6 @@ public final class ExperimentCommand implements Callable<Integer> {
                     + "--flink-rest give --cluster-pid (the TaskManager's pid on this host)";
         }
         return null;
-    }
-
-    /** The demo options that point each run at a broker and a cluster that already run. */
-    private List<String> demoArgs() {
-        List<String> args = new java.util.ArrayList<>();
-        if (bootstrapServers != null) {
-            args.addAll(List.of("--bootstrap-servers", bootstrapServers));
-        }
-        if (flinkRest != null) {
-            args.addAll(List.of("--flink-rest", flinkRest));
-        }
-        if (clusterPid != null) {
-            args.addAll(List.of("--cluster-pid", Long.toString(clusterPid)));
-        }
-        return args;
     }
 
     private Path studyFromSpec(ExperimentSpec spec) {

@@ -5,7 +5,8 @@ import picocli.CommandLine.Option;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
+import java.net.URI;
+import java.util.OptionalLong;
 
 /**
  * What every run of the pipeline is given, as options of {@code ./its experiment} and
@@ -39,7 +40,14 @@ final class PipelineInputs {
         return null;
     }
 
-    ExperimentRunner.Pipeline pipeline(List<String> demoArgs, String rowCommand) {
-        return new ExperimentRunner.Pipeline(data, model, jobJar, demoArgs, rowCommand);
+    /** A fresh local broker and child cluster per run. */
+    ExperimentRunner.Pipeline local() {
+        return ExperimentRunner.Pipeline.local(data, model, jobJar);
+    }
+
+    /** Runs against what already runs where given; xen-* rows applied through {@code rowCommand}. */
+    ExperimentRunner.Pipeline on(String bootstrapServers, URI flinkRest, Long clusterPid, String rowCommand) {
+        return new ExperimentRunner.Pipeline(data, model, jobJar, bootstrapServers, flinkRest,
+                clusterPid == null ? OptionalLong.empty() : OptionalLong.of(clusterPid), rowCommand);
     }
 }

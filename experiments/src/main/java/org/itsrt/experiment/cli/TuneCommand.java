@@ -157,7 +157,7 @@ public final class TuneCommand implements Callable<Integer> {
         Path dir = out != null ? out : Path.of("results", "tune", base.name() + "-"
                 + LocalDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         PipelineEvaluator points = new PipelineEvaluator(base, plan.cpus(), plan.threads(),
-                inputs.pipeline(List.of(), null), dir, System.err);
+                inputs.local(), dir, System.err);
         console.print(describe(plan, points));
         console.flush();
         if (dryRun) {

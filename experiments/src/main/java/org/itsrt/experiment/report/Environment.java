@@ -1,10 +1,11 @@
 package org.itsrt.experiment.report;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.itsrt.experiment.run.RunResult;
 import org.itsrt.sched.linux.Proc;
 
 import java.io.IOException;
+import org.itsrt.probe.report.ProbeSummary;
+import org.itsrt.probe.report.RunReport;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -42,8 +43,7 @@ public final class Environment {
 
     private static String probeClock(Path run) {
         try {
-            return new ObjectMapper().readTree(run.resolve("probe").resolve("summary.json").toFile())
-                    .path("run").path("clock").asText("-");
+            return ProbeSummary.read(run.resolve("probe").resolve(RunReport.SUMMARY_JSON)).run().clock();
         } catch (IOException e) {
             return "-";
         }

@@ -2,17 +2,24 @@ package org.itsrt.experiment.run;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import org.itsrt.demo.DemoCommand;
 import org.itsrt.experiment.backend.RowBackend;
 import org.itsrt.experiment.backend.XenRowCommand;
 import org.itsrt.experiment.spec.ExperimentSpec;
 import org.itsrt.experiment.spec.ExperimentSpec.Row;
 import org.itsrt.sched.linux.AppliedBudget;
 import org.itsrt.sched.linux.InterferenceLoad;
-import picocli.CommandLine;
+import org.itsrt.pipeline.BudgetHook;
+import org.itsrt.pipeline.JobSpec;
+import org.itsrt.pipeline.LoadSpec;
+import org.itsrt.pipeline.PipelineReport;
+import org.itsrt.pipeline.PipelineRun;
+import org.itsrt.pipeline.RunSpec;
+import org.itsrt.pipeline.StackSpec;
+import org.itsrt.producers.ProducerRun;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,11 +27,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Runs an experiment: for every row and repetition, a fresh embedded pipeline (broker, Flink
- * cluster as a child process, producers, probe: {@code ./its demo}), the row applied to the
+ * Runs an experiment: for every row and repetition, one measured pipeline run ({@link PipelineRun}:
+ * a fresh broker and Flink cluster as child processes, or the ones that already run), the row applied to the
  * cluster's process once the job is live and before the first measured record, restored after
  * the last one. Each run gets its own folder; the backend's facts (what was set, throttling measured)
  * go beside the probe's report in {@code applied.json}.
@@ -32,17 +40,33 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class ExperimentRunner {
 
     /**
-     * The pipeline's fixed inputs: what {@code ./its demo} would be given.
+     * What every run of the pipeline is given besides the experiment: the readings, the model, the
+     * job jar, and where it runs - a fresh local broker and child cluster per run, or a broker and a
+     * cluster that already run.
      *
-     * @param extraArgs  further demo options, e.g. {@code --bootstrap-servers} and {@code --flink-rest} for a
-     *                   broker and a cluster that already run
-     * @param rowCommand for xen-* rows: the command that applies a row in dom0 ({@link XenRowCommand})
+     * @param bootstrapServers a Kafka cluster that already runs (e.g. the messaging VM's), or null for a
+     *                         fresh local broker per run
+     * @param flinkRest        a Flink cluster that already runs (e.g. http://rt-vm:8081), or null for a fresh
+     *                         child cluster per run
+     * @param clusterPid       with {@code flinkRest}: the TaskManager's process on this host, which
+     *                         linux-* rows are applied to
+     * @param rowCommand       for xen-* rows: the command that applies a row in dom0 ({@link XenRowCommand})
      */
-    public record Pipeline(Path data, Path model, Path jobJar, List<String> extraArgs, String rowCommand) {
+    public record Pipeline(Path data, Path model, Path jobJar, String bootstrapServers, URI flinkRest,
+                           OptionalLong clusterPid, String rowCommand) {
 
-        /** The embedded pipeline, for rows applied on this host. */
-        public Pipeline(Path data, Path model, Path jobJar, List<String> extraArgs) {
-            this(data, model, jobJar, extraArgs, null);
+        /** A fresh local broker and child cluster per run, rows applied on this host. */
+        public static Pipeline local(Path data, Path model, Path jobJar) {
+            return new Pipeline(data, model, jobJar, null, null, OptionalLong.empty(), null);
+        }
+
+        /** The stack one run starts or reaches. */
+        StackSpec stack() {
+            StackSpec.Broker broker = bootstrapServers != null ? new StackSpec.Broker.Existing(bootstrapServers)
+                    : new StackSpec.Broker.Local(StackSpec.Broker.Local.DEFAULT_HEAP, List.of());
+            StackSpec.Cluster cluster = flinkRest != null ? new StackSpec.Cluster.Existing(flinkRest, jobJar, clusterPid)
+                    : new StackSpec.Cluster.Child(jobJar, List.of());
+            return new StackSpec(broker, cluster, 1, Map.of());
         }
     }
 
@@ -98,7 +122,7 @@ public final class ExperimentRunner {
         Files.createDirectories(dir);
         RowBackend.RowApplier applier = RowBackend.applier(spec, row, pipeline.rowCommand());
         AtomicReference<Map<String, Object>> facts = new AtomicReference<>(Map.of());
-        DemoCommand demo = new DemoCommand().withClusterHook(pid -> {
+        BudgetHook budget = pid -> {
             AppliedBudget applied = applier.apply(pid);
             log.println("experiment " + spec.name() + ": applied " + applied.description());
             return () -> {
@@ -109,28 +133,37 @@ public final class ExperimentRunner {
                 during.putAll(applied.restoreFacts());
                 facts.set(during);
             };
-        });
-        List<String> args = new ArrayList<>(List.of("--flink", "child", "--records", Long.toString(spec.records()),
-                "--rate", Double.toString(spec.load().rateHz()), "--warmup", spec.warmup(),
-                "--slo-ms", Double.toString(spec.slo().windowP95Ms()), "--out", dir.toString(),
-                "--data", pipeline.data().toString(), "--model", pipeline.model().toString(),
-                "--job-jar", pipeline.jobJar().toString()));
-        spec.job().forEach((k, v) -> args.addAll(List.of("--job-arg", k + "=" + v)));
-        args.addAll(pipeline.extraArgs());
-        int exit;
-        try (InterferenceLoad load = startInterference()) {
-            exit = new CommandLine(demo).execute(args.toArray(String[]::new));
-            if (load != null) {
+        };
+        LoadSpec load = new LoadSpec(pipeline.data(), ProducerRun.STUDY_DETECTORS, spec.load().rateHz(), spec.records(),
+                spec.warmupDuration(), spec.slo().windowP95Ms(), Map.of(), Map.of());
+        JobSpec job = new JobSpec(pipeline.model(), false, spec.job());
+        org.itsrt.pipeline.RunResult run;
+        try (InterferenceLoad load0 = startInterference()) {
+            run = new PipelineRun(log).run(new RunSpec(pipeline.stack(), load, job, budget, dir));
+            if (load0 != null) {
                 Map<String, Object> withLoad = new LinkedHashMap<>(facts.get());
-                withLoad.put("interference", load.facts());
+                withLoad.put("interference", load0.facts());
                 facts.set(withLoad);
             }
         }
-        writeApplied(dir, row, exit, facts.get());
-        if (!Files.exists(dir.resolve("probe").resolve("summary.json"))) {
-            throw new IllegalStateException("run " + dir + " wrote no probe report (exit code " + exit + ")");
-        }
-        return RunResult.read(row, rep, dir, exit, facts.get());
+        writeSummary(run, row);
+        writeApplied(dir, row, run.exitCode(), facts.get());
+        return RunResult.of(row, rep, dir, run.exitCode(), run.probe(), facts.get());
+    }
+
+    /** The run's summary.md, as ./its demo writes it, with the row it ran under. */
+    private void writeSummary(org.itsrt.pipeline.RunResult run, Row row) throws IOException {
+        List<String> facts = List.of("experiment " + spec.name() + ", row " + row.label() + ": "
+                        + RowBackend.plan(spec, row),
+                String.format(Locale.ROOT, "load: %,d records, %d detectors at %s records/s each, from `%s`",
+                        spec.records(), ProducerRun.STUDY_DETECTORS.size(), spec.load().rateHz(), pipeline.data()),
+                pipeline.bootstrapServers() != null || pipeline.flinkRest() != null
+                        ? "stack: " + (pipeline.bootstrapServers() != null ? "Kafka: existing cluster at "
+                        + pipeline.bootstrapServers() : "Kafka: local broker") + "; " + (pipeline.flinkRest() != null
+                        ? "Flink: existing cluster at " + pipeline.flinkRest() : "Flink: child cluster")
+                        : "stack: a local broker and a child Flink cluster, started for this run");
+        new PipelineReport(run).write(run.dir().resolve("summary.md"), "Experiment run: " + spec.name() + ", row "
+                + row.label(), facts);
     }
 
     private InterferenceLoad startInterference() {

@@ -1,8 +1,8 @@
 package org.itsrt.experiment.run;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.itsrt.experiment.spec.ExperimentSpec.Row;
+import org.itsrt.probe.report.ProbeSummary;
+import org.itsrt.probe.report.RunReport;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -18,30 +18,36 @@ import java.util.Map;
 public record RunResult(Row row, int repetition, Path dir, int exitCode, Percentiles steady, Percentiles all,
                         double sloViolationRatio, long lost, Map<String, Object> applied) {
 
-    /** Latency percentiles in ms. */
+    /** Latency percentiles in ms; NaN where the span had no records. */
     public record Percentiles(long count, double p50, double p90, double p99, double p999, double max) {
 
-        static Percentiles of(JsonNode node) {
-            return new Percentiles(node.path("count").asLong(), node.path("p50_ms").asDouble(Double.NaN),
-                    node.path("p90_ms").asDouble(Double.NaN), node.path("p99_ms").asDouble(Double.NaN),
-                    node.path("p99_9_ms").asDouble(Double.NaN), node.path("max_ms").asDouble(Double.NaN));
+        static Percentiles of(ProbeSummary.LatencyStats s) {
+            return new Percentiles(s.count(), ms(s.p50Ms()), ms(s.p90Ms()), ms(s.p99Ms()), ms(s.p999Ms()),
+                    ms(s.maxMs()));
         }
+
+        private static double ms(Double value) {
+            return value == null ? Double.NaN : value;
+        }
+    }
+
+    /** A run from the probe's summary: the steady state where the run has one, else the whole run. */
+    public static RunResult of(Row row, int repetition, Path dir, int exitCode, ProbeSummary summary,
+                               Map<String, Object> applied) {
+        ProbeSummary.Spans<ProbeSummary.LatencyStats> latency = summary.latency().fromIntended();
+        ProbeSummary.Spans<ProbeSummary.Slo> slo = summary.slo().fromIntended();
+        ProbeSummary.Slo sloSpan = slo.steadyState() != null ? slo.steadyState() : slo.all();
+        return new RunResult(row, repetition, dir, exitCode,
+                Percentiles.of(latency.steadyOrAll(ProbeSummary.LatencyStats::count)), Percentiles.of(latency.all()),
+                sloSpan.violationRatio() == null ? Double.NaN : sloSpan.violationRatio(), summary.lostOrMissing(),
+                applied);
     }
 
     /** Reads the probe's summary.json of a run folder. */
     static RunResult read(Row row, int repetition, Path dir, int exitCode, Map<String, Object> applied)
             throws IOException {
-        JsonNode summary = new ObjectMapper().readTree(dir.resolve("probe").resolve("summary.json").toFile());
-        JsonNode latency = summary.path("latency").path("from_intended");
-        JsonNode steady = latency.path("steady_state");
-        JsonNode sequence = summary.path("sequence").path("total");
-        JsonNode slo = summary.path("slo").path("from_intended");
-        return new RunResult(row, repetition, dir, exitCode,
-                Percentiles.of(steady.isMissingNode() || steady.path("count").asLong() == 0 ? latency.path("all") : steady),
-                Percentiles.of(latency.path("all")),
-                (slo.has("steady_state") ? slo.path("steady_state") : slo.path("all")).path("violation_ratio")
-                        .asDouble(Double.NaN),
-                sequence.path("lost").asLong() + summary.path("records").path("shortfall").asLong(), applied);
+        return of(row, repetition, dir, exitCode, ProbeSummary.read(dir.resolve("probe").resolve(RunReport.SUMMARY_JSON)),
+                applied);
     }
 
     /** Whether this run met the experiment's SLO (steady-state p99 and max). */

@@ -1,0 +1,75 @@
+package org.itsrt.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+
+import org.itsrt.probe.report.ProbeSummary;
+import org.itsrt.producers.ProducerRun;
+import org.itsrt.producers.send.ProducerSummary;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The pipeline-run library as a program calls it: one spec in, typed summaries out, no command line. */
+class PipelineRunTest {
+
+    private static final Path ROOT = Path.of(System.getProperty("itsrt.repo.root", "..")).toAbsolutePath();
+    private static final Path SAMPLE = ROOT.resolve("data/sample/synthetic-readings.csv");
+    private static final Path MODEL = ROOT.resolve("models/lstm-flow");
+
+    @Test
+    void oneCallRunsOneMeasuredPipelineAndAppliesTheBudgetWhileTheJobIsLive(@TempDir Path dir) throws Exception {
+        List<String> hookCalls = new ArrayList<>();
+        BudgetHook budget = pid -> {
+            hookCalls.add("applied " + pid);
+            return () -> hookCalls.add("restored");
+        };
+        StackSpec stack = new StackSpec(new StackSpec.Broker.Local("256m", List.of()), new StackSpec.Cluster.InProcess(),
+                1, Map.of());
+        LoadSpec load = new LoadSpec(SAMPLE, ProducerRun.STUDY_DETECTORS, 20, 120, Duration.ZERO, 20, Map.of(), Map.of());
+        JobSpec job = new JobSpec(MODEL, false, Map.of("engine", "linear"));
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+
+        RunResult result = new PipelineRun(new PrintStream(log, true, StandardCharsets.UTF_8))
+                .run(new RunSpec(stack, load, job, budget, dir.resolve("run")));
+
+        String progress = log.toString(StandardCharsets.UTF_8);
+        assertThat(result.exitCode()).as(progress).isZero();
+        ProbeSummary probe = result.probe();
+        assertThat(probe.records().measured()).isEqualTo(120);
+        assertThat(probe.records().shortfall()).isZero();
+        assertThat(probe.stages().route().count()).isEqualTo(120);
+        assertThat(probe.latency().fromIntended().all().p50Ms()).isPositive();
+        ProducerSummary producers = result.producers();
+        assertThat(producers.sent()).isEqualTo(120);
+        assertThat(producers.acked()).isEqualTo(120);
+        assertThat(producers.detectors()).isEqualTo(6);
+        assertThat(result.deadLetters()).isEmpty();
+        // The in-process cluster runs in this JVM: no other process to put a budget on.
+        assertThat(hookCalls).containsExactly("applied " + OptionalLong.empty(), "restored");
+        assertThat(ProducerSummary.read(result.dir().resolve("producer.json"))).isEqualTo(producers);
+        assertThat(result.dir().resolve(PipelineRun.FLINK_TMP)).doesNotExist();
+        assertThat(progress).contains("records", "ETA");
+    }
+
+    @Test
+    void aBadSpecFailsBeforeAnythingStartsNamingTheOption(@TempDir Path dir) {
+        assertThatThrownBy(() -> new LoadSpec(dir.resolve("none.csv"), ProducerRun.STUDY_DETECTORS, 10, 100,
+                Duration.ZERO, 20, Map.of(), Map.of())).hasMessageContaining("--data").hasMessageContaining("none.csv");
+        assertThatThrownBy(() -> new StackSpec(new StackSpec.Broker.Existing("kafka:9092"),
+                new StackSpec.Cluster.InProcess(), 1, Map.of("broker", "0"))).hasMessageContaining("--pin broker");
+        assertThatThrownBy(() -> new StackSpec.Cluster.Child(dir.resolve("job.jar"), List.of()))
+                .hasMessageContaining("--job-jar").hasMessageContaining("job.jar");
+        assertThatThrownBy(() -> PipelineRun.jobSettings(new JobSpec(MODEL, false, Map.of("engine", "gpu")),
+                "127.0.0.1:9092", 1)).hasMessageContaining("--engine");
+    }
+}
