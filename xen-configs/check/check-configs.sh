@@ -47,7 +47,7 @@ gcc -std=gnu11 -O2 -Wall -Wextra -Werror -o "$CHECKER" "$HERE/xencfg-check.c" -l
 version=$(dpkg-query -W -f='${Version}' "$PACKAGE" 2>/dev/null || echo unknown)
 say "checker built against $PACKAGE $version"
 
-# 1. The bundled configs, with what the study's set-up fixes (REFERENCE section 1): the
+# 1. The bundled configs, with what the study's set-up fixes (docs/study.md, section 1): the
 # messaging VM has 8 vCPUs pinned one-to-one and 16 GB, the real-time VM 2 vCPUs and 8 GB.
 checked=(
   "$XC/domains/msg-vm.cfg" "$XC/domains/rt-vm.cfg"

@@ -1,7 +1,7 @@
 """Writes encoder-cases.json: windows encoded by the trainer's own feature_tensor.
 
 Run from the repository root: PYTHONPATH=trainer trainer/.venv/bin/python \
-    its-common/src/test/resources/predict/make_encoder_cases.py
+    its-model/src/test/resources/predict/make_encoder_cases.py
 """
 import json
 from pathlib import Path

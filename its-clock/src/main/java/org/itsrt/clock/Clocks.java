@@ -4,7 +4,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The clock every producer and probe of this host uses (REFERENCE D4): the TSC through
+ * The clock every producer and probe of this host uses (docs/design.md, D4): the TSC through
  * {@code libitsclock.so} when it loads and the TSC is invariant, else {@link System#nanoTime()}
  * with a warning that says why. {@code -Ditsrt.clock=tsc|nanotime} forces a choice (see
  * {@link ClockOptions}).

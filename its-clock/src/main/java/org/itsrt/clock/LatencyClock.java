@@ -1,7 +1,7 @@
 package org.itsrt.clock;
 
 /**
- * The clock that stamps a record when it is sent and when it arrives (REFERENCE D4). Producer and
+ * The clock that stamps a record when it is sent and when it arrives (docs/design.md, D4). Producer and
  * probe on one host must read the same clock with the same conversion to nanoseconds, so that an
  * arrival stamp minus a send stamp taken in another process is a true duration.
  */

@@ -1,7 +1,7 @@
 package org.itsrt.clock;
 
 /**
- * The native half of the TSC clock ({@code producers/src/main/native/itsclock.c}). The methods
+ * The native half of the TSC clock ({@code its-clock/src/main/native/itsclock.c}). The methods
  * only work after {@link NativeLibraryLoader} has loaded {@code libitsclock.so}; before that each
  * call throws {@link UnsatisfiedLinkError}.
  */

@@ -22,7 +22,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * One experiment file (REFERENCE D5): a scheduler backend and its parameter rows, the load, the
+ * One experiment file (docs/design.md, D5): a scheduler backend and its parameter rows, the load, the
  * records per run, repetitions, warm-up and the SLO. Read with {@link #read(Path)}, which checks
  * every field and names the file and the field of the first thing wrong.
  *
@@ -38,7 +38,7 @@ import java.util.stream.Collectors;
  * @param slo          what a row must meet
  * @param interference optional background load beside the job
  * @param job          job options, passed as {@code --KEY VALUE}
- * @param study        where the study's raw latency files are, to overlay them ("auto": ../shared/data/study-latencies)
+ * @param study        where the study's raw latency files are, to overlay them ("auto": the folder of the study's raw files beside the checkout, when present)
  */
 public record ExperimentSpec(String name, String description, Backend backend, int vcpus, List<Row> rows, Load load,
                              long records, int repetitions, String warmup, Slo slo, Interference interference,

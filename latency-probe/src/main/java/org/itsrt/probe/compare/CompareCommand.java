@@ -25,7 +25,7 @@ import java.util.concurrent.Callable;
 @Command(name = "compare", sortOptions = false,
         description = {"Sets latency distributions side by side: probe run folders (read from latencies.csv, or "
                 + "latency.hlog when the CSV is gone) and the study's raw files (one latency per line in TSC "
-                + "cycles; a folder of them, like ../shared/data/study-latencies, adds all nine configurations). "
+                + "cycles; a folder of them, the study's study-latencies, adds all nine configurations). "
                 + "Writes compare.md (count, min, p50, p90, p99, p99.9, max in ms and the SLO-violation ratio per "
                 + "row, in the style of the study's tables) and ECDF overlays, linear and log x, as PNG and SVG."},
         exitCodeListHeading = "%nExit codes:%n",

@@ -17,13 +17,13 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * The study's raw end-to-end latencies ({@code ../shared/data/study-latencies/}): one file per
+ * The study's raw end-to-end latencies (its {@code study-latencies} folder, when you have it): one file per
  * scheduler configuration, one latency per line in TSC cycles of a clock fixed at 2.1 GHz. The
  * files hold no arrival times, so no windowed SLO ratio can be computed from them.
  */
 public final class StudyLatencies {
 
-    /** The study's TSC rate: 2.1 GHz with P- and C-states off (REFERENCE section 1). */
+    /** The study's TSC rate: 2.1 GHz with P- and C-states off (docs/study.md, section 1). */
     public static final double STUDY_CYCLES_PER_NS = 2.1;
 
     private static final Pattern RTDS = Pattern.compile("flink_kafka_rtds_(\\d+)_(\\d+)_latency\\.txt");
@@ -37,7 +37,7 @@ public final class StudyLatencies {
         return !files(dir).isEmpty();
     }
 
-    /** The study's files in {@code dir}, in the order of REFERENCE section 2: RTDS by budget, descending, then Credit, Credit2. */
+    /** The study's files in {@code dir}, in the order of docs/study.md, section 2: RTDS by budget, descending, then Credit, Credit2. */
     public static List<Path> files(Path dir) throws IOException {
         try (Stream<Path> list = Files.list(dir)) {
             return list.filter(p -> p.getFileName().toString().endsWith("_latency.txt"))
@@ -141,7 +141,7 @@ public final class StudyLatencies {
                 "n/a: the study's files hold no arrival times", Ecdf.ofSorted(label, sample.sortedValues()));
     }
 
-    /** Every study file of {@code dir}, in REFERENCE order. */
+    /** Every study file of {@code dir}, in the order of docs/study.md, section 2. */
     public static List<Distribution> folder(Path dir, double cyclesPerNs) throws IOException {
         List<Distribution> rows = new ArrayList<>();
         for (Path file : files(dir)) {

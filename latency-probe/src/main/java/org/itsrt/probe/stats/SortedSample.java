@@ -9,7 +9,7 @@ import java.util.Arrays;
  * <p>Percentiles interpolate linearly between the two nearest ranks: with the values sorted as
  * {@code x[0..n-1]}, percentile {@code p} is {@code x[h]} at the fractional index
  * {@code h = (n - 1) p / 100} (Hyndman and Fan's definition 7, the default of numpy and R). This is
- * the definition that reproduces the study's table in REFERENCE section 2 from its raw files: the
+ * the definition that reproduces the study's table in docs/study.md, section 2 from its raw files: the
  * nearest-rank value (and HdrHistogram, which follows nearest rank) differs at p99.9 there, e.g.
  * Credit2 606.22 ms instead of 601.35 ms.
  */

@@ -2,7 +2,7 @@ package org.itsrt.probe.stats;
 
 import org.itsrt.probe.arrival.Arrival;
 
-/** The job's stages whose durations each advice record carries (REFERENCE D2). */
+/** The job's stages whose durations each advice record carries (docs/design.md, D2). */
 public enum Stage {
     PARSE("parse"),
     INFER("infer"),

@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * p95 latency per fixed time window and the SLO-violation ratio, in the style of the memcached
- * colocation study (REFERENCE section 4): the share of windows whose p95 exceeds the SLO, over the
+ * colocation study (docs/study.md, section 4): the share of windows whose p95 exceeds the SLO, over the
  * active span of a run.
  *
  * <p>Time is the arrival stamp, as an offset from the run's first arrival; window {@code i} holds

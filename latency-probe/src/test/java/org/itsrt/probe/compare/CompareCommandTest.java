@@ -38,7 +38,7 @@ class CompareCommandTest {
         return new Result(exit, out.toString(), err.toString());
     }
 
-    /** REFERENCE section 2, second table: min, p50, p90, p99, p99.9, max in ms per study configuration. */
+    /** docs/study.md, section 2, second table: min, p50, p90, p99, p99.9, max in ms per study configuration. */
     private static final Map<String, double[]> STUDY_TABLE = Map.of(
             "study RTDS 100000/100000", new double[] {5.15, 10.02, 18.64, 28.00, 35.86, 48.52},
             "study RTDS 80000/100000", new double[] {5.16, 11.32, 20.75, 30.29, 35.43, 43.81},
