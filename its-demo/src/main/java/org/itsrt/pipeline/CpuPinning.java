@@ -7,7 +7,8 @@ import java.util.Set;
 /**
  * Pins every thread of a process to a set of CPUs with {@code taskset -a}. Threads created
  * later inherit the affinity of the thread that creates them, so a JVM pinned once stays pinned.
- * One of the tail levers (REFERENCE section 6): three JVMs on two CPUs otherwise migrate freely.
+ * One of the tail levers (docs/design.md, floors and targets): three JVMs on two CPUs otherwise
+ * migrate freely.
  */
 final class CpuPinning {
 

@@ -58,7 +58,7 @@ class PipelineRunTest {
         assertThat(hookCalls).containsExactly("applied " + OptionalLong.empty(), "restored");
         assertThat(ProducerSummary.read(result.dir().resolve("producer.json"))).isEqualTo(producers);
         assertThat(result.dir().resolve(PipelineRun.FLINK_TMP)).doesNotExist();
-        assertThat(progress).contains("records", "ETA");
+        assertThat(progress).contains("its-probe: 120 records");
     }
 
     @Test
