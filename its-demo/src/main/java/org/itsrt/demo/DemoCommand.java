@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -237,7 +236,7 @@ public final class DemoCommand implements Callable<Integer> {
             }
             Path dir = withFloor ? run.resolve(phase.identity() ? FLOOR_DIR : JOB_DIR) : run;
             RunResult result = stack.measure(load, phase, BudgetHook.NONE, dir);
-            report(stack, load, phase, result);
+            report(load, result);
             exit = Math.max(exit, result.exitCode());
         }
         if (withFloor && !interrupted) {
@@ -246,23 +245,11 @@ public final class DemoCommand implements Callable<Integer> {
         return interrupted ? RunResult.INTERRUPTED : exit;
     }
 
-    private void report(RunningStack stack, LoadSpec load, JobSpec job, RunResult result) throws Exception {
+    /** The run on the console: the title line, the latency table, delivery, where the reports are. */
+    private static void report(LoadSpec load, RunResult result) {
         PipelineReport report = new PipelineReport(result);
-        List<String> facts = new ArrayList<>();
-        facts.add("pipeline: " + (job.identity() ? "identity (predict and route replaced by an identity step: the floor)"
-                : "predict (LSTM) and route (A*)") + ", parallelism " + parallelism);
-        facts.add("job settings: `" + PipelineRun.jobSettings(job, stack.bootstrapServers(), parallelism) + "`");
-        facts.add(String.format(Locale.ROOT, "load: %,d records, %d detectors at %s records/s each, from `%s`",
-                load.records(), load.detectors().size(), load.ratePerDetector(), load.data()));
-        facts.add(stack.describe());
-        if (!pins.isEmpty()) {
-            facts.add("pinned (taskset): " + pins);
-        }
-        String title = job.identity() ? "Demo run: identity floor" : "Demo run: the ITS pipeline";
         Path summary = result.dir().resolve("summary.md");
-        report.write(summary, title, facts);
-
-        System.out.printf(Locale.ROOT, "%n%s: %,d of %,d records measured end to end%n", title,
+        System.out.printf(Locale.ROOT, "%n%s: %,d of %,d records measured end to end%n", report.title(),
                 result.probe().records().measured(), load.records());
         System.out.println(report.latencyTable());
         System.out.println(report.deliveryLine());

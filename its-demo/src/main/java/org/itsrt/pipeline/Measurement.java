@@ -45,6 +45,7 @@ final class Measurement {
     static final String PROBE_DIR = "probe";
     static final String PRODUCER_MD = "producer.md";
     static final String PRODUCER_JSON = "producer.json";
+    static final String SUMMARY_MD = "summary.md";
 
     /** How long a live job gets to answer the handshake: start, model load and warm-up. */
     private static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(120);
@@ -105,12 +106,30 @@ final class Measurement {
             log.println("its-demo: waiting for the job to read " + READINGS + " and answer on " + DEAD_LETTERS + " ...");
             int markers = deadLetters.awaitPipeline(HANDSHAKE_TIMEOUT, () -> !stopped && isRunning(client));
             log.println("its-demo: job " + client.getJobID() + " is live (" + markers + " handshake record(s))");
+            RunResult result;
             try (AutoCloseable applied = budget.jobLive(stack.clusterPid())) {
-                return measureLive(deadLetters, deadBefore);
+                result = measureLive(deadLetters, deadBefore);
             }
+            new PipelineReport(result).write(dir.resolve(SUMMARY_MD), facts(settings));
+            return result;
         } finally {
             cancel(client);
         }
+    }
+
+    /** What summary.md says the run was: the job, its settings, the load, the stack, the pins. */
+    private java.util.List<String> facts(JobSettings settings) {
+        java.util.List<String> facts = new java.util.ArrayList<>();
+        facts.add("pipeline: " + (job.identity() ? "identity (predict and route replaced by an identity step: the floor)"
+                : "predict (LSTM) and route (A*)") + ", parallelism " + stack.spec().slots());
+        facts.add("job settings: `" + settings + "`");
+        facts.add(String.format(java.util.Locale.ROOT, "load: %,d records, %d detectors at %s records/s each, from `%s`",
+                load.records(), load.detectors().size(), load.ratePerDetector(), load.data()));
+        facts.add(stack.describe());
+        if (!stack.spec().pins().isEmpty()) {
+            facts.add("pinned (taskset): " + stack.spec().pins());
+        }
+        return facts;
     }
 
     private RunResult measureLive(DeadLetters deadLetters, Map<String, Long> deadBefore) throws Exception {
@@ -174,7 +193,7 @@ final class Measurement {
         int exit = stopped ? RunResult.INTERRUPTED
                 : measured != null && measured.reason() != ConsumeLoop.StopReason.INTERRUPTED
                 && producerSummary.complete() ? RunResult.OK : RunResult.FAILED;
-        return new RunResult(dir, exit, probeSummary, producerSummary, dead);
+        return new RunResult(dir, job.identity(), exit, probeSummary, producerSummary, dead);
     }
 
     private ProbeRun.Options probeOptions(String bootstrap) {

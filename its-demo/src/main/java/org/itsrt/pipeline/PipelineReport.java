@@ -25,6 +25,11 @@ public final class PipelineReport {
         this.result = result;
     }
 
+    /** What the run measured: the identity floor or the whole job. */
+    public String title() {
+        return result.identity() ? "Pipeline run: identity floor" : "Pipeline run: the ITS pipeline";
+    }
+
     /** The latency table (ms): both latencies, the whole run and its steady state. */
     public String latencyTable() {
         ProbeSummary probe = result.probe();
@@ -81,9 +86,9 @@ public final class PipelineReport {
         return line.toString();
     }
 
-    /** {@code summary.md} of the run folder: a title, the facts of the run, the table, the delivery line. */
-    public void write(Path file, String title, List<String> facts) throws IOException {
-        StringBuilder md = new StringBuilder("# ").append(title).append("\n\n");
+    /** {@code summary.md} of the run folder: the title, the facts of the run, the table, the delivery line. */
+    public void write(Path file, List<String> facts) throws IOException {
+        StringBuilder md = new StringBuilder("# ").append(title()).append("\n\n");
         for (String fact : facts) {
             md.append("- ").append(fact).append('\n');
         }

@@ -10,6 +10,7 @@ import org.itsrt.producers.send.ProducerSummary;
  * What one measured run gave.
  *
  * @param dir         the run's folder: summary.md, probe/, producer.md and producer.json
+ * @param identity    whether the job ran with predict and route replaced by the identity step (the floor)
  * @param exitCode    0 when every record was sent, acknowledged and measured; 1 when a part failed; 130 when
  *                    the run was interrupted (what was measured is still in the summaries)
  * @param probe       the probe's summary (its {@code summary.json})
@@ -17,7 +18,7 @@ import org.itsrt.producers.send.ProducerSummary;
  * @param deadLetters the job's dead letters by reason during this run, the readiness handshake left out;
  *                    null when they could not be counted (an interrupted run)
  */
-public record RunResult(Path dir, int exitCode, ProbeSummary probe, ProducerSummary producers,
+public record RunResult(Path dir, boolean identity, int exitCode, ProbeSummary probe, ProducerSummary producers,
                         Map<String, Long> deadLetters) {
 
     public static final int OK = 0;

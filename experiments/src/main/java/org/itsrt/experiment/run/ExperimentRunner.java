@@ -11,7 +11,6 @@ import org.itsrt.sched.linux.InterferenceLoad;
 import org.itsrt.pipeline.BudgetHook;
 import org.itsrt.pipeline.JobSpec;
 import org.itsrt.pipeline.LoadSpec;
-import org.itsrt.pipeline.PipelineReport;
 import org.itsrt.pipeline.PipelineRun;
 import org.itsrt.pipeline.RunSpec;
 import org.itsrt.pipeline.StackSpec;
@@ -146,24 +145,8 @@ public final class ExperimentRunner {
                 facts.set(withLoad);
             }
         }
-        writeSummary(run, row);
         writeApplied(dir, row, run.exitCode(), facts.get());
         return RunResult.of(row, rep, dir, run.exitCode(), run.probe(), facts.get());
-    }
-
-    /** The run's summary.md, as ./its demo writes it, with the row it ran under. */
-    private void writeSummary(org.itsrt.pipeline.RunResult run, Row row) throws IOException {
-        List<String> facts = List.of("experiment " + spec.name() + ", row " + row.label() + ": "
-                        + RowBackend.plan(spec, row),
-                String.format(Locale.ROOT, "load: %,d records, %d detectors at %s records/s each, from `%s`",
-                        spec.records(), ProducerRun.STUDY_DETECTORS.size(), spec.load().rateHz(), pipeline.data()),
-                pipeline.bootstrapServers() != null || pipeline.flinkRest() != null
-                        ? "stack: " + (pipeline.bootstrapServers() != null ? "Kafka: existing cluster at "
-                        + pipeline.bootstrapServers() : "Kafka: local broker") + "; " + (pipeline.flinkRest() != null
-                        ? "Flink: existing cluster at " + pipeline.flinkRest() : "Flink: child cluster")
-                        : "stack: a local broker and a child Flink cluster, started for this run");
-        new PipelineReport(run).write(run.dir().resolve("summary.md"), "Experiment run: " + spec.name() + ", row "
-                + row.label(), facts);
     }
 
     private InterferenceLoad startInterference() {
