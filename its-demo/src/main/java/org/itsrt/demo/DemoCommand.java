@@ -4,7 +4,7 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.itsrt.job.ItsJob;
 import org.itsrt.job.config.JobSettings;
-import org.itsrt.kafka.LocalKafka;
+import org.itsrt.stack.kafka.LocalKafka;
 import org.itsrt.probe.ProbeCommand;
 import org.itsrt.probe.ProbeRun;
 import org.itsrt.probe.compare.CompareReport;
