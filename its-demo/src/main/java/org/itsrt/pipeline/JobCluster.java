@@ -1,7 +1,8 @@
 package org.itsrt.pipeline;
 
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.itsrt.flink.LocalFlink;
+import org.itsrt.stack.flink.EmbeddedFlink;
+import org.itsrt.stack.flink.LocalFlink;
 
 import java.net.URI;
 import java.nio.file.Files;

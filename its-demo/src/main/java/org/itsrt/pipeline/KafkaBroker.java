@@ -1,6 +1,6 @@
 package org.itsrt.pipeline;
 
-import org.itsrt.kafka.LocalKafka;
+import org.itsrt.stack.kafka.LocalKafka;
 
 import java.util.List;
 import java.util.OptionalLong;

@@ -8,7 +8,7 @@ import java.util.Comparator;
 import java.util.OptionalLong;
 import java.util.stream.Stream;
 
-import org.itsrt.kafka.LocalKafka;
+import org.itsrt.stack.kafka.LocalKafka;
 
 /**
  * A broker and a Flink cluster, started (or reached) for one or more measured runs: {@code ./its

@@ -43,7 +43,7 @@ import org.itsrt.job.config.JobSettings;
 import org.itsrt.job.kafka.DeadLetterSerializer;
 import org.itsrt.job.records.ConditionUpdate;
 import org.itsrt.job.records.NetworkStateChange;
-import org.itsrt.kafka.LocalKafka;
+import org.itsrt.stack.kafka.LocalKafka;
 import org.itsrt.predict.Engine;
 import org.itsrt.predict.FlowPredictor;
 import org.itsrt.predict.FlowPredictors;

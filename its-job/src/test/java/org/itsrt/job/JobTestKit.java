@@ -1,8 +1,6 @@
 package org.itsrt.job;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
@@ -27,11 +25,8 @@ import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.PipelineOptions;
-import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
-import org.apache.flink.configuration.WebOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -54,6 +49,7 @@ import org.itsrt.records.AdviceRecord;
 import org.itsrt.records.ReadingRecord;
 import org.itsrt.records.RecordFormatException;
 import org.itsrt.records.RecordJson;
+import org.itsrt.stack.flink.MiniClusterSetup;
 
 /** What the job's tests share: input data, Kafka in and out, starting and stopping the job. */
 final class JobTestKit {
@@ -70,18 +66,7 @@ final class JobTestKit {
 
     /** The MiniCluster's configuration: loopback REST, temporary files under target/. */
     static Configuration miniClusterConfiguration() {
-        Path tmp = FLINK_TMP;
-        try {
-            Files.createDirectories(tmp);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-        Configuration conf = new Configuration();
-        conf.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
-        conf.set(RestOptions.ADDRESS, "127.0.0.1");
-        conf.set(CoreOptions.TMP_DIRS, tmp.toString());
-        conf.set(WebOptions.TMP_DIR, tmp.toString());
-        return conf;
+        return MiniClusterSetup.configuration(FLINK_TMP);
     }
 
     // ---- input --------------------------------------------------------------------------------

@@ -2,7 +2,7 @@ package org.itsrt.probe;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.itsrt.kafka.LocalKafka;
+import org.itsrt.stack.kafka.LocalKafka;
 import org.itsrt.producers.ProducerCommand;
 import org.itsrt.probe.report.RunReport;
 import org.junit.jupiter.api.AfterAll;

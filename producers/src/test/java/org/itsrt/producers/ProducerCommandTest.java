@@ -21,7 +21,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.itsrt.kafka.LocalKafka;
+import org.itsrt.stack.kafka.LocalKafka;
 import org.itsrt.records.ReadingRecord;
 import org.itsrt.records.RecordJson;
 import org.junit.jupiter.api.AfterAll;

@@ -1,4 +1,4 @@
-package org.itsrt.kafka;
+package org.itsrt.stack.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

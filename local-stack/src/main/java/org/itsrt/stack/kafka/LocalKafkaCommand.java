@@ -1,4 +1,4 @@
-package org.itsrt.kafka;
+package org.itsrt.stack.kafka;
 
 import java.util.List;
 import java.util.concurrent.Callable;
