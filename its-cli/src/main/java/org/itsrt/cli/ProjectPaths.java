@@ -81,14 +81,18 @@ public final class ProjectPaths {
 
     /** A repository at a given root, for tests and for a command given the root explicitly. */
     public static ProjectPaths at(Path root) {
-        return new ProjectPaths(root, "given");
+        return new ProjectPaths(root, "the caller");
     }
 
     public Path root() {
         return root;
     }
 
-    /** How {@link #root()} was found, for messages: {@code system property itsrt.repo.root}, .... */
+    /**
+     * Where {@link #root()} was taken from, for messages: {@code system property itsrt.repo.root},
+     * {@code the location of the running code, PATH}, {@code the working directory, PATH} or
+     * {@code the caller} ({@link #at}).
+     */
     public String foundBy() {
         return foundBy;
     }
@@ -145,7 +149,7 @@ public final class ProjectPaths {
 
     @Override
     public String toString() {
-        return root + " (from " + foundBy + ")";
+        return root + " (root taken from " + foundBy + ")";
     }
 
     private static String buildJobJar() {
@@ -155,7 +159,7 @@ public final class ProjectPaths {
 
     private MissingDefaultException missing(Path path, String what, String remedy) {
         return new MissingDefaultException(path + ": missing; expected " + what + " in the repository at " + root
-                + " (found by " + foundBy + "); " + remedy);
+                + " (root taken from " + foundBy + "); " + remedy);
     }
 
     private static long modified(Path file) {

@@ -64,7 +64,8 @@ class ProjectPathsTest {
         assertThatThrownBy(paths::sampleTable).isInstanceOf(MissingDefaultException.class)
                 .hasMessageStartingWith(dir.resolve(ProjectPaths.SAMPLE_TABLE) + ": missing; expected the committed "
                         + "synthetic readings table")
-                .hasMessageContaining("in the repository at " + dir.toAbsolutePath().normalize())
+                .hasMessageContaining("in the repository at " + dir.toAbsolutePath().normalize()
+                        + " (root taken from the caller)")
                 .hasMessageContaining("./its generate");
         assertThatThrownBy(paths::modelBundle).isInstanceOf(MissingDefaultException.class)
                 .hasMessageStartingWith(dir.resolve(ProjectPaths.MODEL_BUNDLE) + ": missing; expected the shipped model bundle")
