@@ -57,9 +57,9 @@ import java.util.stream.Stream;
                 "2:bad usage", "130:interrupted (Ctrl-C); what was measured is still reported"})
 public final class DemoCommand implements Callable<Integer> {
 
-    private static final String READINGS = "its.readings";
-    private static final String ADVICE = "its.advice";
-    private static final String DEAD_LETTERS = "its.dead-letters";
+    private static final String READINGS = org.itsrt.records.Topics.READINGS;
+    private static final String ADVICE = org.itsrt.records.Topics.ADVICE;
+    private static final String DEAD_LETTERS = org.itsrt.records.Topics.DEAD_LETTERS;
     private static final String FLOOR_DIR = "floor";
     private static final String JOB_DIR = "job";
 

@@ -13,6 +13,10 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.itsrt.cli.DurationConverter;
+import org.itsrt.cli.Durations;
+import org.itsrt.cli.MissingDefaultException;
+import org.itsrt.cli.ProjectPaths;
 import org.itsrt.clock.Clocks;
 import org.itsrt.clock.LatencyClock;
 import org.itsrt.readings.StudyStation;
@@ -23,6 +27,7 @@ import org.itsrt.producers.send.ReplayRun;
 import org.itsrt.producers.send.RunSummary;
 import org.itsrt.readings.CanonicalTable;
 import org.itsrt.readings.Reading;
+import org.itsrt.records.Topics;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -50,11 +55,12 @@ public final class ProducerCommand implements Callable<Integer> {
             description = "Kafka to send to (default: ${DEFAULT-VALUE})")
     String bootstrapServers;
 
-    @Option(names = "--topic", defaultValue = "its.readings", description = "topic (default: ${DEFAULT-VALUE})")
+    @Option(names = "--topic", defaultValue = Topics.READINGS, description = "topic (default: ${DEFAULT-VALUE})")
     String topic;
 
-    @Option(names = "--data", paramLabel = "FILE", defaultValue = "${sys:itsrt.sample:-data/sample/synthetic-readings.csv}",
-            description = "canonical readings table to replay (default: the committed synthetic sample, ${DEFAULT-VALUE})")
+    @Option(names = "--data", paramLabel = "FILE",
+            description = "canonical readings table to replay (default: the committed synthetic sample, "
+                    + ProjectPaths.SAMPLE_TABLE + " in the repository)")
     Path data;
 
     @Option(names = "--detectors", split = ",", paramLabel = "VDS",
@@ -69,9 +75,9 @@ public final class ProducerCommand implements Callable<Integer> {
             description = "records to send in total, shared by the detectors (default: ${DEFAULT-VALUE}, one study experiment)")
     long records;
 
-    @Option(names = "--duration", paramLabel = "TIME",
-            description = "send for this long instead of --records, e.g. 90s, 5m, 1h")
-    String duration;
+    @Option(names = "--duration", paramLabel = "TIME", converter = DurationConverter.class,
+            description = "send for this long instead of --records, e.g. 90s, 5m, 1m30s, 1h")
+    Duration duration;
 
     @Option(names = "--acks", defaultValue = "all", description = "all, 1 or 0 (default: ${DEFAULT-VALUE}; "
             + "idempotence is on with all and off otherwise)")
@@ -85,16 +91,16 @@ public final class ProducerCommand implements Callable<Integer> {
             description = "throughput test: total records/s per step, e.g. 100,1000,10000")
     List<Double> sweep;
 
-    @Option(names = "--step-duration", paramLabel = "TIME", defaultValue = "10s",
+    @Option(names = "--step-duration", paramLabel = "TIME", defaultValue = "10s", converter = DurationConverter.class,
             description = "length of each --sweep step (default: ${DEFAULT-VALUE})")
-    String stepDuration;
+    Duration stepDuration;
 
     @Option(names = "--report", paramLabel = "FILE", description = "also write the summary (Markdown) to this file")
     Path report;
 
-    @Option(names = "--progress-every", paramLabel = "TIME", defaultValue = "2s",
+    @Option(names = "--progress-every", paramLabel = "TIME", defaultValue = "2s", converter = DurationConverter.class,
             description = "progress line interval on stderr (default: ${DEFAULT-VALUE})")
-    String progressEvery;
+    Duration progressEvery;
 
     private volatile ReplayRun current;
 
@@ -102,18 +108,25 @@ public final class ProducerCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         validate();
         List<Long> ids = detectors != null ? detectors : Arrays.stream(StudyStation.values()).map(StudyStation::vdsId).toList();
+        Path table;
+        try {
+            table = data != null ? data : ProjectPaths.locate().sampleTable();
+        } catch (MissingDefaultException e) {
+            System.err.println("its-producer: --data not given, and its default is missing: " + e.getMessage());
+            return 1;
+        }
         List<Reading> readings;
         try {
-            readings = CanonicalTable.read(data);
+            readings = CanonicalTable.read(table);
         } catch (IOException | RuntimeException e) {
-            System.err.println("its-producer: cannot read " + data + ": " + e.getMessage());
+            System.err.println("its-producer: cannot read " + table + ": " + e.getMessage());
             return 1;
         }
         List<DetectorWindows> windows;
         try {
             windows = DetectorWindows.of(readings, ids);
         } catch (IllegalArgumentException e) {
-            System.err.println("its-producer: " + data + ": " + e.getMessage());
+            System.err.println("its-producer: " + table + ": " + e.getMessage());
             return 1;
         }
         try {
@@ -135,16 +148,17 @@ public final class ProducerCommand implements Callable<Integer> {
         String markdown;
         boolean failures;
         if (sweep == null) {
-            double seconds = duration != null ? Durations.parse(duration, "--duration").toNanos() / 1e9 : Double.NaN;
+            double seconds = duration != null ? duration.toNanos() / 1e9 : Double.NaN;
             long total = duration != null ? Math.round(seconds * rate) * ids.size() : records;
             RunSummary summary = replay(windows, config, clock, rate, total);
-            markdown = summary.markdown(topic, bootstrapServers, data, clock.info().describe(), config);
+            markdown = summary.markdown(topic, bootstrapServers, table, clock.info().describe(), config);
             failures = summary.failed() > 0 || summary.acked() < summary.sent();
         } else {
-            Duration step = Durations.parse(stepDuration, "--step-duration");
+            Duration step = stepDuration;
             List<RunSummary> steps = new ArrayList<>();
             for (double totalRate : sweep) {
-                System.err.printf(Locale.ROOT, "its-producer: sweep step %,.0f records/s for %ds%n", totalRate, step.toSeconds());
+                System.err.printf(Locale.ROOT, "its-producer: sweep step %,.0f records/s for %s%n", totalRate,
+                        Durations.format(step));
                 long total = Math.max(ids.size(), Math.round(totalRate * step.toNanos() / 1e9));
                 steps.add(replay(windows, config, clock, totalRate / ids.size(), total));
             }
@@ -172,7 +186,7 @@ public final class ProducerCommand implements Callable<Integer> {
         long[] quota = ReplayRun.share(total, windows.size());
         long started = System.nanoTime();
         Progress progress = new Progress(total, started);
-        run.run(ratePerDetector, quota, Durations.parse(progressEvery, "--progress-every"), progress::print);
+        run.run(ratePerDetector, quota, progressEvery, progress::print);
         current = null;
         return RunSummary.of(run.stats(), windows.size(), ratePerDetector, total);
     }
@@ -190,14 +204,15 @@ public final class ProducerCommand implements Callable<Integer> {
         if (sweep != null && sweep.stream().anyMatch(r -> !(r > 0))) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--sweep rates must be positive: " + sweep);
         }
-        try {
-            if (duration != null) {
-                Durations.parse(duration, "--duration");
-            }
-            Durations.parse(stepDuration, "--step-duration");
-            Durations.parse(progressEvery, "--progress-every");
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        requireLongerThanZero(duration, "--duration");
+        requireLongerThanZero(stepDuration, "--step-duration");
+        requireLongerThanZero(progressEvery, "--progress-every");
+    }
+
+    private void requireLongerThanZero(Duration value, String option) {
+        if (value != null && (value.isZero() || value.isNegative())) {
+            throw new CommandLine.ParameterException(spec.commandLine(), option + " must be longer than 0, got "
+                    + Durations.format(value));
         }
     }
 

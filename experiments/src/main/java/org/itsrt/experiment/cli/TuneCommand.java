@@ -1,5 +1,7 @@
 package org.itsrt.experiment.cli;
 
+import org.itsrt.cli.BadDurationException;
+import org.itsrt.cli.Durations;
 import org.itsrt.experiment.backend.RowBackend;
 import org.itsrt.experiment.report.Environment;
 import org.itsrt.experiment.report.TuneReport;
@@ -109,7 +111,7 @@ public final class TuneCommand implements Callable<Integer> {
     Long records;
 
     @Option(names = "--warmup", paramLabel = "TIME",
-            description = "left out of the steady state, e.g. 500ms, 30s, 2m (default: the file's warmup)")
+            description = "left out of the steady state, e.g. 30s, 2m, 1m30s (default: the file's warmup)")
     String warmup;
 
     @Option(names = "--out", paramLabel = "DIR", description = "results folder (default: results/tune/NAME-YYYYMMDD-HHMMSS)")
@@ -211,10 +213,13 @@ public final class TuneCommand implements Callable<Integer> {
                 spec.load(), records != null ? records : spec.records(), spec.repetitions(),
                 warmup != null ? warmup : spec.warmup(), new ExperimentSpec.Slo(p99, max, spec.slo().windowP95Ms()),
                 spec.interference(), spec.job(), spec.study());
-        try {
-            base.warmupDuration();
-        } catch (IllegalArgumentException e) {
-            problems.add("--warmup: " + e.getMessage());
+        if (warmup != null) {
+            // Kept as text like the file's warmup, which the runs hand on to the probe as written.
+            try {
+                Durations.parse(warmup, "--warmup");
+            } catch (BadDurationException e) {
+                problems.add(e.getMessage());
+            }
         }
 
         // The kernel's limits, as the backends and experiment files check them.
