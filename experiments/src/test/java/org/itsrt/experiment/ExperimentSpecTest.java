@@ -81,7 +81,7 @@ class ExperimentSpecTest {
                 ""));
         assertThatThrownBy(() -> ExperimentSpec.read(file)).isInstanceOf(SpecException.class)
                 .hasMessageContaining(file + ": records: must be > 0")
-                .hasMessageContaining("warmup: a duration like")
+                .hasMessageContaining(file + ": warmup: 'soon' is not a duration; write e.g. 500ms, 30s")
                 .hasMessageContaining("rows[0].budget_us")
                 .hasMessageContaining("rows[1].period_us")
                 .hasMessageContaining("rows[2].threads: only linux-deadline");

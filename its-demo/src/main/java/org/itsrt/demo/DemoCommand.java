@@ -25,7 +25,8 @@ import org.itsrt.pipeline.PipelineRun;
 import org.itsrt.pipeline.RunResult;
 import org.itsrt.pipeline.RunningStack;
 import org.itsrt.pipeline.StackSpec;
-import org.itsrt.probe.DurationConverter;
+import org.itsrt.cli.DurationConverter;
+import org.itsrt.cli.MissingDefaultException;
 import org.itsrt.probe.compare.CompareReport;
 import org.itsrt.probe.compare.Distribution;
 import org.itsrt.probe.compare.RunLatencies;
@@ -69,13 +70,8 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--quick", description = "a 30-second run: 30 s of records at the rate, 10 s warm-up")
     boolean quick;
 
-    @Option(names = "--data", defaultValue = "${sys:itsrt.sample}", paramLabel = "FILE",
-            description = "canonical readings to replay (default: the committed synthetic sample)")
-    Path data;
-
-    @Option(names = "--model", defaultValue = "${sys:itsrt.model}", paramLabel = "DIR",
-            description = "model bundle (default: models/lstm-flow)")
-    Path model;
+    @CommandLine.Mixin
+    PipelineInputs inputs;
 
     @Option(names = "--rate", defaultValue = "10", paramLabel = "HZ",
             description = "records per second per detector (default: ${DEFAULT-VALUE}, the study's load)")
@@ -134,10 +130,6 @@ public final class DemoCommand implements Callable<Integer> {
                     + "--pin flink=1 --pin broker=0 --pin clients=0")
     Map<String, String> pins = new LinkedHashMap<>();
 
-    @Option(names = "--job-jar", defaultValue = "${sys:itsrt.job.jar}", paramLabel = "JAR",
-            description = "the job jar submitted to the child cluster (default: its-job's build)")
-    Path jobJar;
-
     @Option(names = "--job-arg", paramLabel = "KEY=VALUE",
             description = "a job option, passed as --KEY VALUE (repeatable), e.g. --job-arg engine=tensorflow")
     Map<String, String> jobArgs = new LinkedHashMap<>();
@@ -184,8 +176,8 @@ public final class DemoCommand implements Callable<Integer> {
         try {
             stack = stackSpec();
             load = loadSpec();
-            job = new JobSpec(model, identity, jobArgs);
-        } catch (IllegalArgumentException e) {
+            job = new JobSpec(inputs.model(), identity, jobArgs);
+        } catch (IllegalArgumentException | MissingDefaultException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         Path run = out != null ? out : Path.of("results", "demo",
@@ -295,10 +287,10 @@ public final class DemoCommand implements Callable<Integer> {
                 : new StackSpec.Broker.Local(brokerHeap, brokerJvmArgs);
         StackSpec.Cluster cluster;
         if (flinkRest != null) {
-            cluster = new StackSpec.Cluster.Existing(flinkRest, jobJar,
+            cluster = new StackSpec.Cluster.Existing(flinkRest, inputs.jobJar(),
                     clusterPid == null ? OptionalLong.empty() : OptionalLong.of(clusterPid));
         } else if ("child".equals(flink)) {
-            cluster = new StackSpec.Cluster.Child(jobJar, flinkJvmArgs);
+            cluster = new StackSpec.Cluster.Child(inputs.jobJar(), flinkJvmArgs);
         } else if ("in-process".equals(flink)) {
             cluster = new StackSpec.Cluster.InProcess();
         } else {
@@ -314,6 +306,6 @@ public final class DemoCommand implements Callable<Integer> {
         long total = quick ? Math.round(rate * ProducerRun.STUDY_DETECTORS.size() * 30) : records;
         Duration warm = warmup != null ? warmup
                 : quick ? Duration.ofSeconds(10) : Duration.ofSeconds(120);
-        return new LoadSpec(data, ProducerRun.STUDY_DETECTORS, rate, total, warm, sloMs, producerProps, consumerProps);
+        return new LoadSpec(inputs.data(), ProducerRun.STUDY_DETECTORS, rate, total, warm, sloMs, producerProps, consumerProps);
     }
 }

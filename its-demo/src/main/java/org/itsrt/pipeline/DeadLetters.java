@@ -99,7 +99,7 @@ public final class DeadLetters {
                     if (new String(record.value(), StandardCharsets.UTF_8).startsWith(MARKER_PREFIX)) {
                         continue;
                     }
-                    Header reason = record.headers().lastHeader("reason");
+                    Header reason = record.headers().lastHeader(org.itsrt.records.DeadLetterHeaders.REASON);
                     String text = reason == null ? "(no reason header)" : new String(reason.value(), StandardCharsets.UTF_8);
                     counts.merge(text, 1L, Long::sum);
                 }

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A record on {@code its.advice} (REFERENCE D2, docs/records.md): the input's identity and stamps,
+ * A record on {@code its.advice} (docs/design.md, D2; docs/records.md): the input's identity and stamps,
  * the predicted flow, the advised route and the time each in-job stage took.
  *
  * @param predictedFlow next 5-minute flow of the detector (veh/5 min)

@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * A record on {@code its.readings} (REFERENCE D2, docs/records.md): one detector's last hour of
+ * A record on {@code its.readings} (docs/design.md, D2; docs/records.md): one detector's last hour of
  * 5-minute readings, stamped by the producer.
  *
  * @param detector   PeMS VDS id

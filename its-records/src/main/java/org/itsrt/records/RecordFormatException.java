@@ -8,4 +8,12 @@ public class RecordFormatException extends Exception {
     public RecordFormatException(String reason) {
         super(reason);
     }
+
+    /**
+     * For readers on a hot path: without a stack trace, a stream of bad records costs little
+     * more to reject than good ones cost to read.
+     */
+    protected RecordFormatException(String message, boolean writableStackTrace) {
+        super(message, null, false, writableStackTrace);
+    }
 }

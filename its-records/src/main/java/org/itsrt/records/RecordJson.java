@@ -15,9 +15,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
- * JSON of the D2 records (docs/records.md). Writing streams fields in a fixed order; reading
- * checks everything a consumer relies on and names the first problem, so a bad record can be
- * dead-lettered with a reason instead of failing the reader.
+ * JSON of the D2 records (docs/records.md): the codec of both kinds, whole. Writing streams fields in
+ * a fixed order; reading checks everything a consumer relies on and names the first problem, so a
+ * bad record can be dead-lettered with a reason instead of failing the reader. Field names come from
+ * {@link RecordFields}; a reader that needs only the identity and the stamps, at the rate the probe
+ * polls, uses {@link RecordStampsReader} instead.
  */
 public final class RecordJson {
 
@@ -36,14 +38,14 @@ public final class RecordJson {
         ByteArrayOutputStream out = new ByteArrayOutputStream(512);
         try (JsonGenerator g = FACTORY.createGenerator(out)) {
             g.writeStartObject();
-            g.writeNumberField("v", ReadingRecord.VERSION);
-            g.writeNumberField("detector", r.detector());
-            g.writeStringField("ts", r.ts().toString());
-            writeArray(g, "flow", r.flow());
-            writeArray(g, "speed", r.speed());
-            g.writeNumberField("seq", r.seq());
-            g.writeNumberField("sent_ns", r.sentNs());
-            g.writeNumberField("intended_ns", r.intendedNs());
+            g.writeNumberField(RecordFields.VERSION, ReadingRecord.VERSION);
+            g.writeNumberField(RecordFields.DETECTOR, r.detector());
+            g.writeStringField(RecordFields.TS, r.ts().toString());
+            writeArray(g, RecordFields.FLOW, r.flow());
+            writeArray(g, RecordFields.SPEED, r.speed());
+            g.writeNumberField(RecordFields.SEQ, r.seq());
+            g.writeNumberField(RecordFields.SENT_NS, r.sentNs());
+            g.writeNumberField(RecordFields.INTENDED_NS, r.intendedNs());
             g.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -55,22 +57,22 @@ public final class RecordJson {
         ByteArrayOutputStream out = new ByteArrayOutputStream(256);
         try (JsonGenerator g = FACTORY.createGenerator(out)) {
             g.writeStartObject();
-            g.writeNumberField("v", ReadingRecord.VERSION);
-            g.writeNumberField("detector", a.detector());
-            g.writeNumberField("seq", a.seq());
-            g.writeNumberField("sent_ns", a.sentNs());
-            g.writeNumberField("intended_ns", a.intendedNs());
-            g.writeNumberField("predicted_flow", a.predictedFlow());
-            g.writeStringField("model", a.model());
-            g.writeArrayFieldStart("route");
+            g.writeNumberField(RecordFields.VERSION, ReadingRecord.VERSION);
+            g.writeNumberField(RecordFields.DETECTOR, a.detector());
+            g.writeNumberField(RecordFields.SEQ, a.seq());
+            g.writeNumberField(RecordFields.SENT_NS, a.sentNs());
+            g.writeNumberField(RecordFields.INTENDED_NS, a.intendedNs());
+            g.writeNumberField(RecordFields.PREDICTED_FLOW, a.predictedFlow());
+            g.writeStringField(RecordFields.MODEL, a.model());
+            g.writeArrayFieldStart(RecordFields.ROUTE);
             for (long node : a.route()) {
                 g.writeNumber(node);
             }
             g.writeEndArray();
-            g.writeNumberField("route_cost_s", a.routeCostS());
-            g.writeNumberField("parse_ns", a.parseNs());
-            g.writeNumberField("infer_ns", a.inferNs());
-            g.writeNumberField("route_ns", a.routeNs());
+            g.writeNumberField(RecordFields.ROUTE_COST_S, a.routeCostS());
+            g.writeNumberField(RecordFields.PARSE_NS, a.parseNs());
+            g.writeNumberField(RecordFields.INFER_NS, a.inferNs());
+            g.writeNumberField(RecordFields.ROUTE_NS, a.routeNs());
             g.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -82,38 +84,38 @@ public final class RecordJson {
     public static ReadingRecord readReading(byte[] bytes) throws RecordFormatException {
         JsonNode root = tree(bytes);
         version(root);
-        long detector = positiveLong(root, "detector");
+        long detector = positiveLong(root, RecordFields.DETECTOR);
         Instant ts;
         try {
-            ts = Instant.parse(text(root, "ts"));
+            ts = Instant.parse(text(root, RecordFields.TS));
         } catch (DateTimeParseException e) {
-            throw new RecordFormatException("field ts is not an ISO-8601 UTC instant: " + root.get("ts"));
+            throw new RecordFormatException("field " + RecordFields.TS + " is not an ISO-8601 UTC instant: " + root.get(RecordFields.TS));
         }
-        double[] flow = vector(root, "flow", false, MAX_FLOW);
-        double[] speed = vector(root, "speed", true, MAX_SPEED);
-        long seq = nonNegativeLong(root, "seq");
-        return new ReadingRecord(detector, ts, flow, speed, seq, anyLong(root, "sent_ns"), anyLong(root, "intended_ns"));
+        double[] flow = vector(root, RecordFields.FLOW, false, MAX_FLOW);
+        double[] speed = vector(root, RecordFields.SPEED, true, MAX_SPEED);
+        long seq = nonNegativeLong(root, RecordFields.SEQ);
+        return new ReadingRecord(detector, ts, flow, speed, seq, anyLong(root, RecordFields.SENT_NS), anyLong(root, RecordFields.INTENDED_NS));
     }
 
     /** Reads an advice record (the probe and tests use it). */
     public static AdviceRecord readAdvice(byte[] bytes) throws RecordFormatException {
         JsonNode root = tree(bytes);
         version(root);
-        JsonNode route = root.get("route");
+        JsonNode route = root.get(RecordFields.ROUTE);
         if (route == null || !route.isArray()) {
-            throw new RecordFormatException("missing field route (array of detector ids)");
+            throw new RecordFormatException("missing field " + RecordFields.ROUTE + " (array of detector ids)");
         }
         List<Long> nodes = new ArrayList<>(route.size());
         route.forEach(n -> nodes.add(n.asLong()));
-        JsonNode flow = root.get("predicted_flow");
-        JsonNode cost = root.get("route_cost_s");
+        JsonNode flow = root.get(RecordFields.PREDICTED_FLOW);
+        JsonNode cost = root.get(RecordFields.ROUTE_COST_S);
         if (flow == null || !flow.isNumber() || cost == null || !cost.isNumber()) {
-            throw new RecordFormatException("missing numeric field predicted_flow or route_cost_s");
+            throw new RecordFormatException("missing numeric field " + RecordFields.PREDICTED_FLOW + " or " + RecordFields.ROUTE_COST_S);
         }
-        return new AdviceRecord(positiveLong(root, "detector"), nonNegativeLong(root, "seq"),
-                anyLong(root, "sent_ns"), anyLong(root, "intended_ns"), flow.asDouble(), text(root, "model"),
-                nodes, cost.asDouble(), anyLong(root, "parse_ns"), anyLong(root, "infer_ns"),
-                anyLong(root, "route_ns"));
+        return new AdviceRecord(positiveLong(root, RecordFields.DETECTOR), nonNegativeLong(root, RecordFields.SEQ),
+                anyLong(root, RecordFields.SENT_NS), anyLong(root, RecordFields.INTENDED_NS), flow.asDouble(), text(root, RecordFields.MODEL),
+                nodes, cost.asDouble(), anyLong(root, RecordFields.PARSE_NS), anyLong(root, RecordFields.INFER_NS),
+                anyLong(root, RecordFields.ROUTE_NS));
     }
 
     private static JsonNode tree(byte[] bytes) throws RecordFormatException {
@@ -131,12 +133,12 @@ public final class RecordJson {
     }
 
     private static void version(JsonNode root) throws RecordFormatException {
-        JsonNode v = root.get("v");
+        JsonNode v = root.get(RecordFields.VERSION);
         if (v == null) {
-            throw new RecordFormatException("missing field v (record version)");
+            throw new RecordFormatException("missing field " + RecordFields.VERSION + " (record version)");
         }
         if (!v.isIntegralNumber() || v.asInt() != ReadingRecord.VERSION) {
-            throw new RecordFormatException("unsupported version v=" + v + " (expected " + ReadingRecord.VERSION + ")");
+            throw new RecordFormatException("unsupported version " + RecordFields.VERSION + "=" + v + " (expected " + ReadingRecord.VERSION + ")");
         }
     }
 

@@ -1,5 +1,7 @@
 package org.itsrt.probe;
 
+import org.itsrt.cli.DurationConverter;
+import org.itsrt.cli.Durations;
 import org.itsrt.clock.Clocks;
 import org.itsrt.clock.LatencyClock;
 import org.itsrt.probe.arrival.ConsumeLoop;
@@ -13,6 +15,7 @@ import org.itsrt.probe.stats.LatencySummary;
 import org.itsrt.probe.stats.RunStats;
 import org.itsrt.probe.stats.SequenceTracker;
 import org.itsrt.probe.stats.WindowedSlo;
+import org.itsrt.records.Topics;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -67,7 +70,7 @@ public final class ProbeCommand implements Callable<Integer> {
             description = "Kafka brokers (default: ${DEFAULT-VALUE})")
     String bootstrapServers;
 
-    @Option(names = "--topic", defaultValue = "its.advice", paramLabel = "TOPIC",
+    @Option(names = "--topic", defaultValue = Topics.ADVICE, paramLabel = "TOPIC",
             description = "topic to measure: its.advice (end to end, with job stages) or its.readings (the Kafka "
                     + "hop alone) (default: ${DEFAULT-VALUE})")
     String topic;
@@ -238,9 +241,9 @@ public final class ProbeCommand implements Callable<Integer> {
         long idleNs = idleTimeout == null ? 0 : idleTimeout.toNanos();
         Map<ConsumeLoop.StopReason, String> stops = new EnumMap<>(ConsumeLoop.StopReason.class);
         stops.put(ConsumeLoop.StopReason.RECORDS, "--records " + records);
-        stops.put(ConsumeLoop.StopReason.DURATION, "--duration " + (duration == null ? "" : DurationConverter.describe(duration)));
+        stops.put(ConsumeLoop.StopReason.DURATION, "--duration " + (duration == null ? "" : Durations.format(duration)));
         stops.put(ConsumeLoop.StopReason.IDLE, "--idle-timeout " + (idleTimeout == null ? ""
-                : DurationConverter.describe(idleTimeout)) + " (nothing arrived for that long)");
+                : Durations.format(idleTimeout)) + " (nothing arrived for that long)");
         stops.put(ConsumeLoop.StopReason.INTERRUPTED, "interrupt (Ctrl-C)");
         long sloNs = Math.round(sloMs * 1e6);
         return new ProbeRun.Options(topic, bootstrapServers, groupId, fromBeginning, Map.copyOf(consumerProps),

@@ -10,7 +10,12 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
+import org.itsrt.cli.DurationConverter;
+import org.itsrt.cli.Durations;
+import org.itsrt.cli.MissingDefaultException;
+import org.itsrt.cli.ProjectPaths;
 import org.itsrt.producers.send.RunSummary;
+import org.itsrt.records.Topics;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -38,11 +43,12 @@ public final class ProducerCommand implements Callable<Integer> {
             description = "Kafka to send to (default: ${DEFAULT-VALUE})")
     String bootstrapServers;
 
-    @Option(names = "--topic", defaultValue = "its.readings", description = "topic (default: ${DEFAULT-VALUE})")
+    @Option(names = "--topic", defaultValue = Topics.READINGS, description = "topic (default: ${DEFAULT-VALUE})")
     String topic;
 
-    @Option(names = "--data", paramLabel = "FILE", defaultValue = "${sys:itsrt.sample:-data/sample/synthetic-readings.csv}",
-            description = "canonical readings table to replay (default: the committed synthetic sample, ${DEFAULT-VALUE})")
+    @Option(names = "--data", paramLabel = "FILE",
+            description = "canonical readings table to replay (default: the committed synthetic sample, "
+                    + ProjectPaths.SAMPLE_TABLE + " in the repository)")
     Path data;
 
     @Option(names = "--detectors", split = ",", paramLabel = "VDS",
@@ -57,9 +63,9 @@ public final class ProducerCommand implements Callable<Integer> {
             description = "records to send in total, shared by the detectors (default: ${DEFAULT-VALUE}, one study experiment)")
     long records;
 
-    @Option(names = "--duration", paramLabel = "TIME",
-            description = "send for this long instead of --records, e.g. 90s, 5m, 1h")
-    String duration;
+    @Option(names = "--duration", paramLabel = "TIME", converter = DurationConverter.class,
+            description = "send for this long instead of --records, e.g. 90s, 5m, 1m30s, 1h")
+    Duration duration;
 
     @Option(names = "--acks", defaultValue = "all", description = "all, 1 or 0 (default: ${DEFAULT-VALUE}; "
             + "idempotence is on with all and off otherwise)")
@@ -73,25 +79,32 @@ public final class ProducerCommand implements Callable<Integer> {
             description = "throughput test: total records/s per step, e.g. 100,1000,10000")
     List<Double> sweep;
 
-    @Option(names = "--step-duration", paramLabel = "TIME", defaultValue = "10s",
+    @Option(names = "--step-duration", paramLabel = "TIME", defaultValue = "10s", converter = DurationConverter.class,
             description = "length of each --sweep step (default: ${DEFAULT-VALUE})")
-    String stepDuration;
+    Duration stepDuration;
 
     @Option(names = "--report", paramLabel = "FILE", description = "also write the summary (Markdown) to this file")
     Path report;
 
-    @Option(names = "--progress-every", paramLabel = "TIME", defaultValue = "2s",
+    @Option(names = "--progress-every", paramLabel = "TIME", defaultValue = "2s", converter = DurationConverter.class,
             description = "progress line interval on stderr (default: ${DEFAULT-VALUE})")
-    String progressEvery;
+    Duration progressEvery;
 
     private volatile ProducerRun current;
 
     @Override
     public Integer call() throws Exception {
         validate();
-        ProducerRun.Plan plan = new ProducerRun.Plan(bootstrapServers, topic, data,
+        Path table;
+        try {
+            table = data != null ? data : ProjectPaths.locate().sampleTable();
+        } catch (MissingDefaultException e) {
+            System.err.println("its-producer: --data not given, and its default is missing: " + e.getMessage());
+            return 1;
+        }
+        ProducerRun.Plan plan = new ProducerRun.Plan(bootstrapServers, topic, table,
                 detectors != null ? detectors : ProducerRun.STUDY_DETECTORS, rate, records, acks, producerProps,
-                Durations.parse(progressEvery, "--progress-every"));
+                progressEvery);
         ProducerRun run;
         try {
             run = ProducerRun.prepare(plan, System.err);
@@ -106,16 +119,17 @@ public final class ProducerCommand implements Callable<Integer> {
         String markdown;
         boolean failures;
         if (sweep == null) {
-            double seconds = duration != null ? Durations.parse(duration, "--duration").toNanos() / 1e9 : Double.NaN;
+            double seconds = duration != null ? duration.toNanos() / 1e9 : Double.NaN;
             long total = duration != null ? Math.round(seconds * rate) * run.detectors() : records;
             RunSummary summary = run.replay(rate * run.detectors(), total);
             markdown = run.markdown(summary);
             failures = summary.failed() > 0 || summary.acked() < summary.sent();
         } else {
-            Duration step = Durations.parse(stepDuration, "--step-duration");
+            Duration step = stepDuration;
             List<RunSummary> steps = new ArrayList<>();
             for (double totalRate : sweep) {
-                System.err.printf(Locale.ROOT, "its-producer: sweep step %,.0f records/s for %ds%n", totalRate, step.toSeconds());
+                System.err.printf(Locale.ROOT, "its-producer: sweep step %,.0f records/s for %s%n", totalRate,
+                        Durations.format(step));
                 long total = Math.max(run.detectors(), Math.round(totalRate * step.toNanos() / 1e9));
                 steps.add(run.replay(totalRate, total));
             }
@@ -150,14 +164,15 @@ public final class ProducerCommand implements Callable<Integer> {
         if (sweep != null && sweep.stream().anyMatch(r -> !(r > 0))) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--sweep rates must be positive: " + sweep);
         }
-        try {
-            if (duration != null) {
-                Durations.parse(duration, "--duration");
-            }
-            Durations.parse(stepDuration, "--step-duration");
-            Durations.parse(progressEvery, "--progress-every");
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        requireLongerThanZero(duration, "--duration");
+        requireLongerThanZero(stepDuration, "--step-duration");
+        requireLongerThanZero(progressEvery, "--progress-every");
+    }
+
+    private void requireLongerThanZero(Duration value, String option) {
+        if (value != null && (value.isZero() || value.isNegative())) {
+            throw new CommandLine.ParameterException(spec.commandLine(), option + " must be longer than 0, got "
+                    + Durations.format(value));
         }
     }
 

@@ -121,9 +121,41 @@ class ProducerCommandTest {
     @Test
     void badOptionsAreNamed() {
         assertThat(run("--rate", "0").err()).contains("--rate must be in");
-        assertThat(run("--duration", "soon").err()).contains("--duration: not a duration");
+        assertThat(run("--duration", "soon").err())
+                .contains("Invalid value for option '--duration': 'soon' is not a duration; write e.g. 500ms, 30s");
+        assertThat(run("--step-duration", "0s").err()).contains("--step-duration must be longer than 0, got 0s");
+        assertThat(run("--progress-every", "-1s").err()).contains("Invalid value for option '--progress-every': "
+                + "'-1s' is negative");
         assertThat(run("--acks", "2").err()).contains("--acks must be all, 1 or 0");
         assertThat(run("--data", "/no/such.csv", "--records", "6").err()).contains("cannot read /no/such.csv");
+    }
+
+    @Test
+    void withoutDataTheCommittedSampleIsReplayed() {
+        // The Maven build sets itsrt.repo.root, as the launcher does; the command finds the table itself.
+        Result result = run("--bootstrap-servers", kafka.bootstrapServers(), "--records", "6", "--detectors", "764598",
+                "--rate", "100", "--duration", "0.05s");
+        assertThat(result.exit()).as(result.err()).isZero();
+        assertThat(result.out()).contains(SAMPLE.getFileName().toString());
+    }
+
+    @Test
+    void aMissingDefaultTableIsNamedBeforeKafkaIsAsked(@TempDir Path emptyRepository) {
+        String before = System.getProperty("itsrt.repo.root");
+        System.setProperty("itsrt.repo.root", emptyRepository.toString());
+        try {
+            Result result = run("--bootstrap-servers", "127.0.0.1:1", "--records", "6");
+            assertThat(result.exit()).isEqualTo(1);
+            assertThat(result.err()).contains("its-producer: --data not given, and its default is missing: "
+                    + emptyRepository.resolve("data/sample/synthetic-readings.csv") + ": missing; expected the "
+                    + "committed synthetic readings table");
+        } finally {
+            if (before == null) {
+                System.clearProperty("itsrt.repo.root");
+            } else {
+                System.setProperty("itsrt.repo.root", before);
+            }
+        }
     }
 
     @Test

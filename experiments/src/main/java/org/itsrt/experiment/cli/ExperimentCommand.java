@@ -1,5 +1,6 @@
 package org.itsrt.experiment.cli;
 
+import org.itsrt.demo.PipelineInputs;
 import org.itsrt.experiment.backend.RowBackend;
 import org.itsrt.experiment.report.Environment;
 import org.itsrt.experiment.report.ExperimentReport;
@@ -128,7 +129,9 @@ public final class ExperimentCommand implements Callable<Integer> {
         Files.createDirectories(dir);
         Files.copy(file, dir.resolve("experiment.yaml"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         ExperimentRunner runner = new ExperimentRunner(spec,
-                inputs.on(bootstrapServers, flinkRest, clusterPid, rowCommand), System.err);
+                new ExperimentRunner.Pipeline(inputs.data(), inputs.model(), inputs.jobJar(), bootstrapServers, flinkRest,
+                        clusterPid == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(clusterPid),
+                        rowCommand), System.err);
         List<RunResult> results = runner.run(dir);
         Path studyDir = study != null ? study : studyFromSpec(spec);
         String table = ExperimentReport.write(dir, spec, file, results, Environment.facts(results), studyDir);
@@ -169,7 +172,7 @@ public final class ExperimentCommand implements Callable<Integer> {
             return null;
         }
         if ("auto".equals(spec.study())) {
-            Path root = Path.of(System.getProperty("itsrt.repo.root", "."));
+            Path root = org.itsrt.cli.ProjectPaths.locate().root();
             return root.resolve("..").resolve("shared").resolve("data").resolve("study-latencies").normalize();
         }
         return file.toAbsolutePath().getParent().resolve(spec.study()).normalize();

@@ -1,5 +1,8 @@
 package org.itsrt.experiment.cli;
 
+import org.itsrt.cli.BadDurationException;
+import org.itsrt.cli.Durations;
+import org.itsrt.demo.PipelineInputs;
 import org.itsrt.experiment.backend.RowBackend;
 import org.itsrt.experiment.report.Environment;
 import org.itsrt.experiment.report.TuneReport;
@@ -109,7 +112,7 @@ public final class TuneCommand implements Callable<Integer> {
     Long records;
 
     @Option(names = "--warmup", paramLabel = "TIME",
-            description = "left out of the steady state, e.g. 500ms, 30s, 2m (default: the file's warmup)")
+            description = "left out of the steady state, e.g. 30s, 2m, 1m30s (default: the file's warmup)")
     String warmup;
 
     @Option(names = "--out", paramLabel = "DIR", description = "results folder (default: results/tune/NAME-YYYYMMDD-HHMMSS)")
@@ -144,7 +147,7 @@ public final class TuneCommand implements Callable<Integer> {
         PrintWriter err = commandSpec.commandLine().getErr();
         PrintWriter console = commandSpec.commandLine().getOut();
         Path baseFile = file != null ? file
-                : Path.of(System.getProperty("itsrt.repo.root", ".")).resolve(DEFAULT_FILE);
+                : org.itsrt.cli.ProjectPaths.locate().root().resolve(DEFAULT_FILE);
         Plan plan;
         try {
             plan = plan(ExperimentSpec.read(baseFile), baseFile);
@@ -156,8 +159,10 @@ public final class TuneCommand implements Callable<Integer> {
         ExperimentSpec base = plan.base();
         Path dir = out != null ? out : Path.of("results", "tune", base.name() + "-"
                 + LocalDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
-        PipelineEvaluator points = new PipelineEvaluator(base, plan.cpus(), plan.threads(),
-                inputs.local(), dir, System.err);
+        // Without usable inputs the search space is still printed (--dry-run); a run is refused below.
+        ExperimentRunner.Pipeline pipeline = inputs.missing() == null
+                ? ExperimentRunner.Pipeline.local(inputs.data(), inputs.model(), inputs.jobJar()) : null;
+        PipelineEvaluator points = new PipelineEvaluator(base, plan.cpus(), plan.threads(), pipeline, dir, System.err);
         console.print(describe(plan, points));
         console.flush();
         if (dryRun) {
@@ -211,10 +216,13 @@ public final class TuneCommand implements Callable<Integer> {
                 spec.load(), records != null ? records : spec.records(), spec.repetitions(),
                 warmup != null ? warmup : spec.warmup(), new ExperimentSpec.Slo(p99, max, spec.slo().windowP95Ms()),
                 spec.interference(), spec.job(), spec.study());
-        try {
-            base.warmupDuration();
-        } catch (IllegalArgumentException e) {
-            problems.add("--warmup: " + e.getMessage());
+        if (warmup != null) {
+            // Kept as text like the file's warmup, which the runs hand on to the probe as written.
+            try {
+                Durations.parse(warmup, "--warmup");
+            } catch (BadDurationException e) {
+                problems.add(e.getMessage());
+            }
         }
 
         // The kernel's limits, as the backends and experiment files check them.

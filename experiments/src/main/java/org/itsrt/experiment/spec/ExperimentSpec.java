@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import org.itsrt.cli.BadDurationException;
+import org.itsrt.cli.Durations;
 import org.itsrt.sched.budget.LinuxLimits;
 
 import java.io.IOException;
@@ -16,7 +18,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -34,7 +35,8 @@ import java.util.stream.Collectors;
  * @param load         rate of each of the six detector producers
  * @param records      records measured per run
  * @param repetitions  runs per row (fresh broker and cluster each)
- * @param warmup       left out of the steady-state rows of each run
+ * @param warmup       left out of the steady-state rows of each run, as written (e.g. {@code 30s}, {@code 1m30s};
+ *                     {@link Durations} syntax, checked by {@link #read}); {@link #warmupDuration()} reads it
  * @param slo          what a row must meet
  * @param interference optional background load beside the job
  * @param job          job options, passed as {@code --KEY VALUE}
@@ -109,7 +111,7 @@ public record ExperimentSpec(String name, String description, Backend backend, i
     }
 
     public Duration warmupDuration() {
-        return parseDuration(warmup);
+        return Durations.parse(warmup, "warmup");
     }
 
     /** Reads and checks an experiment file; every error names the file and the field. */
@@ -167,9 +169,9 @@ public record ExperimentSpec(String name, String description, Backend backend, i
             p.require(load != null && load.rateHz != null && load.rateHz > 0, "load.rate_hz",
                     "must be > 0, got " + (load == null ? null : load.rateHz));
             try {
-                parseDuration(warmup);
-            } catch (IllegalArgumentException e) {
-                p.fail("warmup", e.getMessage());
+                Durations.parse(warmup, "warmup");
+            } catch (BadDurationException e) {
+                p.fail("warmup", e.detail());
             }
             p.require(slo != null && slo.p99Ms > 0 && slo.maxMs > 0 && slo.windowP95Ms > 0, "slo",
                     "p99_ms, max_ms and window_p95_ms must be > 0");
@@ -304,17 +306,5 @@ public record ExperimentSpec(String name, String description, Backend backend, i
                 throw new SpecException(String.join("\n", problems));
             }
         }
-    }
-
-    static Duration parseDuration(String text) {
-        if (text == null || !text.matches("\\d+(ms|s|m)")) {
-            throw new IllegalArgumentException("a duration like 500ms, 60s or 2m is required, got " + text);
-        }
-        String lower = text.toLowerCase(Locale.ROOT);
-        if (lower.endsWith("ms")) {
-            return Duration.ofMillis(Long.parseLong(lower.substring(0, lower.length() - 2)));
-        }
-        long n = Long.parseLong(lower.substring(0, lower.length() - 1));
-        return lower.endsWith("s") ? Duration.ofSeconds(n) : Duration.ofMinutes(n);
     }
 }

@@ -53,7 +53,7 @@ class TuneCommandTest {
             "--repetitions 0; --repetitions must be >= 1, got 0",
             "--repetitions 3 --max-repetitions 2; --max-repetitions must be >= --repetitions (3), got 2",
             "--records 0; --records must be > 0, got 0",
-            "--warmup 5x; --warmup: a duration like 500ms, 60s or 2m is required, got 5x"})
+            "--warmup 5x; --warmup: '5x' is not a duration; write e.g. 500ms, 30s, 1.5s, 2m, 1m30s, 1h"})
     void aBadOptionIsRefusedByName(String options, String message) {
         List<String> args = new ArrayList<>(List.of(QUICK));
         args.addAll(List.of(options.split(" ")));

@@ -54,9 +54,9 @@ public final class JobSettings implements Serializable {
         EARLIEST
     }
 
-    public static final String DEFAULT_INPUT_TOPIC = "its.readings";
-    public static final String DEFAULT_OUTPUT_TOPIC = "its.advice";
-    public static final String DEFAULT_DEAD_LETTER_TOPIC = "its.dead-letters";
+    public static final String DEFAULT_INPUT_TOPIC = org.itsrt.records.Topics.READINGS;
+    public static final String DEFAULT_OUTPUT_TOPIC = org.itsrt.records.Topics.ADVICE;
+    public static final String DEFAULT_DEAD_LETTER_TOPIC = org.itsrt.records.Topics.DEAD_LETTERS;
     public static final String DEFAULT_GROUP_ID = "its-job";
     public static final String DEFAULT_MODEL = "models/lstm-flow";
     public static final long DEFAULT_ORIGIN = 764598;      // El Segundo

@@ -19,10 +19,10 @@ public class DeadLetterSerializer implements KafkaRecordSerializationSchema<Dead
 
     private static final long serialVersionUID = 1L;
 
-    public static final String REASON = "reason";
-    public static final String SOURCE_TOPIC = "error.source.topic";
-    public static final String SOURCE_PARTITION = "error.source.partition";
-    public static final String SOURCE_OFFSET = "error.source.offset";
+    public static final String REASON = org.itsrt.records.DeadLetterHeaders.REASON;
+    public static final String SOURCE_TOPIC = org.itsrt.records.DeadLetterHeaders.SOURCE_TOPIC;
+    public static final String SOURCE_PARTITION = org.itsrt.records.DeadLetterHeaders.SOURCE_PARTITION;
+    public static final String SOURCE_OFFSET = org.itsrt.records.DeadLetterHeaders.SOURCE_OFFSET;
 
     private final String topic;
 

@@ -1,13 +1,16 @@
 package org.itsrt.probe.arrival;
 
+import org.itsrt.records.RecordStamps;
+
 /**
  * One record as the probe saw it: the fields it measures with, and the moment it arrived.
  *
- * <p>All stamps are nanoseconds of the host's latency clock (REFERENCE D4): {@code sentNs} and
+ * <p>All stamps are nanoseconds of the host's latency clock (docs/design.md, D4): {@code sentNs} and
  * {@code intendedNs} were taken by the producer, {@code arrivalNs} by the probe, so their
  * differences are durations. Optional fields hold {@link #ABSENT} when the record lacks them:
  * records read off {@code its.readings} carry no stage durations, and a producer without an
- * open-loop schedule may carry no intended time.
+ * open-loop schedule may carry no intended time. The record's fields are read by
+ * {@link org.itsrt.records.RecordStampsReader}, the one reader of the wire format's stamps.
  *
  * @param detector   detector (VDS) id
  * @param seq        the producer's per-detector sequence number, from 0
@@ -22,7 +25,13 @@ public record Arrival(long detector, long seq, long sentNs, long intendedNs, lon
                       long routeNs, long arrivalNs) {
 
     /** Marks an optional field the record does not carry. */
-    public static final long ABSENT = Long.MIN_VALUE;
+    public static final long ABSENT = RecordStamps.ABSENT;
+
+    /** The record's stamps with the probe's arrival stamp. */
+    public static Arrival of(RecordStamps stamps, long arrivalNs) {
+        return new Arrival(stamps.detector(), stamps.seq(), stamps.sentNs(), stamps.intendedNs(), stamps.parseNs(),
+                stamps.inferNs(), stamps.routeNs(), arrivalNs);
+    }
 
     public boolean hasIntended() {
         return intendedNs != ABSENT;

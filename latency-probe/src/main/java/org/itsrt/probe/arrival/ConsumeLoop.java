@@ -6,6 +6,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.itsrt.clock.LatencyClock;
+import org.itsrt.records.MalformedRecordException;
+import org.itsrt.records.RecordStampsReader;
 
 import java.time.Duration;
 import java.util.Collection;
@@ -67,7 +69,6 @@ public final class ConsumeLoop {
     private final LatencyClock clock;
     private final ArrivalSink sink;
     private final Limits limits;
-    private final RecordParser parser = new RecordParser();
     private volatile boolean stopRequested;
     private long valid;
     private long malformed;
@@ -129,9 +130,9 @@ public final class ConsumeLoop {
             long arrivalNs = clock.nanos();
             for (ConsumerRecord<byte[], byte[]> record : records) {
                 try {
-                    sink.arrived(parser.parse(record.value(), arrivalNs));
+                    sink.arrived(Arrival.of(RecordStampsReader.read(record.value()), arrivalNs));
                     valid++;
-                } catch (RecordParser.MalformedException e) {
+                } catch (MalformedRecordException e) {
                     malformed++;
                     sink.malformed(new MalformedRecord(e.reason(), e.getMessage(), record.partition(), record.offset()));
                 }

@@ -1,6 +1,6 @@
 package org.itsrt.probe.compare;
 
-import org.itsrt.probe.DurationConverter;
+import org.itsrt.cli.DurationConverter;
 import org.itsrt.probe.stats.LatencyKind;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

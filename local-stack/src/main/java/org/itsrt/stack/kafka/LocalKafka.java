@@ -35,8 +35,8 @@ import org.itsrt.stack.ChildJvm;
  */
 public final class LocalKafka implements AutoCloseable {
 
-    /** The topics of docs/design.md, D2. */
-    public static final List<String> PIPELINE_TOPICS = List.of("its.readings", "its.advice", "its.dead-letters");
+    /** The pipeline's topics (docs/records.md). */
+    public static final List<String> PIPELINE_TOPICS = org.itsrt.records.Topics.PIPELINE;
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
     private static final Duration FORMAT_TIMEOUT = Duration.ofSeconds(60);

@@ -19,7 +19,7 @@ public final class LocalKafkaCommand implements Callable<Integer> {
 
     @Option(names = "--topics", split = ",", paramLabel = "NAME",
             description = "topics to create (default: ${DEFAULT-VALUE})",
-            defaultValue = "its.readings,its.advice,its.dead-letters")
+            defaultValue = org.itsrt.records.Topics.PIPELINE_CSV)
     List<String> topics;
 
     @Option(names = "--partitions", paramLabel = "N", defaultValue = "1",

@@ -1,0 +1,34 @@
+package org.itsrt.records;
+
+/**
+ * The measurement view of a record of either topic: who sent it, its sequence number and its
+ * stamps, without the payload. What the latency probe needs of every record it consumes; read by
+ * {@link RecordStampsReader}.
+ *
+ * <p>Stamps are nanoseconds of the host's latency clock (docs/clock.md). Optional fields hold
+ * {@link #ABSENT} when the record lacks them: records of {@code its.readings} carry no stage
+ * durations, and a producer without an open-loop schedule may carry no intended time.
+ *
+ * @param detector   detector (VDS) id
+ * @param seq        the producer's per-detector sequence number, from 0
+ * @param sentNs     the producer's stamp just before send
+ * @param intendedNs the open-loop schedule's intended send time, or {@link #ABSENT}
+ * @param parseNs    in-job parse duration, or {@link #ABSENT}
+ * @param inferNs    in-job inference duration, or {@link #ABSENT}
+ * @param routeNs    in-job routing duration, or {@link #ABSENT}
+ */
+public record RecordStamps(long detector, long seq, long sentNs, long intendedNs, long parseNs, long inferNs,
+                           long routeNs) {
+
+    /** Marks an optional field the record does not carry (no clock reading or duration is this value). */
+    public static final long ABSENT = Long.MIN_VALUE;
+
+    public boolean hasIntended() {
+        return intendedNs != ABSENT;
+    }
+
+    /** True when the record carries at least one in-job stage duration (records of its.advice). */
+    public boolean hasStages() {
+        return parseNs != ABSENT || inferNs != ABSENT || routeNs != ABSENT;
+    }
+}

@@ -1,0 +1,171 @@
+package org.itsrt.records;
+
+import java.io.IOException;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.exc.InputCoercionException;
+
+/**
+ * Reads the {@link RecordStamps} of a record of either topic (docs/records.md): {@code detector},
+ * {@code seq}, {@code sent_ns}, and where present {@code intended_ns}, {@code parse_ns},
+ * {@code infer_ns}, {@code route_ns}. Everything else (flows, speeds, route, prediction) is skipped
+ * token by token without being built into objects, so a consumer that measures every record (the
+ * latency probe, between two polls) pays little for it. {@link RecordJson} reads and validates
+ * whole records; both take the field names from {@link RecordFields}.
+ *
+ * <p>Checks only what a measurement relies on: a version-{@value ReadingRecord#VERSION} JSON
+ * object with integer {@code detector}, {@code 0 <= seq < 2^31-1} and {@code sent_ns}; optional
+ * stamps integer or {@code null}, stage durations not negative. A record that fails is rejected
+ * with a {@link MalformedRecordException} whose {@linkplain MalformedRecordException#reason()
+ * reason} is one of a few categories, so a report can count them.
+ */
+public final class RecordStampsReader {
+
+    private static final JsonFactory JSON = new JsonFactory();
+    private static final String VERSION_TEXT = Integer.toString(ReadingRecord.VERSION);
+
+    private RecordStampsReader() {
+    }
+
+    /**
+     * Reads the stamps of one record value.
+     *
+     * @throws MalformedRecordException when the value cannot be measured (see the class comment)
+     */
+    public static RecordStamps read(byte[] value) throws MalformedRecordException {
+        if (value == null || value.length == 0) {
+            throw new MalformedRecordException("empty value", "the record has no value");
+        }
+        long detector = 0;
+        long seq = 0;
+        long sent = 0;
+        boolean hasDetector = false;
+        boolean hasSeq = false;
+        boolean hasSent = false;
+        long intended = RecordStamps.ABSENT;
+        long parse = RecordStamps.ABSENT;
+        long infer = RecordStamps.ABSENT;
+        long route = RecordStamps.ABSENT;
+        try (JsonParser json = JSON.createParser(value)) {
+            if (json.nextToken() != JsonToken.START_OBJECT) {
+                throw new MalformedRecordException("not a JSON object", "the value is not a JSON object");
+            }
+            JsonToken token;
+            while ((token = json.nextToken()) == JsonToken.FIELD_NAME) {
+                String name = json.currentName();
+                JsonToken fieldValue = json.nextToken();
+                switch (name) {
+                    case RecordFields.VERSION -> {
+                        if (fieldValue != JsonToken.VALUE_NUMBER_INT || !VERSION_TEXT.equals(json.getText())) {
+                            throw new MalformedRecordException("unsupported version", "\"" + RecordFields.VERSION
+                                    + "\" is " + json.getText() + ", expected " + VERSION_TEXT);
+                        }
+                    }
+                    case RecordFields.DETECTOR -> {
+                        detector = required(json, fieldValue, RecordFields.DETECTOR);
+                        hasDetector = true;
+                    }
+                    case RecordFields.SEQ -> {
+                        seq = required(json, fieldValue, RecordFields.SEQ);
+                        hasSeq = true;
+                    }
+                    case RecordFields.SENT_NS -> {
+                        sent = required(json, fieldValue, RecordFields.SENT_NS);
+                        hasSent = true;
+                    }
+                    case RecordFields.INTENDED_NS -> intended = optional(json, fieldValue, RecordFields.INTENDED_NS, false);
+                    case RecordFields.PARSE_NS -> parse = optional(json, fieldValue, RecordFields.PARSE_NS, true);
+                    case RecordFields.INFER_NS -> infer = optional(json, fieldValue, RecordFields.INFER_NS, true);
+                    case RecordFields.ROUTE_NS -> route = optional(json, fieldValue, RecordFields.ROUTE_NS, true);
+                    default -> json.skipChildren();
+                }
+            }
+            if (token != JsonToken.END_OBJECT) {
+                throw new MalformedRecordException("not JSON", "the object is not closed");
+            }
+            if (json.nextToken() != null) {
+                throw new MalformedRecordException("not JSON", "content after the JSON object");
+            }
+        } catch (JsonProcessingException e) {
+            throw new MalformedRecordException("not JSON", e.getOriginalMessage());
+        } catch (IOException e) {
+            // Parsing a byte array does no I/O; any other IOException is still a bad record.
+            throw new MalformedRecordException("not JSON", String.valueOf(e.getMessage()));
+        }
+        if (!hasDetector) {
+            throw missing(RecordFields.DETECTOR);
+        }
+        if (!hasSeq) {
+            throw missing(RecordFields.SEQ);
+        }
+        // Below 2^31-1 because the probe tracks sequence numbers per detector in int-indexed sets.
+        if (seq < 0 || seq >= Integer.MAX_VALUE) {
+            throw new MalformedRecordException("invalid " + RecordFields.SEQ, "\"" + RecordFields.SEQ + "\" is " + seq
+                    + ", expected 0 .. " + (Integer.MAX_VALUE - 1));
+        }
+        if (!hasSent) {
+            throw missing(RecordFields.SENT_NS);
+        }
+        return new RecordStamps(detector, seq, sent, intended, parse, infer, route);
+    }
+
+    private static MalformedRecordException missing(String field) {
+        return new MalformedRecordException("missing " + field, "no \"" + field + "\" field");
+    }
+
+    private static long required(JsonParser json, JsonToken token, String field)
+            throws IOException, MalformedRecordException {
+        if (token != JsonToken.VALUE_NUMBER_INT) {
+            json.skipChildren();
+            throw notAnInteger(json, token, field);
+        }
+        return longValue(json, field);
+    }
+
+    private static long optional(JsonParser json, JsonToken token, String field, boolean duration)
+            throws IOException, MalformedRecordException {
+        if (token == JsonToken.VALUE_NULL) {
+            return RecordStamps.ABSENT;
+        }
+        if (token != JsonToken.VALUE_NUMBER_INT) {
+            json.skipChildren();
+            throw notAnInteger(json, token, field);
+        }
+        long value = longValue(json, field);
+        if (duration && value < 0) {
+            throw new MalformedRecordException("invalid " + field,
+                    "\"" + field + "\" is " + value + ", a duration cannot be negative");
+        }
+        if (value == RecordStamps.ABSENT) {
+            throw new MalformedRecordException("invalid " + field, "\"" + field + "\" is out of range");
+        }
+        return value;
+    }
+
+    private static long longValue(JsonParser json, String field) throws IOException, MalformedRecordException {
+        try {
+            return json.getLongValue();
+        } catch (InputCoercionException e) {
+            throw new MalformedRecordException("invalid " + field, "\"" + field + "\" is " + json.getText()
+                    + ", out of range");
+        }
+    }
+
+    private static MalformedRecordException notAnInteger(JsonParser json, JsonToken token, String field)
+            throws IOException {
+        return new MalformedRecordException("invalid " + field, "\"" + field + "\" is " + describe(json, token)
+                + ", expected an integer");
+    }
+
+    private static String describe(JsonParser json, JsonToken token) throws IOException {
+        return switch (token) {
+            case START_OBJECT -> "an object";
+            case START_ARRAY -> "an array";
+            case VALUE_STRING -> "the string \"" + json.getText() + "\"";
+            default -> json.getText();
+        };
+    }
+}

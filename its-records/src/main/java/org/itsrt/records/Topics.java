@@ -1,0 +1,27 @@
+package org.itsrt.records;
+
+import java.util.List;
+
+/**
+ * The pipeline's Kafka topics by their default names. Producer, job, probe, the local broker and
+ * the demo all default to these, so a run started from any of them meets the others on the same
+ * topics; each command still takes its topic as an option.
+ */
+public final class Topics {
+
+    /** What the producers send and the job reads ({@link ReadingRecord}). */
+    public static final String READINGS = "its.readings";
+    /** What the job writes and the probe measures ({@link AdviceRecord}). */
+    public static final String ADVICE = "its.advice";
+    /** Input records the job could not read, with {@link DeadLetterHeaders}. */
+    public static final String DEAD_LETTERS = "its.dead-letters";
+
+    /** The three topics in dataflow order, as a broker for the pipeline creates them. */
+    public static final List<String> PIPELINE = List.of(READINGS, ADVICE, DEAD_LETTERS);
+
+    /** {@link #PIPELINE} as one comma-separated constant, for picocli {@code defaultValue}s. */
+    public static final String PIPELINE_CSV = READINGS + "," + ADVICE + "," + DEAD_LETTERS;
+
+    private Topics() {
+    }
+}
