@@ -2,6 +2,7 @@ package org.itsrt.job;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -50,7 +51,7 @@ final class MemoryJobIO implements JobIO {
 
     @Override
     public String describe(End end) {
-        return "memory: " + end.name().toLowerCase(java.util.Locale.ROOT);
+        return "memory: " + end.name().toLowerCase(Locale.ROOT);
     }
 
     List<RoutedAdvice> collectedAdvice() {
