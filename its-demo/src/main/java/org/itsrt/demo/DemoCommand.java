@@ -4,6 +4,7 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.itsrt.job.ItsJob;
 import org.itsrt.job.config.JobSettings;
+import org.itsrt.job.kafka.KafkaJobIO;
 import org.itsrt.stack.kafka.LocalKafka;
 import org.itsrt.probe.ProbeCommand;
 import org.itsrt.probe.ProbeRun;
@@ -268,7 +269,7 @@ public final class DemoCommand implements Callable<Integer> {
             Files.createDirectories(phaseDir);
             JobSettings settings = JobSettings.fromArgs(jobArguments(kafka.bootstrapServers(), identityPhase));
             StreamExecutionEnvironment env = flink.environment();
-            ItsJob.build(env, settings);
+            ItsJob.build(env, settings, KafkaJobIO.of(settings));
             JobClient job = env.executeAsync(identityPhase ? "its-rt (identity)" : "its-rt");
             try {
                 Phase phase = new Phase(identityPhase, phaseDir, settings, deadBefore);
