@@ -19,6 +19,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.itsrt.clock.Clocks;
 import org.itsrt.job.ItsJob;
 import org.itsrt.job.config.JobSettings;
+import org.itsrt.job.kafka.KafkaJobIO;
 import org.itsrt.probe.ProbeRun;
 import org.itsrt.probe.arrival.ConsumeLoop;
 import org.itsrt.probe.report.ProbeSummary;
@@ -100,7 +101,7 @@ final class Measurement {
         Map<String, Long> deadBefore = deadLetters.countByReason();
 
         StreamExecutionEnvironment env = stack.cluster().environment();
-        ItsJob.build(env, settings);
+        ItsJob.build(env, settings, KafkaJobIO.of(settings));
         JobClient client = env.executeAsync(job.identity() ? ItsJob.JOB_NAME + " (identity)" : ItsJob.JOB_NAME);
         try {
             log.println("its-demo: waiting for the job to read " + READINGS + " and answer on " + DEAD_LETTERS + " ...");

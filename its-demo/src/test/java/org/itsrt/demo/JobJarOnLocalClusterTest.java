@@ -14,6 +14,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.itsrt.stack.flink.LocalFlink;
 import org.itsrt.job.ItsJob;
 import org.itsrt.job.config.JobSettings;
+import org.itsrt.job.kafka.KafkaJobIO;
 import org.itsrt.pipeline.DeadLetters;
 import org.itsrt.stack.kafka.LocalKafka;
 import org.itsrt.readings.Reading;
@@ -136,7 +137,7 @@ class JobJarOnLocalClusterTest {
                 "--model", ROOT.resolve("models/lstm-flow").toAbsolutePath().toString(), "--warmup-calls", "10");
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createRemoteEnvironment(
                 flink.restAddress().getHost(), flink.restAddress().getPort(), jar.toString());
-        ItsJob.build(env, settings);
+        ItsJob.build(env, settings, KafkaJobIO.of(settings));
         JobClient job = env.executeAsync("submission at seq " + seqOffset);
         try {
             new DeadLetters(bootstrap, "its.readings", "its.dead-letters").awaitPipeline(Duration.ofSeconds(120),

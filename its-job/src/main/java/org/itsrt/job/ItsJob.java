@@ -9,14 +9,19 @@ import org.apache.flink.streaming.api.datastream.BroadcastStream;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.itsrt.job.JobIO.End;
+import org.itsrt.job.config.DeliverySettings;
 import org.itsrt.job.config.JobSettings;
+import org.itsrt.job.config.ModelSettings;
+import org.itsrt.job.config.RoutingSettings;
+import org.itsrt.job.config.RuntimeSettings;
 import org.itsrt.job.functions.IdentityAdvice;
 import org.itsrt.job.functions.ParseAndValidate;
 import org.itsrt.job.functions.PredictFlow;
 import org.itsrt.job.functions.PredictFlowBatched;
 import org.itsrt.job.functions.RouteWithNetworkState;
 import org.itsrt.job.functions.ToConditionUpdate;
-import org.itsrt.job.kafka.JobKafka;
+import org.itsrt.job.kafka.KafkaJobIO;
 import org.itsrt.job.records.ConditionUpdate;
 import org.itsrt.job.records.DeadLetter;
 import org.itsrt.job.records.FlowPrediction;
@@ -29,13 +34,13 @@ import org.itsrt.job.records.ValidReading;
  * The ITS job (docs/job.md):
  *
  * <pre>
- * Kafka its.readings -> parse and validate -+-> predict flow -+-> route (A*, network state) -> Kafka its.advice
- *                                           |                 +-> conditions --broadcast--^
- *                                           +-> Kafka its.dead-letters
+ * readings -> parse and validate -+-> predict flow -+-> route (A*, network state) -> advice
+ *                                 |                 +-> conditions --broadcast--^
+ *                                 +-> dead letters
  * </pre>
  *
- * {@link #main} reads the settings and runs what {@link #build} wires; tests and an in-process
- * runner call {@link #build} on their own environment.
+ * {@link #main} reads the settings and runs the job between Kafka topics; tests and the demo call
+ * {@link #build} with their own environment and ends ({@link JobIO}).
  */
 public final class ItsJob {
 
@@ -52,70 +57,78 @@ public final class ItsJob {
         }
         JobSettings settings = JobSettings.fromArgs(args);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        build(env, settings);
+        build(env, settings, KafkaJobIO.of(settings));
         env.execute(JOB_NAME);
     }
 
     /**
      * Configures {@code env} for the job (buffer timeout, parallelism, object reuse,
-     * checkpointing) and adds its source, operators and sinks.
+     * checkpointing) and wires it from {@code io}'s readings to its advice and dead-letter sinks.
      *
      * @return the wired streams, sinks attached, for callers that add more
      */
-    public static JobStreams build(StreamExecutionEnvironment env, JobSettings s) {
-        configure(env, s);
+    public static JobStreams build(StreamExecutionEnvironment env, JobSettings settings, JobIO io) {
+        configure(env, settings.runtime(), settings.delivery());
 
-        DataStream<RawReading> raw = env
-                .fromSource(JobKafka.source(s), WatermarkStrategy.noWatermarks(), "kafka: " + s.inputTopic())
+        DataStream<RawReading> readings = env
+                .fromSource(io.readings(), WatermarkStrategy.noWatermarks(), io.describe(End.READINGS))
                 .uid("source-readings");
-
-        SingleOutputStreamOperator<ValidReading> valid = raw
-                .process(new ParseAndValidate(s.detectorIds()))
-                .name("parse and validate").uid("parse-and-validate");
+        SingleOutputStreamOperator<ValidReading> valid = validate(readings, settings.routing());
+        SingleOutputStreamOperator<RoutedAdvice> advice = settings.model().identity()
+                ? valid.map(new IdentityAdvice()).name("identity advice").uid("identity-advice")
+                : route(predict(valid, settings.model(), settings.runtime()), settings.routing());
         DataStream<DeadLetter> deadLetters = valid.getSideOutput(ParseAndValidate.DEAD_LETTERS);
 
-        DataStream<RoutedAdvice> advice;
-        Optional<DataStream<NetworkStateChange>> networkState;
-        if (s.identity()) {
-            advice = valid.map(new IdentityAdvice()).name("identity advice").uid("identity-advice");
-            networkState = Optional.empty();
-        } else {
-            SingleOutputStreamOperator<FlowPrediction> predictions = s.maxBatch() == 1
-                    ? valid.process(new PredictFlow(s))
-                    : valid.transform("predict flow (batched)", TypeInformation.of(FlowPrediction.class),
-                            new PredictFlowBatched(s));
-            predictions.name("predict flow").uid("predict-flow");
+        advice.sinkTo(io.advice()).name(io.describe(End.ADVICE)).uid("sink-advice");
+        deadLetters.sinkTo(io.deadLetters()).name(io.describe(End.DEAD_LETTERS)).uid("sink-dead-letters");
 
-            // Every subtask of the route step learns every detector's conditions.
-            BroadcastStream<ConditionUpdate> conditions = predictions
-                    .map(new ToConditionUpdate()).name("conditions").uid("conditions")
-                    .broadcast(RouteWithNetworkState.NETWORK_STATE);
-            SingleOutputStreamOperator<RoutedAdvice> routed = predictions
-                    .connect(conditions)
-                    .process(new RouteWithNetworkState(s))
-                    .name("route").uid("route");
-            advice = routed;
-            networkState = Optional.of(routed.getSideOutput(RouteWithNetworkState.STATE_CHANGES));
-        }
-
-        advice.sinkTo(JobKafka.adviceSink(s)).name("kafka: " + s.outputTopic()).uid("sink-advice");
-        deadLetters.sinkTo(JobKafka.deadLetterSink(s)).name("kafka: " + s.deadLetterTopic()).uid("sink-dead-letters");
+        Optional<DataStream<NetworkStateChange>> networkState = settings.model().identity()
+                ? Optional.empty() : Optional.of(advice.getSideOutput(RouteWithNetworkState.STATE_CHANGES));
         return new JobStreams(advice, deadLetters, networkState);
     }
 
-    private static void configure(StreamExecutionEnvironment env, JobSettings s) {
+    /** Valid readings of the graph's detectors; everything else on the dead-letter side output. */
+    private static SingleOutputStreamOperator<ValidReading> validate(DataStream<RawReading> readings,
+                                                                     RoutingSettings routing) {
+        return readings.process(new ParseAndValidate(routing.detectorIds()))
+                .name("parse and validate").uid("parse-and-validate");
+    }
+
+    /** One model call per reading, or per micro-batch with {@code --max-batch} > 1. */
+    private static SingleOutputStreamOperator<FlowPrediction> predict(DataStream<ValidReading> valid,
+                                                                      ModelSettings model, RuntimeSettings runtime) {
+        SingleOutputStreamOperator<FlowPrediction> predictions = runtime.maxBatch() == 1
+                ? valid.process(new PredictFlow(model))
+                : valid.transform("predict flow (batched)", TypeInformation.of(FlowPrediction.class),
+                        new PredictFlowBatched(model, runtime.maxBatch(), runtime.maxBatchWaitUs()));
+        return predictions.name("predict flow").uid("predict-flow");
+    }
+
+    /** Routes each prediction over the network's newest conditions, which every route subtask learns of. */
+    private static SingleOutputStreamOperator<RoutedAdvice> route(SingleOutputStreamOperator<FlowPrediction> predictions,
+                                                                  RoutingSettings routing) {
+        BroadcastStream<ConditionUpdate> conditions = predictions
+                .map(new ToConditionUpdate()).name("conditions").uid("conditions")
+                .broadcast(RouteWithNetworkState.NETWORK_STATE);
+        return predictions
+                .connect(conditions)
+                .process(new RouteWithNetworkState(routing))
+                .name("route").uid("route");
+    }
+
+    private static void configure(StreamExecutionEnvironment env, RuntimeSettings runtime, DeliverySettings delivery) {
         // 0: every record is flushed to the next task at once. Flink's default of 100 ms held
-        // records at the broadcast exchange (REFERENCE section 6: p50 102 ms).
-        env.setBufferTimeout(s.bufferTimeoutMs());
-        if (s.parallelism() > 0) {
-            env.setParallelism(s.parallelism());
+        // records at the broadcast exchange (docs/design.md, "Floors and targets": p50 102 ms).
+        env.setBufferTimeout(runtime.bufferTimeoutMs());
+        if (runtime.parallelism() > 0) {
+            env.setParallelism(runtime.parallelism());
         }
         // Chained operators hand records on without a defensive copy; no function keeps or
         // changes a record after emitting it.
         env.getConfig().enableObjectReuse();
-        if (s.checkpointIntervalMs() > 0) {
-            env.enableCheckpointing(s.checkpointIntervalMs(),
-                    s.exactlyOnce() ? CheckpointingMode.EXACTLY_ONCE : CheckpointingMode.AT_LEAST_ONCE);
+        if (delivery.checkpointIntervalMs() > 0) {
+            env.enableCheckpointing(delivery.checkpointIntervalMs(),
+                    delivery.exactlyOnce() ? CheckpointingMode.EXACTLY_ONCE : CheckpointingMode.AT_LEAST_ONCE);
         }
     }
 }

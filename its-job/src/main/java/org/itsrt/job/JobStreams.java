@@ -9,8 +9,8 @@ import org.itsrt.job.records.RoutedAdvice;
 
 /**
  * The streams {@link ItsJob#build} wired, for a caller that wants to attach more to them (a test
- * collecting the network state, a runner printing progress). Their Kafka sinks are already
- * attached.
+ * collecting the network state, a runner printing progress). The {@link JobIO}'s sinks are already
+ * attached to them.
  *
  * @param advice       the advice, one per valid reading
  * @param deadLetters  the records that failed validation

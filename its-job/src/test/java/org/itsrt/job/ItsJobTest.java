@@ -3,17 +3,11 @@ package org.itsrt.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 import static org.itsrt.job.JobTestKit.MODEL;
-import static org.itsrt.job.JobTestKit.cancel;
-import static org.itsrt.job.JobTestKit.header;
-import static org.itsrt.job.JobTestKit.keyed;
 import static org.itsrt.job.JobTestKit.predict;
-import static org.itsrt.job.JobTestKit.record;
-import static org.itsrt.job.JobTestKit.send;
-import static org.itsrt.job.JobTestKit.start;
+import static org.itsrt.job.JobTestKit.readings;
 import static org.itsrt.job.JobTestKit.withSeq;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -21,34 +15,26 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Queue;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 
-import org.apache.flink.api.common.JobStatus;
-import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.itsrt.graph.Detector;
 import org.itsrt.graph.RoadSegment;
 import org.itsrt.graph.StudyNetwork;
 import org.itsrt.job.JobTestKit.AdviceKey;
-import org.itsrt.job.JobTestKit.Outputs;
 import org.itsrt.job.config.JobSettings;
-import org.itsrt.job.kafka.DeadLetterSerializer;
+import org.itsrt.job.functions.ToAdviceRecord;
 import org.itsrt.job.records.ConditionUpdate;
+import org.itsrt.job.records.DeadLetter;
 import org.itsrt.job.records.NetworkStateChange;
-import org.itsrt.stack.kafka.LocalKafka;
 import org.itsrt.predict.Engine;
 import org.itsrt.predict.FlowPredictor;
 import org.itsrt.predict.FlowPredictors;
 import org.itsrt.predict.PredictorOptions;
-import org.itsrt.readings.Reading;
 import org.itsrt.records.AdviceRecord;
 import org.itsrt.records.ReadingRecord;
 import org.itsrt.records.RecordJson;
@@ -56,12 +42,15 @@ import org.itsrt.routing.DetectorConditions;
 import org.itsrt.routing.Router;
 import org.jgrapht.GraphPath;
 import org.jgrapht.alg.shortestpath.DijkstraShortestPath;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The whole job on a Flink MiniCluster against a real local Kafka broker. */
+/**
+ * The whole job on a Flink MiniCluster, between in-memory ends ({@link MemoryJobIO}): the readings
+ * are a bounded list, so each run ends when they are processed, and its advice, dead letters and
+ * network-state changes are collected in this JVM. What only real Kafka topics can show is in
+ * {@link ItsJobKafkaTest}.
+ */
 class ItsJobTest {
 
     @RegisterExtension
@@ -71,87 +60,67 @@ class ItsJobTest {
             .setConfiguration(JobTestKit.miniClusterConfiguration())
             .build());
 
-    private static LocalKafka kafka;
-    private static Map<Long, List<Reading>> day;
+    private static final long ORIGIN = 764598;      // El Segundo
+    private static final long DESTINATION = 774445; // Long Beach
 
-    @BeforeAll
-    static void startKafka() {
-        kafka = LocalKafka.start(LocalKafka.Options.defaults());
-        day = JobTestKit.syntheticDay();
-    }
-
-    @AfterAll
-    static void stopKafka() {
-        if (kafka != null) {
-            kafka.close();
-        }
-    }
-
-    /** Settings for a run whose topics all start with {@code prefix}. */
-    private static JobSettings settings(String inputTopic, String prefix, String... extra) {
-        List<String> args = new ArrayList<>(List.of("--bootstrap-servers", kafka.bootstrapServers(),
-                "--input-topic", inputTopic, "--output-topic", prefix + ".advice",
-                "--dead-letter-topic", prefix + ".dead-letters", "--group-id", prefix,
-                "--starting-offsets", "earliest", "--model", MODEL.toString()));
-        args.addAll(Arrays.asList(extra));
-        return JobSettings.fromArgs(args.toArray(String[]::new));
-    }
-
-    /** Sends {@code records} to {@code prefix.readings}, collects their advice, then cancels the job. */
-    private static List<AdviceRecord> adviceFor(JobClient job, String prefix, List<ReadingRecord> records)
-            throws Exception {
-        try (Outputs out = new Outputs(kafka.bootstrapServers(), prefix + ".advice", prefix + ".dead-letters")) {
-            send(kafka.bootstrapServers(), records.stream().map(r -> keyed(prefix + ".readings", r)).toList());
-            return out.awaitAtLeast(records.size(), 0, job).drain(Duration.ofMillis(500)).adviceRecords();
-        } finally {
-            cancel(job);
-        }
-    }
-
-    private static void createTopics(String prefix, int inputPartitions) {
-        kafka.createTopics(List.of(prefix + ".readings"), inputPartitions);
-        kafka.createTopics(List.of(prefix + ".advice", prefix + ".dead-letters"), 1);
+    /** What one run wrote: advice as the advice topic would carry it, dead letters, network-state changes. */
+    private record Run(List<AdviceRecord> advice, List<DeadLetter> deadLetters, Map<Integer, Map<Long, ConditionUpdate>> stateBySubtask,
+                       boolean keptNetworkState) {
     }
 
     /**
-     * Records {@code fromSeq..toSeq} of every detector; window k starts at reading 96 + 7k, in the
-     * morning peak (from 08:00 Pacific), where predicted flows slow the freeways down and the
-     * route's cost depends on every detector's conditions.
+     * Runs the job over {@code input} (record values; null for a record without one) to its end.
+     * The Kafka options are required but unused: the ends are in memory.
      */
-    private static List<ReadingRecord> readings(int fromSeq, int toSeq) {
-        List<ReadingRecord> records = new ArrayList<>();
-        for (int seq = fromSeq; seq <= toSeq; seq++) {
-            for (List<Reading> station : day.values()) {
-                records.add(record(station, 96 + 7 * seq, seq));
-            }
-        }
-        return records;
+    private static Run run(String name, List<byte[]> input, String... options) throws Exception {
+        // Warm-up is about first-record latency, which no test here measures.
+        List<String> args = new ArrayList<>(List.of("--bootstrap-servers", "127.0.0.1:9", "--model", MODEL.toString(),
+                "--warmup-calls", "10"));
+        args.addAll(Arrays.asList(options));
+        JobSettings settings = JobSettings.fromArgs(args.toArray(String[]::new));
+        StreamExecutionEnvironment env = JobTestKit.environment(new Configuration());
+        MemoryJobIO io = new MemoryJobIO(name, input);
+        JobStreams streams = ItsJob.build(env, settings, io);
+        JobTestKit.collectNetworkState(streams, name + "/state");
+        env.execute(ItsJob.JOB_NAME + " " + name);
+
+        ToAdviceRecord asRecord = new ToAdviceRecord(settings.model().label());
+        List<AdviceRecord> advice = new ArrayList<>();
+        io.collectedAdvice().forEach(a -> advice.add(asRecord.map(a)));
+        List<NetworkStateChange> changes = CollectingSink.collected(name + "/state");
+        return new Run(advice, io.collectedDeadLetters(), JobTestKit.stateBySubtask(changes),
+                streams.networkState().isPresent());
+    }
+
+    private static List<byte[]> values(List<ReadingRecord> records) {
+        return records.stream().map(RecordJson::write).toList();
+    }
+
+    private static ReadingRecord recordOf(List<ReadingRecord> records, AdviceRecord a) {
+        return records.stream().filter(r -> r.detector() == a.detector() && r.seq() == a.seq()).findFirst().orElseThrow();
     }
 
     @Test
     void everyValidReadingIsAdvisedAndEveryBadOneDeadLettered() throws Exception {
-        String prefix = "basic";
-        String input = prefix + ".readings";
-        createTopics(prefix, 1);
-
         // Phase 1: five readings of each detector, with every kind of bad record among them.
         List<ReadingRecord> phase1 = readings(0, 4);
         Map<String, byte[]> malformed = malformedRecords(phase1.get(0));
-        List<ProducerRecord<byte[], byte[]>> sent = new ArrayList<>();
+        List<byte[]> input = new ArrayList<>();
         List<byte[]> bad = new ArrayList<>(malformed.values());
         for (int i = 0; i < phase1.size(); i++) {
-            sent.add(keyed(input, phase1.get(i)));
+            input.add(RecordJson.write(phase1.get(i)));
             if (i % 4 == 1 && !bad.isEmpty()) {
-                sent.add(new ProducerRecord<>(input, bad.remove(0)));
+                input.add(bad.remove(0));
             }
         }
-        bad.forEach(value -> sent.add(new ProducerRecord<>(input, value)));
-        sent.add(new ProducerRecord<>(input, "764598".getBytes(StandardCharsets.UTF_8), null));
+        input.addAll(bad);
+        input.add(null);
         int deadLetterCount = malformed.size() + 1;
 
-        // Phase 2: each detector's newest conditions again, under new sequence numbers. Once
-        // phase 1 is advised, every detector's conditions are in the route step's view, and no
-        // later record changes them: each phase-2 route has one right answer.
+        // Phase 2: each detector's newest conditions again, under new sequence numbers. At
+        // parallelism 1 the route step takes the readings in input order, so each phase-2 record
+        // finds every detector's phase-1 conditions in its view, and no later record changes
+        // them: each phase-2 route has one right answer.
         Map<Long, ReadingRecord> newest = new LinkedHashMap<>();
         phase1.forEach(r -> newest.put(r.detector(), r));
         List<ReadingRecord> phase2 = new ArrayList<>();
@@ -160,26 +129,16 @@ class ItsJobTest {
                 phase2.add(withSeq(r, seq));
             }
         }
+        input.addAll(values(phase2));
 
-        JobClient job = start(settings(input, prefix, "--parallelism", "1"), prefix);
-        List<AdviceRecord> advice;
-        Outputs out = new Outputs(kafka.bootstrapServers(), prefix + ".advice", prefix + ".dead-letters");
-        try (out) {
-            send(kafka.bootstrapServers(), sent);
-            out.awaitAtLeast(phase1.size(), deadLetterCount, job);
-            send(kafka.bootstrapServers(), phase2.stream().map(r -> keyed(input, r)).toList());
-            out.awaitAtLeast(phase1.size() + phase2.size(), deadLetterCount, job).drain(Duration.ofSeconds(2));
-            advice = out.adviceRecords();
-        } finally {
-            cancel(job);
-        }
+        Run run = run("basic", input, "--parallelism", "1");
 
         // Exactly one advice per valid reading, nothing more.
         List<ReadingRecord> all = new ArrayList<>(phase1);
         all.addAll(phase2);
-        assertThat(advice).hasSize(all.size());
+        assertThat(run.advice).hasSize(all.size());
         Map<AdviceKey, AdviceRecord> byKey = new HashMap<>();
-        advice.forEach(a -> assertThat(byKey.put(AdviceKey.of(a), a)).as("duplicate %s", a).isNull());
+        run.advice.forEach(a -> assertThat(byKey.put(AdviceKey.of(a), a)).as("duplicate %s", a).isNull());
 
         try (FlowPredictor predictor = FlowPredictors.open(MODEL, PredictorOptions.defaults())) {
             for (ReadingRecord r : all) {
@@ -192,7 +151,7 @@ class ItsJobTest {
                 assertThat(a.parseNs()).isPositive();
                 assertThat(a.inferNs()).isPositive();
                 assertThat(a.routeNs()).isPositive();
-                assertThat(a.route()).startsWith(JobSettings.DEFAULT_ORIGIN).endsWith(JobSettings.DEFAULT_DESTINATION);
+                assertThat(a.route()).startsWith(ORIGIN).endsWith(DESTINATION);
             }
 
             // Phase 2's routes: Dijkstra over the costs of every detector's newest conditions.
@@ -202,8 +161,7 @@ class ItsJobTest {
                         predict(predictor, r)));
             }
             GraphPath<Detector, RoadSegment> path = new DijkstraShortestPath<>(expected.costGraph()).getPath(
-                    expected.network().requireDetector(JobSettings.DEFAULT_ORIGIN),
-                    expected.network().requireDetector(JobSettings.DEFAULT_DESTINATION));
+                    expected.network().requireDetector(ORIGIN), expected.network().requireDetector(DESTINATION));
             List<Long> expectedRoute = path.getVertexList().stream().map(Detector::vdsId).toList();
             for (ReadingRecord r : phase2) {
                 AdviceRecord a = byKey.get(new AdviceKey(r.detector(), r.seq()));
@@ -213,14 +171,14 @@ class ItsJobTest {
         }
 
         // Every bad record once, untouched, with its reason and where it came from.
-        assertThat(out.deadLetters).hasSize(deadLetterCount);
+        assertThat(run.deadLetters).hasSize(deadLetterCount);
         Map<String, String> reasonByValue = new HashMap<>();
-        for (ConsumerRecord<byte[], byte[]> letter : out.deadLetters) {
-            assertThat(header(letter, DeadLetterSerializer.SOURCE_TOPIC)).isEqualTo(input);
-            assertThat(header(letter, DeadLetterSerializer.SOURCE_PARTITION)).isEqualTo("0");
-            assertThat(Long.parseLong(header(letter, DeadLetterSerializer.SOURCE_OFFSET))).isNotNegative();
-            String value = letter.value() == null ? null : new String(letter.value(), StandardCharsets.UTF_8);
-            reasonByValue.put(value, header(letter, DeadLetterSerializer.REASON));
+        for (DeadLetter letter : run.deadLetters) {
+            assertThat(letter.sourceTopic).isEqualTo(MemoryJobIO.TOPIC);
+            assertThat(letter.sourcePartition).isZero();
+            assertThat(letter.value).isEqualTo(input.get((int) letter.sourceOffset));
+            String value = letter.value == null ? null : new String(letter.value, StandardCharsets.UTF_8);
+            reasonByValue.put(value, letter.reason);
         }
         malformed.forEach((reason, value) ->
                 assertThat(reasonByValue.get(new String(value, StandardCharsets.UTF_8)))
@@ -262,27 +220,26 @@ class ItsJobTest {
 
     @Test
     void parallelismTwoAdvisesEveryReadingOnceAndEndsWithTheSameNetworkState() throws Exception {
-        String input = "par.readings";
-        kafka.createTopics(List.of(input), 2);
         List<ReadingRecord> records = readings(0, 9);
-        send(kafka.bootstrapServers(), records.stream().map(r -> keyed(input, r)).toList());
         Map<Long, Long> lastSeq = new HashMap<>();
         records.forEach(r -> lastSeq.merge(r.detector(), r.seq(), Math::max));
 
-        Run one = run(input, "par1", 1, records.size(), lastSeq);
-        Run two = run(input, "par2", 2, records.size(), lastSeq);
+        Run one = run("par1", values(records), "--parallelism", "1");
+        Run two = run("par2", values(records), "--parallelism", "2");
 
         for (Run run : List.of(one, two)) {
             assertThat(run.advice).hasSize(records.size());
             Set<AdviceKey> keys = new HashSet<>();
             run.advice.forEach(a -> assertThat(keys.add(AdviceKey.of(a))).as("duplicate %s", a).isTrue());
             records.forEach(r -> assertThat(keys).contains(new AdviceKey(r.detector(), r.seq())));
+            assertThat(run.deadLetters).isEmpty();
         }
         Map<AdviceKey, Double> predictedByOne = new HashMap<>();
         one.advice.forEach(a -> predictedByOne.put(AdviceKey.of(a), a.predictedFlow()));
         two.advice.forEach(a -> assertThat(a.predictedFlow()).as("prediction for %s", AdviceKey.of(a))
                 .isEqualTo(predictedByOne.get(AdviceKey.of(a))));
 
+        // Each run ended with its input drained: every subtask has taken every broadcast update.
         assertThat(one.stateBySubtask).containsOnlyKeys(0);
         assertThat(two.stateBySubtask).containsOnlyKeys(0, 1);
         Map<Long, ConditionUpdate> reference = one.stateBySubtask.get(0);
@@ -292,62 +249,13 @@ class ItsJobTest {
         assertThat(two.stateBySubtask.get(1)).isEqualTo(reference);
     }
 
-    private record Run(List<AdviceRecord> advice, Map<Integer, Map<Long, ConditionUpdate>> stateBySubtask) {
-    }
-
-    /** Runs the job over the whole input topic and waits until every subtask's state has every detector's last reading. */
-    private static Run run(String input, String prefix, int parallelism, int expected, Map<Long, Long> lastSeq)
-            throws Exception {
-        kafka.createTopics(List.of(prefix + ".advice", prefix + ".dead-letters"), 1);
-        JobClient job = start(settings(input, prefix, "--parallelism", String.valueOf(parallelism)), prefix);
-        try (Outputs out = new Outputs(kafka.bootstrapServers(), prefix + ".advice", prefix + ".dead-letters")) {
-            out.awaitAtLeast(expected, 0, job);
-            Map<Integer, Map<Long, ConditionUpdate>> state = awaitState(JobTestKit.STATE_CHANGES.get(prefix),
-                    parallelism, lastSeq, job);
-            out.drain(Duration.ofSeconds(1));
-            assertThat(out.deadLetters).isEmpty();
-            return new Run(out.adviceRecords(), state);
-        } finally {
-            cancel(job);
-        }
-    }
-
-    /** Folds the state changes into each subtask's latest view until all show the last readings. */
-    private static Map<Integer, Map<Long, ConditionUpdate>> awaitState(Queue<NetworkStateChange> changes,
-                                                                     int subtasks, Map<Long, Long> lastSeq,
-                                                                     JobClient job) throws Exception {
-        long deadline = System.nanoTime() + JobTestKit.WAIT.toNanos();
-        while (true) {
-            Map<Integer, Map<Long, ConditionUpdate>> state = new TreeMap<>();
-            for (NetworkStateChange change : changes) {
-                state.computeIfAbsent(change.subtask, s -> new TreeMap<>())
-                        .merge(change.update.detector, change.update, (a, b) -> b.isNewerThan(a) ? b : a);
-            }
-            boolean complete = state.size() == subtasks && state.values().stream().allMatch(view ->
-                    lastSeq.entrySet().stream().allMatch(e -> view.containsKey(e.getKey())
-                            && view.get(e.getKey()).seq == e.getValue()));
-            if (complete) {
-                return state;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("network state did not converge: " + state);
-            }
-            JobTestKit.requireRunning(job);
-            Thread.sleep(100);
-        }
-    }
-
     @Test
     void identityAdvisesWithTheLastFlowAndNoRoute() throws Exception {
-        String prefix = "identity";
-        createTopics(prefix, 1);
         List<ReadingRecord> records = readings(0, 1);
-        JobClient job = start(settings(prefix + ".readings", prefix, "--identity", "--parallelism", "1"), prefix);
-        List<AdviceRecord> advice = adviceFor(job, prefix, records);
-        assertThat(advice).hasSize(records.size());
-        for (AdviceRecord a : advice) {
-            ReadingRecord r = records.stream().filter(x -> x.detector() == a.detector() && x.seq() == a.seq())
-                    .findFirst().orElseThrow();
+        Run run = run("identity", values(records), "--identity", "--parallelism", "1");
+        assertThat(run.advice).hasSize(records.size());
+        for (AdviceRecord a : run.advice) {
+            ReadingRecord r = recordOf(records, a);
             assertThat(a.predictedFlow()).isEqualTo(r.flow()[ReadingRecord.WINDOW - 1]);
             assertThat(a.model()).isEqualTo("identity");
             assertThat(a.route()).isEmpty();
@@ -355,23 +263,18 @@ class ItsJobTest {
             assertThat(a.inferNs()).isZero();
             assertThat(a.routeNs()).isZero();
         }
-        assertThat(JobTestKit.STATE_CHANGES.get(prefix)).isEmpty();
+        assertThat(run.keptNetworkState).as("identity keeps no network state").isFalse();
     }
 
     @Test
     void microBatchesPredictWhatSingleCallsPredict() throws Exception {
-        String prefix = "batched";
-        createTopics(prefix, 1);
         List<ReadingRecord> records = readings(0, 4);
-        JobClient job = start(settings(prefix + ".readings", prefix, "--parallelism", "1", "--max-batch", "4",
-                "--max-batch-wait-us", "2000"), prefix);
-        List<AdviceRecord> advice = adviceFor(job, prefix, records);
-        assertThat(advice).hasSize(records.size());
+        Run run = run("batched", values(records), "--parallelism", "1", "--max-batch", "4",
+                "--max-batch-wait-us", "2000");
+        assertThat(run.advice).hasSize(records.size());
         try (FlowPredictor predictor = FlowPredictors.open(MODEL, PredictorOptions.defaults())) {
-            for (AdviceRecord a : advice) {
-                ReadingRecord r = records.stream().filter(x -> x.detector() == a.detector() && x.seq() == a.seq())
-                        .findFirst().orElseThrow();
-                double single = predict(predictor, r);
+            for (AdviceRecord a : run.advice) {
+                double single = predict(predictor, recordOf(records, a));
                 assertThat(a.predictedFlow()).isCloseTo(single, within(1e-5 * Math.max(1, single)));
             }
         }
@@ -382,134 +285,15 @@ class ItsJobTest {
         try (FlowPredictor reference = FlowPredictors.open(MODEL,
                 PredictorOptions.defaults().withEngine(Engine.TENSORFLOW))) {
             for (int submission = 1; submission <= 2; submission++) {
-                String prefix = "tf" + submission;
-                createTopics(prefix, 1);
                 List<ReadingRecord> records = readings(0, 0);
-                JobClient job = start(settings(prefix + ".readings", prefix, "--engine", "tensorflow",
-                        "--parallelism", "1"), prefix);
-                List<AdviceRecord> advice;
-                try (Outputs out = new Outputs(kafka.bootstrapServers(), prefix + ".advice", prefix + ".dead-letters")) {
-                    send(kafka.bootstrapServers(), records.stream().map(r -> keyed(prefix + ".readings", r)).toList());
-                    advice = out.awaitAtLeast(records.size(), 0, job).adviceRecords();
-                } finally {
-                    cancel(job);
-                }
-                assertThat(job.getJobStatus().get(10, TimeUnit.SECONDS).name()).isEqualTo("CANCELED");
-                assertThat(advice).hasSize(records.size());
-                for (AdviceRecord a : advice) {
-                    ReadingRecord r = records.stream().filter(x -> x.detector() == a.detector()).findFirst().orElseThrow();
+                Run run = run("tf" + submission, values(records), "--engine", "tensorflow", "--parallelism", "1");
+                assertThat(run.advice).hasSize(records.size());
+                for (AdviceRecord a : run.advice) {
                     assertThat(a.model()).isEqualTo("lstm-flow/tensorflow");
                     assertThat(a.predictedFlow()).as("submission %d", submission)
-                            .isCloseTo(predict(reference, r), within(1e-4));
+                            .isCloseTo(predict(reference, recordOf(records, a)), within(1e-4));
                 }
             }
-        }
-    }
-    @Test
-    void exactlyOnceOutputSurvivesAStopWithSavepointAndTheNetworkStateIsRestored() throws Exception {
-        String prefix = "eo";
-        String input = prefix + ".readings";
-        createTopics(prefix, 1);
-        JobSettings s = settings(input, prefix, "--parallelism", "1", "--exactly-once",
-                "--checkpoint-interval-ms", "300", "--transactional-id-prefix", "eo-test");
-        List<ReadingRecord> phase1 = readings(0, 4);
-        Map<Long, ReadingRecord> newest = new LinkedHashMap<>();
-        phase1.forEach(r -> newest.put(r.detector(), r));
-        // After the restart only El Segundo reports, with its newest conditions again: its routes
-        // are right only if the other five detectors' conditions came back with the savepoint.
-        ReadingRecord elSegundo = newest.get(JobSettings.DEFAULT_ORIGIN);
-        List<ReadingRecord> phase2 = new ArrayList<>();
-        for (int seq = 5; seq <= 9; seq++) {
-            phase2.add(withSeq(elSegundo, seq));
-        }
-
-        String savepoint;
-        JobClient first = start(s, prefix + "-1");
-        try (Outputs out = new Outputs(kafka.bootstrapServers(), prefix + ".advice", prefix + ".dead-letters")) {
-            send(kafka.bootstrapServers(), phase1.stream().map(r -> keyed(input, r)).toList());
-            out.awaitAtLeast(phase1.size(), 0, first);
-            savepoint = first.stopWithSavepoint(false, JobTestKit.FLINK_TMP.resolve("savepoints").toUri().toString(),
-                    SavepointFormatType.CANONICAL).get(60, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            cancel(first);
-            throw e;
-        }
-        assertThat(first.getJobStatus().get(30, TimeUnit.SECONDS)).isEqualTo(JobStatus.FINISHED);
-
-        JobClient second = start(s, prefix + "-2", savepoint);
-        List<AdviceRecord> advice;
-        try (Outputs out = new Outputs(kafka.bootstrapServers(), prefix + ".advice", prefix + ".dead-letters")) {
-            send(kafka.bootstrapServers(), phase2.stream().map(r -> keyed(input, r)).toList());
-            advice = out.awaitAtLeast(phase1.size() + phase2.size(), 0, second).drain(Duration.ofSeconds(2))
-                    .adviceRecords();
-        } finally {
-            cancel(second);
-        }
-
-        // Committed output only, each reading once across the restart.
-        assertThat(advice).hasSize(phase1.size() + phase2.size());
-        Map<AdviceKey, AdviceRecord> byKey = new HashMap<>();
-        advice.forEach(a -> assertThat(byKey.put(AdviceKey.of(a), a)).as("duplicate %s", a).isNull());
-
-        try (FlowPredictor predictor = FlowPredictors.open(MODEL, PredictorOptions.defaults())) {
-            Router everyone = Router.withDefaults(StudyNetwork.build());
-            Router onlyElSegundo = Router.withDefaults(StudyNetwork.build());
-            for (ReadingRecord r : newest.values()) {
-                DetectorConditions c = new DetectorConditions(r.speed()[ReadingRecord.WINDOW - 1], predict(predictor, r));
-                everyone.update(r.detector(), c);
-                if (r == elSegundo) {
-                    onlyElSegundo.update(r.detector(), c);
-                }
-            }
-            double expected = everyone.routeByDijkstra(JobSettings.DEFAULT_ORIGIN, JobSettings.DEFAULT_DESTINATION)
-                    .costSeconds();
-            double withoutRestore = onlyElSegundo.routeByDijkstra(JobSettings.DEFAULT_ORIGIN,
-                    JobSettings.DEFAULT_DESTINATION).costSeconds();
-            assertThat(withoutRestore).as("the check can tell a lost state").isNotCloseTo(expected, within(1.0));
-            for (ReadingRecord r : phase2) {
-                assertThat(byKey.get(new AdviceKey(r.detector(), r.seq())).routeCostS())
-                        .isCloseTo(expected, within(1e-9 * expected));
-            }
-        }
-        Queue<NetworkStateChange> restoredChanges = JobTestKit.STATE_CHANGES.get(prefix + "-2");
-        assertThat(restoredChanges).allSatisfy(change -> assertThat(change.update.detector)
-                .isEqualTo(JobSettings.DEFAULT_ORIGIN));
-    }
-
-    @Test
-    void exactlyOnceOutputSurvivesAFailureAndARestartFromACheckpoint() throws Exception {
-        String prefix = "eof";
-        String input = prefix + ".readings";
-        createTopics(prefix, 1);
-        JobSettings s = settings(input, prefix, "--parallelism", "1", "--exactly-once",
-                "--checkpoint-interval-ms", "200", "--transactional-id-prefix", "eof-test");
-        List<ReadingRecord> first = readings(0, 4);
-        List<ReadingRecord> second = readings(5, 9);
-
-        List<AdviceRecord> advice;
-        JobClient job = JobTestKit.startWithFault(s, prefix, first.size() + second.size() / 2);
-        try (Outputs out = new Outputs(kafka.bootstrapServers(), prefix + ".advice", prefix + ".dead-letters")) {
-            send(kafka.bootstrapServers(), first.stream().map(r -> keyed(input, r)).toList());
-            // Committed output of the first batch means at least one checkpoint completed before the fault.
-            out.awaitAtLeast(first.size(), 0, job);
-            send(kafka.bootstrapServers(), second.stream().map(r -> keyed(input, r)).toList());
-            advice = out.awaitAtLeast(first.size() + second.size(), 0, job).drain(Duration.ofSeconds(2))
-                    .adviceRecords();
-        } finally {
-            cancel(job);
-        }
-
-        assertThat(JobTestKit.FailOnce.FIRED).as("the fault was injected").isTrue();
-        // read_committed: the transaction open at the failure was aborted, the records since the
-        // checkpoint were processed again, and each reading appears once.
-        assertThat(advice).hasSize(first.size() + second.size());
-        Map<AdviceKey, AdviceRecord> byKey = new HashMap<>();
-        advice.forEach(a -> assertThat(byKey.put(AdviceKey.of(a), a)).as("duplicate %s", a).isNull());
-        for (ReadingRecord r : first) {
-            assertThat(byKey).containsKey(new AdviceKey(r.detector(), r.seq()));
-        }
-        for (ReadingRecord r : second) {
-            assertThat(byKey).containsKey(new AdviceKey(r.detector(), r.seq()));
         }
     }
 }

@@ -8,10 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.Queue;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
@@ -21,9 +18,6 @@ import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
-import org.apache.flink.api.connector.sink2.Sink;
-import org.apache.flink.api.connector.sink2.SinkWriter;
-import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
@@ -39,6 +33,8 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.itsrt.job.config.JobSettings;
+import org.itsrt.job.kafka.KafkaJobIO;
+import org.itsrt.job.records.ConditionUpdate;
 import org.itsrt.job.records.NetworkStateChange;
 import org.itsrt.job.records.RoutedAdvice;
 import org.itsrt.predict.FlowPredictor;
@@ -51,7 +47,7 @@ import org.itsrt.records.RecordFormatException;
 import org.itsrt.records.RecordJson;
 import org.itsrt.stack.flink.MiniClusterSetup;
 
-/** What the job's tests share: input data, Kafka in and out, starting and stopping the job. */
+/** What the job's tests share: input data, the MiniCluster, Kafka in and out, starting and stopping the job. */
 final class JobTestKit {
 
     static final Path REPO = Path.of(System.getProperty("itsrt.repo.root", ".."));
@@ -75,6 +71,24 @@ final class JobTestKit {
     static Map<Long, List<Reading>> syntheticDay() {
         return new SyntheticGenerator(42).generate(LocalDate.of(2018, 3, 5), 1).stream()
                 .collect(Collectors.groupingBy(Reading::stationId, TreeMap::new, Collectors.toList()));
+    }
+
+    /** One synthetic day of the six study stations, generated once for all tests. */
+    static final Map<Long, List<Reading>> DAY = syntheticDay();
+
+    /**
+     * Records {@code fromSeq..toSeq} of every detector; window k starts at reading 96 + 7k, in the
+     * morning peak (from 08:00 Pacific), where predicted flows slow the freeways down and the
+     * route's cost depends on every detector's conditions.
+     */
+    static List<ReadingRecord> readings(int fromSeq, int toSeq) {
+        List<ReadingRecord> records = new ArrayList<>();
+        for (int seq = fromSeq; seq <= toSeq; seq++) {
+            for (List<Reading> station : DAY.values()) {
+                records.add(record(station, 96 + 7 * seq, seq));
+            }
+        }
+        return records;
     }
 
     /** The reading record whose window is {@code station}'s readings {@code start..start+11}. */
@@ -120,13 +134,19 @@ final class JobTestKit {
 
     // ---- the job ------------------------------------------------------------------------------
 
-    /** Collected network-state changes, by the name given to {@link QueueSink}. */
-    static final Map<String, Queue<NetworkStateChange>> STATE_CHANGES = new ConcurrentHashMap<>();
+    /** An environment on the MiniCluster with Kryo forbidden, so that a type that would fall back to it fails the test. */
+    static StreamExecutionEnvironment environment(Configuration extra) {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        Configuration conf = new Configuration();
+        conf.set(PipelineOptions.GENERIC_TYPES, false);
+        conf.addAll(extra);
+        env.configure(conf);
+        return env;
+    }
 
     /**
-     * Builds the job on the MiniCluster's environment, with Kryo forbidden so that a type that
-     * would fall back to it fails the test, and starts it. The network-state changes go to
-     * {@link #STATE_CHANGES} under {@code stateKey}.
+     * Builds the job between Kafka topics and starts it. The network-state changes are collected
+     * under {@code stateKey} ({@link CollectingSink#collected}).
      */
     static JobClient start(JobSettings settings, String stateKey) throws Exception {
         return start(settings, stateKey, null);
@@ -134,17 +154,30 @@ final class JobTestKit {
 
     /** As {@link #start(JobSettings, String)}, restoring the savepoint when one is given. */
     static JobClient start(JobSettings settings, String stateKey, String savepoint) throws Exception {
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         Configuration conf = new Configuration();
-        conf.set(PipelineOptions.GENERIC_TYPES, false);
         if (savepoint != null) {
             conf.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
         }
-        env.configure(conf);
-        JobStreams streams = ItsJob.build(env, settings);
-        STATE_CHANGES.put(stateKey, new ConcurrentLinkedQueue<>());
-        streams.networkState().ifPresent(changes -> changes.sinkTo(new QueueSink(stateKey)).name("test: state"));
+        StreamExecutionEnvironment env = environment(conf);
+        JobStreams streams = ItsJob.build(env, settings, KafkaJobIO.of(settings));
+        collectNetworkState(streams, stateKey);
         return env.executeAsync(ItsJob.JOB_NAME + " test");
+    }
+
+    /** Collects the network-state changes under {@code key}; there are none with {@code --identity}. */
+    static void collectNetworkState(JobStreams streams, String key) {
+        CollectingSink<NetworkStateChange> sink = new CollectingSink<>(key);
+        streams.networkState().ifPresent(changes -> changes.sinkTo(sink).name("test: state"));
+    }
+
+    /** Folds network-state changes into each subtask's newest view: subtask -> detector -> update. */
+    static Map<Integer, Map<Long, ConditionUpdate>> stateBySubtask(List<NetworkStateChange> changes) {
+        Map<Integer, Map<Long, ConditionUpdate>> state = new TreeMap<>();
+        for (NetworkStateChange change : changes) {
+            state.computeIfAbsent(change.subtask, s -> new TreeMap<>())
+                    .merge(change.update.detector, change.update, (a, b) -> b.isNewerThan(a) ? b : a);
+        }
+        return state;
     }
 
     /**
@@ -153,16 +186,13 @@ final class JobTestKit {
      * restarts the job from that checkpoint mid-stream. {@link FailOnce#FIRED} tells whether it did.
      */
     static JobClient startWithFault(JobSettings settings, String stateKey, int failAt) throws Exception {
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         Configuration conf = new Configuration();
-        conf.set(PipelineOptions.GENERIC_TYPES, false);
         conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
         conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
         conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
-        env.configure(conf);
-        JobStreams streams = ItsJob.build(env, settings);
-        STATE_CHANGES.put(stateKey, new ConcurrentLinkedQueue<>());
-        streams.networkState().ifPresent(changes -> changes.sinkTo(new QueueSink(stateKey)).name("test: state"));
+        StreamExecutionEnvironment env = environment(conf);
+        JobStreams streams = ItsJob.build(env, settings, KafkaJobIO.of(settings));
+        collectNetworkState(streams, stateKey);
         FailOnce.FIRED.set(false);
         streams.advice().map(new FailOnce(failAt)).name("test: fail once").sinkTo(new DiscardingSink<>());
         return env.executeAsync(ItsJob.JOB_NAME + " fault test");
@@ -214,35 +244,6 @@ final class JobTestKit {
                 throw new AssertionError("the job ended: " + status, e);
             }
             throw new AssertionError("the job ended: " + status);
-        }
-    }
-
-    /** A test sink that keeps network-state changes in this JVM. */
-    static final class QueueSink implements Sink<NetworkStateChange> {
-        private static final long serialVersionUID = 1L;
-        private final String key;
-
-        QueueSink(String key) {
-            this.key = key;
-        }
-
-        @Override
-        public SinkWriter<NetworkStateChange> createWriter(WriterInitContext context) {
-            Queue<NetworkStateChange> queue = STATE_CHANGES.get(key);
-            return new SinkWriter<>() {
-                @Override
-                public void write(NetworkStateChange element, Context ctx) {
-                    queue.add(element);
-                }
-
-                @Override
-                public void flush(boolean endOfInput) {
-                }
-
-                @Override
-                public void close() {
-                }
-            };
         }
     }
 

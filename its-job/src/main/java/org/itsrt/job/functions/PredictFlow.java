@@ -3,7 +3,7 @@ package org.itsrt.job.functions;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
-import org.itsrt.job.config.JobSettings;
+import org.itsrt.job.config.ModelSettings;
 import org.itsrt.job.records.FlowPrediction;
 import org.itsrt.job.records.ValidReading;
 import org.itsrt.predict.FlowPredictor;
@@ -25,19 +25,19 @@ public class PredictFlow extends ProcessFunction<ValidReading, FlowPrediction> {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(PredictFlow.class);
 
-    private final JobSettings settings;
+    private final ModelSettings model;
     private transient FlowPredictor predictor;
 
-    public PredictFlow(JobSettings settings) {
-        this.settings = settings;
+    public PredictFlow(ModelSettings model) {
+        this.model = model;
     }
 
     @Override
     public void open(OpenContext openContext) {
-        predictor = FlowPredictors.open(settings.model(), settings.predictorOptions());
-        PredictorWarmup.run(predictor, settings.warmupCalls());
+        predictor = FlowPredictors.open(model.path(), model.predictorOptions());
+        PredictorWarmup.run(predictor, model.warmupCalls());
         LOG.info("subtask {}: predicting with {} ({})", getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
-                settings.modelLabel(), settings.model().toAbsolutePath());
+                model.label(), model.path().toAbsolutePath());
     }
 
     @Override

@@ -7,7 +7,7 @@ import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-import org.itsrt.job.config.JobSettings;
+import org.itsrt.job.config.ModelSettings;
 import org.itsrt.job.records.FlowPrediction;
 import org.itsrt.job.records.ValidReading;
 import org.itsrt.predict.FlowPredictor;
@@ -38,7 +38,7 @@ public class PredictFlowBatched extends AbstractStreamOperator<FlowPrediction>
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(PredictFlowBatched.class);
 
-    private final JobSettings settings;
+    private final ModelSettings model;
     private final int maxBatch;
     private final long maxWaitNanos;
 
@@ -50,23 +50,27 @@ public class PredictFlowBatched extends AbstractStreamOperator<FlowPrediction>
     /** Counts flushed batches, so that a timer set for an earlier batch leaves the current one alone. */
     private transient long batchNumber;
 
-    public PredictFlowBatched(JobSettings settings) {
-        this.settings = settings;
-        this.maxBatch = settings.maxBatch();
-        this.maxWaitNanos = settings.maxBatchWaitUs() * 1_000;
+    /**
+     * @param maxBatch       readings predicted in one model call at most ({@code --max-batch})
+     * @param maxBatchWaitUs the longest the oldest reading waits for its batch ({@code --max-batch-wait-us})
+     */
+    public PredictFlowBatched(ModelSettings model, int maxBatch, long maxBatchWaitUs) {
+        this.model = model;
+        this.maxBatch = maxBatch;
+        this.maxWaitNanos = maxBatchWaitUs * 1_000;
     }
 
     @Override
     public void open() throws Exception {
         super.open();
-        predictor = FlowPredictors.open(settings.model(), settings.predictorOptions());
-        PredictorWarmup.run(predictor, settings.warmupCalls());
+        predictor = FlowPredictors.open(model.path(), model.predictorOptions());
+        PredictorWarmup.run(predictor, model.warmupCalls());
         pending = new ArrayList<>(maxBatch);
         windows = new ArrayList<>(maxBatch);
         predictions = new float[maxBatch];
         LOG.info("subtask {}: predicting with {} in batches of up to {}, waiting at most {} us",
-                getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), settings.modelLabel(), maxBatch,
-                settings.maxBatchWaitUs());
+                getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), model.label(), maxBatch,
+                maxWaitNanos / 1_000);
     }
 
     @Override

@@ -1,6 +1,5 @@
 package org.itsrt.job.functions;
 
-import java.util.HashMap;
 import java.util.Map;
 
 import org.apache.flink.api.common.functions.OpenContext;
@@ -12,13 +11,13 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.functions.co.BroadcastProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
-import org.itsrt.job.config.JobSettings;
+import org.itsrt.job.config.RoutingSettings;
 import org.itsrt.job.records.ConditionUpdate;
 import org.itsrt.job.records.FlowPrediction;
 import org.itsrt.job.records.NetworkStateChange;
 import org.itsrt.job.records.RoutedAdvice;
 import org.itsrt.routing.Route;
-import org.itsrt.routing.Router;
+import org.itsrt.routing.RouteAdvisor;
 
 /**
  * Routes every record over the whole network's latest conditions.
@@ -34,9 +33,9 @@ import org.itsrt.routing.Router;
  *
  * <p>A record is routed with that state plus its own fresh conditions: its broadcast update may
  * reach this subtask after the record itself, and the route must not ignore the reading it
- * answers. Each subtask keeps a {@link Router} (not thread-safe, not state: rebuilt from the
- * broadcast state after {@link #open} and on restore) whose view per detector is the newest of
- * what it has seen on either input.
+ * answers. Each subtask keeps a {@link RouteAdvisor} (not thread-safe, not state: rebuilt from the
+ * broadcast state after {@link #open} and on restore), which holds per detector the newest of
+ * what it has seen on either input, by the same rule as the broadcast state.
  *
  * <p>Every change of the broadcast state is also emitted on {@link #STATE_CHANGES}, so that a run
  * can observe the network state per subtask (the tests compare it across parallelism).
@@ -54,23 +53,21 @@ public class RouteWithNetworkState extends BroadcastProcessFunction<FlowPredicti
     public static final OutputTag<NetworkStateChange> STATE_CHANGES =
             new OutputTag<>("network-state-changes", TypeInformation.of(NetworkStateChange.class));
 
-    private final JobSettings settings;
+    private final RoutingSettings routing;
 
-    private transient Router router;
-    /** What the router holds per detector: the newest update seen on either input. */
-    private transient Map<Long, ConditionUpdate> routerView;
-    /** False until the router has taken in the (possibly restored) broadcast state. */
+    /** The router's view: per detector, the newest update seen on either input. */
+    private transient RouteAdvisor advisor;
+    /** False until the advisor has taken in the (possibly restored) broadcast state. */
     private transient boolean synced;
     private transient int subtask;
 
-    public RouteWithNetworkState(JobSettings settings) {
-        this.settings = settings;
+    public RouteWithNetworkState(RoutingSettings routing) {
+        this.routing = routing;
     }
 
     @Override
     public void open(OpenContext openContext) {
-        router = Router.withDefaults(settings.graph());
-        routerView = new HashMap<>();
+        advisor = new RouteAdvisor(routing.graph(), routing.origin(), routing.destination());
         synced = false;
         subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
     }
@@ -80,8 +77,8 @@ public class RouteWithNetworkState extends BroadcastProcessFunction<FlowPredicti
             throws Exception {
         syncRouter(ctx.getBroadcastState(NETWORK_STATE));
         long start = System.nanoTime();
-        applyIfNewer(ConditionUpdate.of(prediction));
-        Route route = router.route(settings.origin(), settings.destination());
+        take(ConditionUpdate.of(prediction));
+        Route route = advisor.route();
         long routeNs = System.nanoTime() - start;
         out.collect(RoutedAdvice.of(prediction, toArray(route), route.costSeconds(), routeNs));
     }
@@ -94,7 +91,7 @@ public class RouteWithNetworkState extends BroadcastProcessFunction<FlowPredicti
         if (update.isNewerThan(state.get(update.detector))) {
             state.put(update.detector, update);
             ctx.output(STATE_CHANGES, new NetworkStateChange(subtask, update));
-            applyIfNewer(update);
+            take(update);
         }
     }
 
@@ -103,16 +100,14 @@ public class RouteWithNetworkState extends BroadcastProcessFunction<FlowPredicti
             return;
         }
         for (Map.Entry<Long, ConditionUpdate> entry : state.immutableEntries()) {
-            applyIfNewer(entry.getValue());
+            take(entry.getValue());
         }
         synced = true;
     }
 
-    private void applyIfNewer(ConditionUpdate update) {
-        if (update.isNewerThan(routerView.get(update.detector))) {
-            routerView.put(update.detector, update);
-            router.update(update.detector, update.conditions());
-        }
+    /** Gives the advisor an update; it keeps it only if it is newer than what it holds. */
+    private void take(ConditionUpdate update) {
+        advisor.update(update.detector, update.ts, update.seq, update.conditions());
     }
 
     private static long[] toArray(Route route) {

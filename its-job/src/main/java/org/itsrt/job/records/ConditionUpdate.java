@@ -4,12 +4,13 @@ import java.time.Instant;
 import java.util.Objects;
 
 import org.itsrt.routing.DetectorConditions;
+import org.itsrt.routing.RouteAdvisor;
 
 /**
  * One detector's latest conditions as the route operators share them: observed speed and
  * predicted flow, stamped with the reading they came from. Which of two updates is newer is
- * decided by the reading's time, then its sequence number, never by arrival, so that every
- * route subtask ends with the same network view whatever order the updates reached it in.
+ * decided by the reading's time, then its sequence number, never by arrival ({@link RouteAdvisor#isNewer}),
+ * so that every route subtask ends with the same network view whatever order the updates reached it in.
  * A Flink POJO.
  */
 public class ConditionUpdate {
@@ -39,11 +40,7 @@ public class ConditionUpdate {
 
     /** True when this update comes from a later reading than {@code other} (null counts as oldest). */
     public boolean isNewerThan(ConditionUpdate other) {
-        if (other == null) {
-            return true;
-        }
-        int byTime = ts.compareTo(other.ts);
-        return byTime > 0 || (byTime == 0 && seq > other.seq);
+        return other == null || RouteAdvisor.isNewer(ts, seq, other.ts, other.seq);
     }
 
     /** The router's view of these conditions. */

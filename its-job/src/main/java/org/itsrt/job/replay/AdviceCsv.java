@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
-import org.itsrt.job.advice.Advice;
 
 /** Writes one CSV row per advice: the reading, the prediction and the route (VDS ids joined by '>'). */
 final class AdviceCsv implements Closeable {

@@ -12,10 +12,6 @@ import java.util.concurrent.Callable;
 
 import org.itsrt.graph.DetectorGraph;
 import org.itsrt.graph.StudyNetwork;
-import org.itsrt.readings.StudyStation;
-import org.itsrt.job.advice.Advice;
-import org.itsrt.job.advice.RouteAdvisor;
-import org.itsrt.job.forecast.StationHistory;
 import org.itsrt.predict.Engine;
 import org.itsrt.predict.FlowPredictor;
 import org.itsrt.predict.FlowPredictors;
@@ -23,6 +19,10 @@ import org.itsrt.predict.PredictorOptions;
 import org.itsrt.predict.ReadingWindow;
 import org.itsrt.readings.CanonicalTable;
 import org.itsrt.readings.Reading;
+import org.itsrt.readings.StationHistory;
+import org.itsrt.readings.StudyStation;
+import org.itsrt.routing.DetectorConditions;
+import org.itsrt.routing.RouteAdvisor;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -143,8 +143,12 @@ public final class ReplayCommand implements Callable<Integer> {
                 long started = System.nanoTime();
                 float predicted = predictor.predict(new ReadingWindow(history.flows(), history.speeds(), history.newest()));
                 long predictedAt = System.nanoTime();
-                Advice advice = advisor.advise(reading.stationId(), reading.tsUtc(), reading.flow(),
-                        reading.hasSpeed() ? reading.speed() : Double.NaN, predicted);
+                DetectorConditions conditions = reading.hasSpeed()
+                        ? DetectorConditions.of(reading.speed(), predicted) : DetectorConditions.flowOnly(predicted);
+                // In event-time order each reading is its station's newest: no sequence number needed.
+                advisor.update(reading.stationId(), reading.tsUtc(), 0, conditions);
+                Advice advice = new Advice(reading.stationId(), reading.tsUtc(), reading.flow(), predicted,
+                        advisor.route());
                 long routedAt = System.nanoTime();
                 if (seen > WARM_UP_READINGS) {
                     report.stages().record(ReplayReport.PREDICT, predictedAt - started);

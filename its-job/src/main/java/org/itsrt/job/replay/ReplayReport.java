@@ -9,8 +9,7 @@ import java.util.stream.Collectors;
 
 import org.HdrHistogram.Histogram;
 import org.itsrt.readings.StudyStation;
-import org.itsrt.job.advice.Advice;
-import org.itsrt.job.advice.RouteAdvisor;
+import org.itsrt.routing.RouteAdvisor;
 
 /** What a replay measured, rendered as Markdown for summary.md and as a few lines for the console. */
 final class ReplayReport {

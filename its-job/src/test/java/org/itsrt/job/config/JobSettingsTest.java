@@ -13,7 +13,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-import org.itsrt.job.kafka.JobKafka;
+import org.itsrt.job.kafka.KafkaJobIO;
 import org.itsrt.predict.Engine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,26 +39,26 @@ class JobSettingsTest {
     @Test
     void defaultsAreTheDocumentedOnes() {
         JobSettings s = parse();
-        assertThat(s.inputTopic()).isEqualTo("its.readings");
-        assertThat(s.outputTopic()).isEqualTo("its.advice");
-        assertThat(s.deadLetterTopic()).isEqualTo("its.dead-letters");
-        assertThat(s.groupId()).isEqualTo("its-job");
-        assertThat(s.startingOffsets()).isEqualTo(JobSettings.StartingOffsets.LATEST);
-        assertThat(s.engine()).isEqualTo(Engine.DEFAULT);
-        assertThat(s.tfIntraOpThreads()).isEqualTo(1);
-        assertThat(s.tfInterOpThreads()).isEqualTo(1);
-        assertThat(s.origin()).isEqualTo(764598);
-        assertThat(s.destination()).isEqualTo(774445);
-        assertThat(s.graphMeta()).isNull();
-        assertThat(s.detectorIds()).containsExactly(716847, 717731, 718155, 764598, 774445, 774614);
-        assertThat(s.parallelism()).isZero();
-        assertThat(s.bufferTimeoutMs()).isZero();
-        assertThat(s.exactlyOnce()).isFalse();
-        assertThat(s.checkpointIntervalMs()).isZero();
-        assertThat(s.identity()).isFalse();
-        assertThat(s.maxBatch()).isEqualTo(1);
-        assertThat(s.maxBatchWaitUs()).isEqualTo(1_000);
-        assertThat(s.modelLabel()).isEqualTo("lstm-flow/" + Engine.DEFAULT.engineName());
+        assertThat(s.kafka().inputTopic()).isEqualTo("its.readings");
+        assertThat(s.kafka().outputTopic()).isEqualTo("its.advice");
+        assertThat(s.kafka().deadLetterTopic()).isEqualTo("its.dead-letters");
+        assertThat(s.kafka().groupId()).isEqualTo("its-job");
+        assertThat(s.kafka().startingOffsets()).isEqualTo(KafkaSettings.StartingOffsets.LATEST);
+        assertThat(s.model().engine()).isEqualTo(Engine.DEFAULT);
+        assertThat(s.model().tfIntraOpThreads()).isEqualTo(1);
+        assertThat(s.model().tfInterOpThreads()).isEqualTo(1);
+        assertThat(s.routing().origin()).isEqualTo(764598);
+        assertThat(s.routing().destination()).isEqualTo(774445);
+        assertThat(s.routing().graphMeta()).isNull();
+        assertThat(s.routing().detectorIds()).containsExactly(716847, 717731, 718155, 764598, 774445, 774614);
+        assertThat(s.runtime().parallelism()).isZero();
+        assertThat(s.runtime().bufferTimeoutMs()).isZero();
+        assertThat(s.delivery().exactlyOnce()).isFalse();
+        assertThat(s.delivery().checkpointIntervalMs()).isZero();
+        assertThat(s.model().identity()).isFalse();
+        assertThat(s.runtime().maxBatch()).isEqualTo(1);
+        assertThat(s.runtime().maxBatchWaitUs()).isEqualTo(1_000);
+        assertThat(s.model().label()).isEqualTo("lstm-flow/" + Engine.DEFAULT.engineName());
         assertThat(s.describe()).contains("bootstrap-servers: 127.0.0.1:9092\n", "model-label: lstm-flow/kernel\n",
                 "checkpoint-interval-ms: 0 (off)\n");
         assertThat(s.toString()).startsWith("JobSettings[bootstrap-servers=127.0.0.1:9092, ");
@@ -72,39 +72,39 @@ class JobSettingsTest {
                 "--destination", "717731", "--parallelism", "3", "--buffer-timeout-ms", "-1", "--exactly-once",
                 "--transactional-id-prefix", "tx", "--max-batch", "8", "--max-batch-wait-us", "250",
                 "--consumer.fetch.max.wait.ms", "10", "--producer.acks", "1");
-        assertThat(s.inputTopic()).isEqualTo("in");
-        assertThat(s.outputTopic()).isEqualTo("out");
-        assertThat(s.deadLetterTopic()).isEqualTo("dlq");
-        assertThat(s.groupId()).isEqualTo("g1");
-        assertThat(s.startingOffsets()).isEqualTo(JobSettings.StartingOffsets.EARLIEST);
-        assertThat(s.engine()).isEqualTo(Engine.LINEAR);
-        assertThat(s.predictorOptions().tensorFlowIntraOpThreads()).isEqualTo(2);
-        assertThat(s.predictorOptions().tensorFlowInterOpThreads()).isZero();
-        assertThat(s.destination()).isEqualTo(717731);
-        assertThat(s.parallelism()).isEqualTo(3);
-        assertThat(s.bufferTimeoutMs()).isEqualTo(-1);
-        assertThat(s.exactlyOnce()).isTrue();
-        assertThat(s.checkpointIntervalMs()).as("exactly-once default interval").isEqualTo(1_000);
-        assertThat(s.transactionalIdPrefix()).isEqualTo("tx");
-        assertThat(s.maxBatch()).isEqualTo(8);
-        assertThat(s.maxBatchWaitUs()).isEqualTo(250);
-        assertThat(s.modelLabel()).isEqualTo("lstm-flow/linear");
-        assertThat(s.consumerProperties()).containsEntry("fetch.max.wait.ms", "10");
-        assertThat(JobKafka.producerProperties(s)).containsEntry("acks", "1").containsEntry("linger.ms", "0")
-                .containsEntry("transaction.timeout.ms", JobKafka.TRANSACTION_TIMEOUT_MS);
+        assertThat(s.kafka().inputTopic()).isEqualTo("in");
+        assertThat(s.kafka().outputTopic()).isEqualTo("out");
+        assertThat(s.kafka().deadLetterTopic()).isEqualTo("dlq");
+        assertThat(s.kafka().groupId()).isEqualTo("g1");
+        assertThat(s.kafka().startingOffsets()).isEqualTo(KafkaSettings.StartingOffsets.EARLIEST);
+        assertThat(s.model().engine()).isEqualTo(Engine.LINEAR);
+        assertThat(s.model().predictorOptions().tensorFlowIntraOpThreads()).isEqualTo(2);
+        assertThat(s.model().predictorOptions().tensorFlowInterOpThreads()).isZero();
+        assertThat(s.routing().destination()).isEqualTo(717731);
+        assertThat(s.runtime().parallelism()).isEqualTo(3);
+        assertThat(s.runtime().bufferTimeoutMs()).isEqualTo(-1);
+        assertThat(s.delivery().exactlyOnce()).isTrue();
+        assertThat(s.delivery().checkpointIntervalMs()).as("exactly-once default interval").isEqualTo(1_000);
+        assertThat(s.delivery().transactionalIdPrefix()).isEqualTo("tx");
+        assertThat(s.runtime().maxBatch()).isEqualTo(8);
+        assertThat(s.runtime().maxBatchWaitUs()).isEqualTo(250);
+        assertThat(s.model().label()).isEqualTo("lstm-flow/linear");
+        assertThat(s.kafka().consumerProperties()).containsEntry("fetch.max.wait.ms", "10");
+        assertThat(KafkaJobIO.of(s).producerProperties()).containsEntry("acks", "1").containsEntry("linger.ms", "0")
+                .containsEntry("transaction.timeout.ms", KafkaJobIO.TRANSACTION_TIMEOUT_MS);
     }
 
     @Test
     void producersDoNotLingerByDefault() {
-        assertThat(JobKafka.producerProperties(parse())).containsEntry("linger.ms", "0")
+        assertThat(KafkaJobIO.of(parse()).producerProperties()).containsEntry("linger.ms", "0")
                 .doesNotContainKey("transaction.timeout.ms");
     }
 
     @Test
     void identityNeedsNoModel() {
         JobSettings s = parse("--identity", "--model", dir.resolve("nothing-here").toString());
-        assertThat(s.identity()).isTrue();
-        assertThat(s.modelLabel()).isEqualTo("identity");
+        assertThat(s.model().identity()).isTrue();
+        assertThat(s.model().label()).isEqualTo("identity");
     }
 
     @Test
@@ -117,15 +117,15 @@ class JobSettingsTest {
         try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
             JobSettings copy = (JobSettings) in.readObject();
             assertThat(copy.describe()).isEqualTo(s.describe());
-            assertThat(copy.graph().detectors()).hasSize(3);
+            assertThat(copy.routing().graph().detectors()).hasSize(3);
         }
     }
 
     @Test
     void aMetaFileGraphIsUsed() throws Exception {
         JobSettings s = parse("--graph-meta", studyMeta().toString());
-        assertThat(s.detectorIds()).containsExactly(717731, 764598, 774445);
-        assertThat(s.hasDetector(774614)).isFalse();
+        assertThat(s.routing().detectorIds()).containsExactly(717731, 764598, 774445);
+        assertThat(s.routing().hasDetector(774614)).isFalse();
     }
 
     @ParameterizedTest(name = "{0} {1}")

@@ -3,7 +3,6 @@ package org.itsrt.job.functions;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -17,7 +16,7 @@ import org.apache.flink.streaming.api.operators.co.CoBroadcastWithNonKeyedOperat
 import org.apache.flink.streaming.util.BroadcastOperatorTestHarness;
 import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.itsrt.graph.StudyNetwork;
-import org.itsrt.job.config.JobSettings;
+import org.itsrt.job.config.RoutingSettings;
 import org.itsrt.job.records.ConditionUpdate;
 import org.itsrt.job.records.FlowPrediction;
 import org.itsrt.job.records.RoutedAdvice;
@@ -27,9 +26,8 @@ import org.junit.jupiter.api.Test;
 
 class RouteWithNetworkStateTest {
 
-    private static final Path MODEL = Path.of(System.getProperty("itsrt.repo.root", "..")).resolve("models/lstm-flow");
-    private static final JobSettings SETTINGS = JobSettings.fromArgs("--bootstrap-servers", "127.0.0.1:9092",
-            "--model", MODEL.toString());
+    /** The study's query over the study network: routing needs neither Kafka nor a model. */
+    private static final RoutingSettings ROUTING = RoutingSettings.of(764598, 774445, null);
     private static final long EL_SEGUNDO = 764598;
     private static final long WILMINGTON = 717731;
     private static final long[] STUDY = {716847, 717731, 718155, 764598, 774445, 774614};
@@ -37,7 +35,7 @@ class RouteWithNetworkStateTest {
 
     private static BroadcastOperatorTestHarness<FlowPrediction, ConditionUpdate, RoutedAdvice> harness()
             throws Exception {
-        return ProcessFunctionTestHarnesses.forBroadcastProcessFunction(new RouteWithNetworkState(SETTINGS),
+        return ProcessFunctionTestHarnesses.forBroadcastProcessFunction(new RouteWithNetworkState(ROUTING),
                 RouteWithNetworkState.NETWORK_STATE);
     }
 
@@ -124,7 +122,7 @@ class RouteWithNetworkStateTest {
 
             Router expected = Router.withDefaults(StudyNetwork.build());
             expected.update(EL_SEGUNDO, new ConditionUpdate(EL_SEGUNDO, T0, 0, 8, 560).conditions());
-            Route route = expected.route(SETTINGS.origin(), SETTINGS.destination());
+            Route route = expected.route(ROUTING.origin(), ROUTING.destination());
             assertThat(advice.route).containsExactly(route.vdsIds().stream().mapToLong(Long::longValue).toArray());
             assertThat(advice.route).doesNotContain(WILMINGTON);
             assertThat(advice.routeCostS).isCloseTo(route.costSeconds(), within(1e-9));
@@ -151,7 +149,7 @@ class RouteWithNetworkStateTest {
             h.close();
         }
         var restored = new BroadcastOperatorTestHarness<FlowPrediction, ConditionUpdate, RoutedAdvice>(
-                new CoBroadcastWithNonKeyedOperator<>(new RouteWithNetworkState(SETTINGS),
+                new CoBroadcastWithNonKeyedOperator<>(new RouteWithNetworkState(ROUTING),
                         List.of(RouteWithNetworkState.NETWORK_STATE)), 1, 1, 0);
         try {
             restored.setup();
@@ -159,7 +157,7 @@ class RouteWithNetworkStateTest {
             restored.open();
             // A reading no newer than the restored one of its detector leaves the view as it was.
             restored.processElement(prediction(WILMINGTON, 0, 64, 100), 0);
-            Route route = expected.route(SETTINGS.origin(), SETTINGS.destination());
+            Route route = expected.route(ROUTING.origin(), ROUTING.destination());
             RoutedAdvice advice = restored.extractOutputValues().get(0);
             assertThat(advice.routeCostS).isCloseTo(route.costSeconds(), within(1e-9));
             assertThat(state(restored)).hasSize(STUDY.length);

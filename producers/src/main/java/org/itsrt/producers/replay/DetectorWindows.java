@@ -1,6 +1,5 @@
 package org.itsrt.producers.replay;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -9,12 +8,14 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import org.itsrt.readings.Reading;
+import org.itsrt.readings.StationHistory;
 import org.itsrt.records.ReadingRecord;
 
 /**
  * One detector's replay: every run of 12 consecutive 5-minute readings of the canonical table,
  * in time order, cycled when it runs out so a replay can last as long as asked. Windows that
- * would span a gap in the table are left out: the job reads a window as one unbroken hour.
+ * would span a gap in the table are left out ({@link StationHistory} starts over after a gap): the
+ * job reads a window as one unbroken hour.
  */
 public final class DetectorWindows {
 
@@ -53,22 +54,14 @@ public final class DetectorWindows {
         return out;
     }
 
+    /** Every full window of the series, as {@link StationHistory} (the model's windowing rule) offers them. */
     private static List<Window> windowsOf(List<Reading> series) {
         List<Window> windows = new ArrayList<>();
-        int runStart = 0;
-        for (int i = 0; i < series.size(); i++) {
-            if (i > 0 && !Duration.between(series.get(i - 1).tsUtc(), series.get(i).tsUtc()).equals(Reading.INTERVAL)) {
-                runStart = i;
-            }
-            if (i - runStart + 1 >= ReadingRecord.WINDOW) {
-                double[] flow = new double[ReadingRecord.WINDOW];
-                double[] speed = new double[ReadingRecord.WINDOW];
-                for (int k = 0; k < ReadingRecord.WINDOW; k++) {
-                    Reading r = series.get(i - ReadingRecord.WINDOW + 1 + k);
-                    flow[k] = r.flow();
-                    speed[k] = r.speed() == null ? Double.NaN : r.speed();
-                }
-                windows.add(new Window(series.get(i).tsUtc(), flow, speed));
+        StationHistory history = new StationHistory(ReadingRecord.WINDOW);
+        for (Reading reading : series) {
+            history.add(reading);
+            if (history.isFull()) {
+                windows.add(new Window(history.newest(), history.flows(), history.speeds()));
             }
         }
         return windows;

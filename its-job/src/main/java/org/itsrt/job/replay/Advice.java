@@ -1,4 +1,4 @@
-package org.itsrt.job.advice;
+package org.itsrt.job.replay;
 
 import java.time.Instant;
 

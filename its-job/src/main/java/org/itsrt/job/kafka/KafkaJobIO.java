@@ -2,13 +2,18 @@ package org.itsrt.job.kafka;
 
 import java.util.Properties;
 
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.sink.KafkaSinkBuilder;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.itsrt.job.JobIO;
+import org.itsrt.job.config.DeliverySettings;
 import org.itsrt.job.config.JobSettings;
+import org.itsrt.job.config.KafkaSettings;
 import org.itsrt.job.records.DeadLetter;
 import org.itsrt.job.records.RawReading;
 import org.itsrt.job.records.RoutedAdvice;
@@ -18,7 +23,7 @@ import org.itsrt.job.records.RoutedAdvice;
  * Properties given as {@code --consumer.KEY} / {@code --producer.KEY} override the defaults here;
  * what the connector must control (servers, group, (de)serializers, transactions) is set last.
  */
-public final class JobKafka {
+public final class KafkaJobIO implements JobIO {
 
     /**
      * The broker answers a fetch as soon as one byte is there; how long an empty fetch waits
@@ -40,61 +45,86 @@ public final class JobKafka {
      */
     public static final String TRANSACTION_TIMEOUT_MS = "900000";
 
-    private JobKafka() {
+    private final KafkaSettings kafka;
+    private final DeliverySettings delivery;
+    private final String modelLabel;
+
+    /** @param modelLabel what advice records carry in {@code model} */
+    public KafkaJobIO(KafkaSettings kafka, DeliverySettings delivery, String modelLabel) {
+        this.kafka = kafka;
+        this.delivery = delivery;
+        this.modelLabel = modelLabel;
+    }
+
+    /** The Kafka ends of a run as its settings describe them. */
+    public static KafkaJobIO of(JobSettings settings) {
+        return new KafkaJobIO(settings.kafka(), settings.delivery(), settings.model().label());
     }
 
     /** Raw input records, from the configured topic and starting offsets. */
-    public static KafkaSource<RawReading> source(JobSettings s) {
+    @Override
+    public Source<RawReading, ?, ?> readings() {
         Properties props = new Properties();
         props.setProperty("fetch.min.bytes", "1");
         props.setProperty("fetch.max.wait.ms", FETCH_MAX_WAIT_MS);
-        props.putAll(s.consumerProperties());
+        props.putAll(kafka.consumerProperties());
         return KafkaSource.<RawReading>builder()
                 .setProperties(props)
-                .setBootstrapServers(s.bootstrapServers())
-                .setTopics(s.inputTopic())
-                .setGroupId(s.groupId())
-                .setClientIdPrefix(s.groupId() + "-" + s.inputTopic())
-                .setStartingOffsets(s.startingOffsets() == JobSettings.StartingOffsets.EARLIEST
+                .setBootstrapServers(kafka.bootstrapServers())
+                .setTopics(kafka.inputTopic())
+                .setGroupId(kafka.groupId())
+                .setClientIdPrefix(kafka.groupId() + "-" + kafka.inputTopic())
+                .setStartingOffsets(kafka.startingOffsets() == KafkaSettings.StartingOffsets.EARLIEST
                         ? OffsetsInitializer.earliest() : OffsetsInitializer.latest())
                 .setDeserializer(new RawReadingDeserializer())
                 .build();
     }
 
     /** Advice records as D2 JSON on the output topic. */
-    public static KafkaSink<RoutedAdvice> adviceSink(JobSettings s) {
-        return sink(s, new AdviceSerializer(s.outputTopic(), s.modelLabel()), "advice");
+    @Override
+    public Sink<RoutedAdvice> advice() {
+        return sink(new AdviceSerializer(kafka.outputTopic(), modelLabel), "advice");
     }
 
     /** Dead letters, original bytes and reason headers, on the dead-letter topic. */
-    public static KafkaSink<DeadLetter> deadLetterSink(JobSettings s) {
-        return sink(s, new DeadLetterSerializer(s.deadLetterTopic()), "dead-letters");
+    @Override
+    public Sink<DeadLetter> deadLetters() {
+        return sink(new DeadLetterSerializer(kafka.deadLetterTopic()), "dead-letters");
+    }
+
+    @Override
+    public String describe(End end) {
+        return "kafka: " + switch (end) {
+            case READINGS -> kafka.inputTopic();
+            case ADVICE -> kafka.outputTopic();
+            case DEAD_LETTERS -> kafka.deadLetterTopic();
+        };
     }
 
     /** The producer properties of the job's sinks, before the connector adds its own. */
-    public static Properties producerProperties(JobSettings s) {
+    public Properties producerProperties() {
         Properties props = new Properties();
         props.setProperty("linger.ms", LINGER_MS);
         // Kafka 4's defaults, written out because the latency and delivery figures depend on them.
         props.setProperty("acks", "all");
         props.setProperty("enable.idempotence", "true");
         props.setProperty("compression.type", "none");
-        if (s.exactlyOnce()) {
+        if (delivery.exactlyOnce()) {
             props.setProperty("transaction.timeout.ms", TRANSACTION_TIMEOUT_MS);
         }
-        props.putAll(s.producerProperties());
+        props.putAll(kafka.producerProperties());
         return props;
     }
 
-    private static <T> KafkaSink<T> sink(JobSettings s, KafkaRecordSerializationSchema<T> serializer, String name) {
+    private <T> KafkaSink<T> sink(KafkaRecordSerializationSchema<T> serializer, String name) {
         KafkaSinkBuilder<T> builder = KafkaSink.<T>builder()
-                .setKafkaProducerConfig(producerProperties(s))
-                .setBootstrapServers(s.bootstrapServers())
+                .setKafkaProducerConfig(producerProperties())
+                .setBootstrapServers(kafka.bootstrapServers())
                 .setRecordSerializer(serializer);
-        if (s.exactlyOnce()) {
+        if (delivery.exactlyOnce()) {
             // Two sinks write to one cluster: each needs its own transactional ids.
             builder.setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
-                    .setTransactionalIdPrefix(s.transactionalIdPrefix() + "-" + name);
+                    .setTransactionalIdPrefix(delivery.transactionalIdPrefix() + "-" + name);
         } else {
             builder.setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE);
         }

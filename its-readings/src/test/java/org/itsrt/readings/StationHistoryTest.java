@@ -1,11 +1,10 @@
-package org.itsrt.job.forecast;
+package org.itsrt.readings;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Instant;
 
-import org.itsrt.readings.Reading;
 import org.junit.jupiter.api.Test;
 
 class StationHistoryTest {

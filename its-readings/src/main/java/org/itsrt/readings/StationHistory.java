@@ -1,17 +1,17 @@
-package org.itsrt.job.forecast;
+package org.itsrt.readings;
 
 import java.time.Instant;
 import java.util.Arrays;
 
-import org.itsrt.readings.Reading;
-
 /**
- * The latest readings of one detector station, enough to fill the model's input window.
+ * The latest readings of one detector station, enough to fill the model's input window: the one
+ * windowing rule of the project, used by the producers to cut the windows they send and by
+ * {@code its replay} to predict reading by reading.
  *
  * <p>A window is only offered when its readings are consecutive 5-minute intervals: after a gap
  * (a lost or late reading) the history starts over, because a model fed a window with a hole in
- * it would predict from the wrong past. Not thread-safe: one history per station, owned by the
- * operator instance that sees that station.
+ * it would predict from the wrong past. Not thread-safe: one history per station, owned by
+ * whoever walks that station's readings in time order.
  */
 public final class StationHistory {
 

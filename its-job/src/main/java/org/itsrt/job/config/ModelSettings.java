@@ -1,0 +1,70 @@
+package org.itsrt.job.config;
+
+import java.io.Serializable;
+import java.nio.file.Path;
+import java.util.Map;
+
+import org.itsrt.predict.Engine;
+import org.itsrt.predict.ModelBundle;
+import org.itsrt.predict.ModelBundleException;
+import org.itsrt.predict.PredictorOptions;
+import org.itsrt.records.ReadingRecord;
+
+/**
+ * Which model predicts and how: the bundle, the engine and its threads, the warm-up, or
+ * {@code --identity} instead of a model. The bundle is checked where the settings are read, so a
+ * missing or incomplete model fails before anything is submitted; the directory is kept as text
+ * ({@link Path} is not serializable) and opened again by each subtask, so it must exist at the same
+ * path on every TaskManager.
+ *
+ * @param label what advice records carry in {@code model}: bundle name and engine, e.g.
+ *              {@code lstm-flow/kernel}, or {@value #IDENTITY_LABEL}
+ */
+public record ModelSettings(String dir, Engine engine, int tfIntraOpThreads, int tfInterOpThreads, int warmupCalls,
+                            boolean identity, String label) implements Serializable {
+
+    /** Model label of advice written by the identity step. */
+    public static final String IDENTITY_LABEL = "identity";
+
+    static ModelSettings from(Map<String, String> options) {
+        boolean identity = JobOptions.IDENTITY.read(options);
+        Engine engine = JobOptions.ENGINE.read(options);
+        int intraOp = JobOptions.TF_INTRA_OP_THREADS.read(options).intValue();
+        int interOp = JobOptions.TF_INTER_OP_THREADS.read(options).intValue();
+        int warmupCalls = JobOptions.WARMUP_CALLS.read(options).intValue();
+        String dir = JobOptions.MODEL_DIR.read(options);
+        String label = identity ? IDENTITY_LABEL : checkBundle(Path.of(dir), engine);
+        return new ModelSettings(dir, engine, intraOp, interOp, warmupCalls, identity, label);
+    }
+
+    /** The bundle directory, to be opened where the predictor runs. */
+    public Path path() {
+        return Path.of(dir);
+    }
+
+    /** The options a predictor of this run is opened with. */
+    public PredictorOptions predictorOptions() {
+        return PredictorOptions.defaults().withEngine(engine).withTensorFlowThreads(tfIntraOpThreads, tfInterOpThreads);
+    }
+
+    /** Loads the bundle as a subtask will, and returns its label; fails naming the file at fault. */
+    private static String checkBundle(Path dir, Engine engine) {
+        String option = JobOptions.MODEL_DIR.flag();
+        ModelBundle bundle;
+        try {
+            bundle = ModelBundle.load(dir);
+            if (engine != Engine.LINEAR) {
+                bundle.savedModel();
+            }
+        } catch (ModelBundleException e) {
+            // Its message starts with the file at fault.
+            throw new JobSettingsException(option, e.getMessage(), e);
+        }
+        if (bundle.model().window() != ReadingRecord.WINDOW) {
+            throw new JobSettingsException(option, dir.resolve(ModelBundle.MODEL_JSON).toAbsolutePath()
+                    + ": window " + bundle.model().window() + ", but every reading record carries "
+                    + ReadingRecord.WINDOW + " readings");
+        }
+        return bundle.model().name() + "/" + engine.engineName();
+    }
+}
