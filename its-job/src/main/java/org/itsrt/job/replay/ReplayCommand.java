@@ -1,5 +1,6 @@
 package org.itsrt.job.replay;
 
+import org.itsrt.cli.ProjectPaths;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,12 +45,13 @@ public final class ReplayCommand implements Callable<Integer> {
     /** Readings whose timings are left out of the stage histograms while the JIT compiles the hot path. */
     static final int WARM_UP_READINGS = 500;
 
-    @Option(names = "--data", defaultValue = "${sys:itsrt.sample}", paramLabel = "FILE",
-            description = "canonical readings table (.csv/.csv.gz) (default: the committed synthetic sample)")
+    @Option(names = "--data", paramLabel = "FILE",
+            description = "canonical readings table (.csv/.csv.gz) (default: the committed synthetic sample, "
+                    + ProjectPaths.SAMPLE_TABLE + ")")
     Path data;
 
-    @Option(names = "--model", defaultValue = "${sys:itsrt.model}", paramLabel = "DIR",
-            description = "model bundle directory (default: models/lstm-flow)")
+    @Option(names = "--model", paramLabel = "DIR",
+            description = "model bundle directory (default: the shipped one, " + ProjectPaths.MODEL_BUNDLE + ")")
     Path model;
 
     @Option(names = "--engine", paramLabel = "NAME", description = "kernel, tensorflow or linear (default: the bundle's fastest, kernel)")
@@ -96,10 +98,12 @@ public final class ReplayCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        // The defaults come from system properties the ./its launcher sets.
-        if (data == null || model == null) {
-            throw new IllegalArgumentException((data == null ? "--data" : "--model")
-                    + " is required when not started through ./its");
+        // The repository's own sample and model unless told otherwise; a missing one fails naming it.
+        if (data == null) {
+            data = ProjectPaths.locate().sampleTable();
+        }
+        if (model == null) {
+            model = ProjectPaths.locate().modelBundle();
         }
         PredictorOptions options = PredictorOptions.defaults();
         if (engine != null) {
