@@ -1,5 +1,7 @@
 package org.itsrt.bench;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,9 +14,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
 /**
  * Turns JMH's JSON result file (and, when present, the Python Keras timing) into a Markdown
  * summary a person can read: one row per benchmark and parameter set, latencies in microseconds.
@@ -26,12 +25,18 @@ public final class BenchSummary {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** One JMH result row, reduced to what the summary shows. */
-    record Row(String benchmark, String params, String mode, double score, double error, String unit,
-               Double p50, Double p99, Double max) {
-    }
+    record Row(
+            String benchmark,
+            String params,
+            String mode,
+            double score,
+            double error,
+            String unit,
+            Double p50,
+            Double p99,
+            Double max) {}
 
-    private BenchSummary() {
-    }
+    private BenchSummary() {}
 
     public static void main(String[] args) throws IOException {
         if (args.length < 2 || args.length > 3) {
@@ -39,10 +44,13 @@ public final class BenchSummary {
             System.exit(2);
         }
         Path jmh = Path.of(args[0]);
-        Optional<Path> keras = args.length == 3 ? Optional.of(Path.of(args[1])).filter(Files::isRegularFile)
-                : Optional.empty();
+        Optional<Path> keras =
+                args.length == 3 ? Optional.of(Path.of(args[1])).filter(Files::isRegularFile) : Optional.empty();
         Path out = Path.of(args[args.length - 1]);
-        String markdown = render(readRows(jmh), keras.isPresent() ? JSON.readTree(keras.get().toFile()) : null, jmh)
+        String markdown = render(
+                        readRows(jmh),
+                        keras.isPresent() ? JSON.readTree(keras.get().toFile()) : null,
+                        jmh)
                 .replaceFirst("\n\n", "\n\n" + machine(jmh) + "\n\n");
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.writeString(out, markdown);
@@ -68,8 +76,13 @@ public final class BenchSummary {
             JsonNode percentiles = metric.path("scorePercentiles");
             String unit = metric.path("scoreUnit").asText();
             boolean sampled = "sample".equals(result.path("mode").asText());
-            rows.add(new Row(benchmark, params.toString().replaceAll("[{}]", ""), result.path("mode").asText(),
-                    metric.path("score").asDouble(), metric.path("scoreError").asDouble(Double.NaN), unit,
+            rows.add(new Row(
+                    benchmark,
+                    params.toString().replaceAll("[{}]", ""),
+                    result.path("mode").asText(),
+                    metric.path("score").asDouble(),
+                    metric.path("scoreError").asDouble(Double.NaN),
+                    unit,
                     sampled ? toMicros(percentiles.path("50.0"), unit) : null,
                     sampled ? toMicros(percentiles.path("99.0"), unit) : null,
                     sampled ? toMicros(percentiles.path("100.0"), unit) : null));
@@ -79,16 +92,26 @@ public final class BenchSummary {
 
     static String render(List<Row> rows, JsonNode keras, Path source) {
         StringBuilder md = new StringBuilder("# Benchmark summary\n\n");
-        md.append("From `").append(source).append("` (JMH). Sample-time rows: latency of one call in µs; ")
+        md.append("From `")
+                .append(source)
+                .append("` (JMH). Sample-time rows: latency of one call in µs; ")
                 .append("throughput rows: operations per second. ± is JMH's 99.9% error.\n\n");
         md.append("| benchmark | parameters | mode | p50 µs | p99 µs | max µs | score | unit |\n");
         md.append("|---|---|---|---:|---:|---:|---:|---|\n");
         List<Row> ordered = new ArrayList<>(rows);
         ordered.sort(Comparator.comparing((Row r) -> !"sample".equals(r.mode())));
         for (Row row : ordered) {
-            md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s |%n",
-                    row.benchmark(), row.params(), row.mode(), fmt(row.p50()), fmt(row.p99()), fmt(row.max()),
-                    fmt(row.score()) + (Double.isNaN(row.error()) ? "" : " ± " + fmt(row.error())), row.unit()));
+            md.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %s | %s | %s | %s | %s | %s | %s |%n",
+                    row.benchmark(),
+                    row.params(),
+                    row.mode(),
+                    fmt(row.p50()),
+                    fmt(row.p99()),
+                    fmt(row.max()),
+                    fmt(row.score()) + (Double.isNaN(row.error()) ? "" : " ± " + fmt(row.error())),
+                    row.unit()));
         }
         if (keras != null) {
             md.append("\n## Python (Keras) at batch 1, same model\n\n");
@@ -96,19 +119,36 @@ public final class BenchSummary {
             for (String call : List.of("keras_call_batch1", "signature_batch1")) {
                 JsonNode r = keras.path(call);
                 if (!r.isMissingNode()) {
-                    md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %d |%n", call,
-                            fmt(r.path("p50_us").asDouble()), fmt(r.path("p99_us").asDouble()),
-                            fmt(r.path("max_us").asDouble()), r.path("count").asInt()));
+                    md.append(String.format(
+                            Locale.ROOT,
+                            "| %s | %s | %s | %s | %d |%n",
+                            call,
+                            fmt(r.path("p50_us").asDouble()),
+                            fmt(r.path("p99_us").asDouble()),
+                            fmt(r.path("max_us").asDouble()),
+                            r.path("count").asInt()));
                 }
             }
             double kerasP50 = keras.path("keras_call_batch1").path("p50_us").asDouble(Double.NaN);
-            md.append(String.format(Locale.ROOT, "%nTensorFlow %s, Keras %s, threads %s.%n%n",
-                    keras.path("tensorflow").asText(), keras.path("keras").asText(), keras.path("threads").asText()));
+            md.append(String.format(
+                    Locale.ROOT,
+                    "%nTensorFlow %s, Keras %s, threads %s.%n%n",
+                    keras.path("tensorflow").asText(),
+                    keras.path("keras").asText(),
+                    keras.path("threads").asText()));
             for (Row row : rows) {
-                if (row.p50() != null && row.benchmark().startsWith("FlowPrediction") && row.params().contains("batch=1,")
+                if (row.p50() != null
+                        && row.benchmark().startsWith("FlowPrediction")
+                        && row.params().contains("batch=1,")
                         && !row.params().contains("engine=linear")) {
-                    md.append(String.format(Locale.ROOT, "- Keras `model(x)` p50 / %s %s p50 = %s / %s = **%.1f×**%n",
-                            row.benchmark(), row.params(), fmt(kerasP50), fmt(row.p50()), kerasP50 / row.p50()));
+                    md.append(String.format(
+                            Locale.ROOT,
+                            "- Keras `model(x)` p50 / %s %s p50 = %s / %s = **%.1f×**%n",
+                            row.benchmark(),
+                            row.params(),
+                            fmt(kerasP50),
+                            fmt(row.p50()),
+                            kerasP50 / row.p50()));
                 }
             }
         }
@@ -120,12 +160,19 @@ public final class BenchSummary {
         String cpu = "unknown CPU";
         Path cpuinfo = Path.of("/proc/cpuinfo");
         if (Files.isReadable(cpuinfo)) {
-            cpu = Files.readAllLines(cpuinfo).stream().filter(l -> l.startsWith("model name"))
-                    .map(l -> l.substring(l.indexOf(':') + 1).trim()).findFirst().orElse(cpu);
+            cpu = Files.readAllLines(cpuinfo).stream()
+                    .filter(l -> l.startsWith("model name"))
+                    .map(l -> l.substring(l.indexOf(':') + 1).trim())
+                    .findFirst()
+                    .orElse(cpu);
         }
         JsonNode first = JSON.readTree(jmhJson.toFile()).path(0);
-        return String.format(Locale.ROOT, "Machine: %s, %d cores; JVM %s %s.", cpu,
-                Runtime.getRuntime().availableProcessors(), first.path("vmName").asText("?"),
+        return String.format(
+                Locale.ROOT,
+                "Machine: %s, %d cores; JVM %s %s.",
+                cpu,
+                Runtime.getRuntime().availableProcessors(),
+                first.path("vmName").asText("?"),
                 first.path("jdkVersion").asText("?"));
     }
 

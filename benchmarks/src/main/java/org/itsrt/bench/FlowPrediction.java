@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-
 import org.itsrt.predict.Engine;
 import org.itsrt.predict.FeatureRange;
 import org.itsrt.predict.FlowPredictor;
@@ -43,11 +42,14 @@ import org.openjdk.jmh.infra.Blackhole;
 @State(Scope.Thread)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--add-modules", "jdk.incubator.vector"})
 public class FlowPrediction {
 
     /** Distinct windows cycled through: more than a batch, so caches do not learn one input. */
     private static final int WINDOWS = 256;
+
     static final long SEED = 20180328L;
 
     @Param("models/lstm-flow")
@@ -130,8 +132,8 @@ public class FlowPrediction {
     static List<ReadingWindow> randomWindows(ModelBundle bundle, Random random) {
         int window = bundle.model().window();
         FeatureRange flow = bundle.scaler().flow();
-        FeatureRange speed = bundle.scaler().speed() != null ? bundle.scaler().speed()
-                : new FeatureRange(20, 75, Double.NaN);
+        FeatureRange speed =
+                bundle.scaler().speed() != null ? bundle.scaler().speed() : new FeatureRange(20, 75, Double.NaN);
         long march2018 = Instant.parse("2018-03-01T08:00:00Z").getEpochSecond();
         List<ReadingWindow> windows = new ArrayList<>();
         for (int i = 0; i < WINDOWS; i++) {
@@ -139,7 +141,8 @@ public class FlowPrediction {
             double[] speeds = new double[window];
             for (int t = 0; t < window; t++) {
                 flows[t] = Math.rint(flow.min() + random.nextDouble() * (flow.max() - flow.min()));
-                speeds[t] = random.nextInt(10) == 0 ? Double.NaN
+                speeds[t] = random.nextInt(10) == 0
+                        ? Double.NaN
                         : Math.rint(10 * (speed.min() + random.nextDouble() * (speed.max() - speed.min()))) / 10;
             }
             Instant newest = Instant.ofEpochSecond(march2018 + 300L * random.nextInt(31 * 288));

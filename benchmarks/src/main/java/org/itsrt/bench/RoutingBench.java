@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-
 import org.itsrt.graph.Detector;
 import org.itsrt.graph.DetectorGraph;
 import org.itsrt.graph.StudyNetwork;
@@ -40,6 +39,7 @@ public class RoutingBench {
 
     /** Queries per set: enough that caches do not learn one path, few enough to set up fast. */
     private static final int QUERIES = 256;
+
     private static final long SEED = 20180301L;
 
     /** A router over one graph, congested at random, and a fixed set of reachable queries. */

@@ -2,17 +2,17 @@ package org.itsrt.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class BenchSummaryTest {
 
-    private static final String JMH = """
+    private static final String JMH =
+            """
             [ {"benchmark": "org.itsrt.bench.FlowPrediction.throughput", "mode": "thrpt",
                "params": {"batch": "1", "engine": "kernel", "modelDir": "/x/models/lstm-flow", "vectorApi": "true"},
                "primaryMetric": {"score": 2800.5, "scoreError": 40.0, "scoreUnit": "ops/s"}},
@@ -30,9 +30,11 @@ class BenchSummaryTest {
 
         String md = BenchSummary.render(rows, null, json);
 
-        List<String> tableRows = md.lines().filter(l -> l.startsWith("| FlowPrediction")).toList();
+        List<String> tableRows =
+                md.lines().filter(l -> l.startsWith("| FlowPrediction")).toList();
         assertThat(tableRows).hasSize(2);
-        assertThat(tableRows.get(0)).startsWith("| FlowPrediction.latency | batch=1, engine=kernel, vectorApi=false |")
+        assertThat(tableRows.get(0))
+                .startsWith("| FlowPrediction.latency | batch=1, engine=kernel, vectorApi=false |")
                 .contains("| 200.0 | 500.0 | 4,000 |");
         assertThat(tableRows.get(1)).startsWith("| FlowPrediction.throughput | batch=1, engine=kernel |");
         assertThat(md).doesNotContain("modelDir");
@@ -42,7 +44,9 @@ class BenchSummaryTest {
     void kerasRatioIsKerasP50OverEachBatchOneLatency(@TempDir Path dir) throws Exception {
         Path json = dir.resolve("jmh.json");
         Files.writeString(json, JMH);
-        var keras = new ObjectMapper().readTree("""
+        var keras = new ObjectMapper()
+                .readTree(
+                        """
                 {"keras_call_batch1": {"p50_us": 3000, "p99_us": 4000, "max_us": 5000, "count": 10},
                  "tensorflow": "2.18.1", "keras": "3.8.0", "threads": "default"}""");
 

@@ -1,20 +1,19 @@
 package org.itsrt.experiment;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.itsrt.experiment.cli.ExperimentCommand;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
-
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.itsrt.experiment.cli.ExperimentCommand;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /** The runner end to end on the bundled quick experiment: two cgroup budgets, one short run each. */
 class ExperimentCommandTest {
@@ -30,30 +29,42 @@ class ExperimentCommandTest {
         int exit;
         try {
             System.setOut(new PrintStream(console, true, StandardCharsets.UTF_8));
-            exit = new CommandLine(new ExperimentCommand()).execute(
-                    ROOT.resolve("experiments/linux-budgets-quick.yaml").toString(), "--out", out.toString(),
-                    "--data", ROOT.resolve("data/sample/synthetic-readings.csv").toString(),
-                    "--model", ROOT.resolve("models/lstm-flow").toString());
+            exit = new CommandLine(new ExperimentCommand())
+                    .execute(
+                            ROOT.resolve("experiments/linux-budgets-quick.yaml").toString(),
+                            "--out",
+                            out.toString(),
+                            "--data",
+                            ROOT.resolve("data/sample/synthetic-readings.csv").toString(),
+                            "--model",
+                            ROOT.resolve("models/lstm-flow").toString());
         } finally {
             System.setOut(oldOut);
         }
         String text = console.toString(StandardCharsets.UTF_8);
         assertThat(exit).as(text).isZero();
-        assertThat(out.resolve("experiment.yaml")).hasSameTextualContentAs(ROOT.resolve("experiments/linux-budgets-quick.yaml"));
+        assertThat(out.resolve("experiment.yaml"))
+                .hasSameTextualContentAs(ROOT.resolve("experiments/linux-budgets-quick.yaml"));
         List<String> csv = Files.readAllLines(out.resolve("runs.csv"));
         assertThat(csv).hasSize(3);
-        assertThat(Files.readString(out.resolve("results.md"))).contains("| 100000/100000 | 100.00% | 1 |")
-                .contains("| 6250/100000 | 6.25% | 1 |").contains("## Environment").contains("cgroup version");
+        assertThat(Files.readString(out.resolve("results.md")))
+                .contains("| 100000/100000 | 100.00% | 1 |")
+                .contains("| 6250/100000 | 6.25% | 1 |")
+                .contains("## Environment")
+                .contains("cgroup version");
 
         ObjectMapper json = new ObjectMapper();
-        JsonNode full = json.readTree(out.resolve("runs/01-100000_100000/rep-1/applied.json").toFile());
-        JsonNode tight = json.readTree(out.resolve("runs/02-6250_100000/rep-1/applied.json").toFile());
+        JsonNode full = json.readTree(
+                out.resolve("runs/01-100000_100000/rep-1/applied.json").toFile());
+        JsonNode tight = json.readTree(
+                out.resolve("runs/02-6250_100000/rep-1/applied.json").toFile());
         // The group got vcpus x budget, the whole cluster process was in it, and the kernel enforced it.
         assertThat(full.at("/facts/quota_us").asLong()).isEqualTo(200_000);
         assertThat(tight.at("/facts/quota_us").asLong()).isEqualTo(12_500);
         assertThat(tight.at("/facts/nr_throttled").asLong()).isPositive();
         for (String run : List.of("runs/01-100000_100000/rep-1", "runs/02-6250_100000/rep-1")) {
-            JsonNode probe = json.readTree(out.resolve(run).resolve("probe/summary.json").toFile());
+            JsonNode probe =
+                    json.readTree(out.resolve(run).resolve("probe/summary.json").toFile());
             assertThat(probe.at("/records/measured").asLong()).as(run).isEqualTo(600);
         }
         // Nothing left behind: the groups are gone.

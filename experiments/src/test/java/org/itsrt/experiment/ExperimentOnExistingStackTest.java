@@ -1,22 +1,21 @@
 package org.itsrt.experiment;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.itsrt.experiment.cli.ExperimentCommand;
-import org.itsrt.stack.flink.LocalFlink;
-import org.itsrt.stack.kafka.LocalKafka;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
-
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.itsrt.experiment.cli.ExperimentCommand;
+import org.itsrt.stack.flink.LocalFlink;
+import org.itsrt.stack.kafka.LocalKafka;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /**
  * The study's layout without a hypervisor: a broker and a Flink cluster that already run (as
@@ -27,13 +26,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ExperimentOnExistingStackTest {
 
-    private static final Path ROOT = Path.of(System.getProperty("itsrt.repo.root", "..")).toAbsolutePath().normalize();
+    private static final Path ROOT = Path.of(System.getProperty("itsrt.repo.root", ".."))
+            .toAbsolutePath()
+            .normalize();
     private static final String RUN = "runs/01-rtds-76750/rep-1";
 
     @Test
     void aXenRowIsAppliedByTheRowCommandToARunOnAnExistingBrokerAndCluster(@TempDir Path dir) throws Exception {
         Path spec = dir.resolve("xen-one-row.yaml");
-        Files.writeString(spec, """
+        Files.writeString(
+                spec,
+                """
                 name: xen-one-row
                 backend: xen-rtds
                 vcpus: 2
@@ -49,17 +52,29 @@ class ExperimentOnExistingStackTest {
         Path out = dir.resolve("results");
 
         try (LocalKafka kafka = LocalKafka.start(LocalKafka.Options.defaults().withParentDir(dir));
-             LocalFlink flink = LocalFlink.start(LocalFlink.Options.defaults().withParentDir(dir))) {
+                LocalFlink flink =
+                        LocalFlink.start(LocalFlink.Options.defaults().withParentDir(dir))) {
             ByteArrayOutputStream console = new ByteArrayOutputStream();
             PrintStream oldOut = System.out;
             int exit;
             try {
                 System.setOut(new PrintStream(console, true, StandardCharsets.UTF_8));
-                exit = new CommandLine(new ExperimentCommand()).execute(spec.toString(), "--out", out.toString(),
-                        "--bootstrap-servers", kafka.bootstrapServers(), "--flink-rest", flink.restAddress().toString(),
-                        "--row-command", rowCommand,
-                        "--data", ROOT.resolve("data/sample/synthetic-readings.csv").toString(),
-                        "--model", ROOT.resolve("models/lstm-flow").toString());
+                exit = new CommandLine(new ExperimentCommand())
+                        .execute(
+                                spec.toString(),
+                                "--out",
+                                out.toString(),
+                                "--bootstrap-servers",
+                                kafka.bootstrapServers(),
+                                "--flink-rest",
+                                flink.restAddress().toString(),
+                                "--row-command",
+                                rowCommand,
+                                "--data",
+                                ROOT.resolve("data/sample/synthetic-readings.csv")
+                                        .toString(),
+                                "--model",
+                                ROOT.resolve("models/lstm-flow").toString());
             } finally {
                 System.setOut(oldOut);
             }
@@ -69,7 +84,8 @@ class ExperimentOnExistingStackTest {
             assertThat(kafka.admin().listTopics().names().get()).containsAll(LocalKafka.PIPELINE_TOPICS);
         }
 
-        JsonNode probe = new ObjectMapper().readTree(out.resolve(RUN).resolve("probe/summary.json").toFile());
+        JsonNode probe = new ObjectMapper()
+                .readTree(out.resolve(RUN).resolve("probe/summary.json").toFile());
         assertThat(probe.at("/records/measured").asLong()).isEqualTo(300);
         assertThat(Files.readString(out.resolve(RUN).resolve("summary.md"))).contains("existing cluster at");
 
@@ -79,7 +95,8 @@ class ExperimentOnExistingStackTest {
         int restore = calls.indexOf("sched-rtds -d rt-vm -v all -p 10000 -b 4000 -e 1");
         assertThat(set).as("xl calls: %s", calls).isNotNegative();
         assertThat(restore).as("xl calls: %s", calls).isGreaterThan(set);
-        JsonNode applied = new ObjectMapper().readTree(out.resolve(RUN).resolve("applied.json").toFile());
+        JsonNode applied = new ObjectMapper()
+                .readTree(out.resolve(RUN).resolve("applied.json").toFile());
         assertThat(applied.at("/facts/xen_row").asText()).isEqualTo("rtds-76750");
         assertThat(applied.at("/facts/applied_output").toString()).contains("rtds-76750 applied to rt-vm");
         assertThat(applied.at("/facts/restore_output").toString()).contains("restored to rtds defaults");
@@ -95,11 +112,18 @@ class ExperimentOnExistingStackTest {
         int linux;
         try {
             System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            xen = new CommandLine(new ExperimentCommand()).execute(
-                    ROOT.resolve("experiments/study-rtds.yaml").toString(), "--out", dir.resolve("a").toString());
-            linux = new CommandLine(new ExperimentCommand()).execute(
-                    ROOT.resolve("experiments/linux-budgets-quick.yaml").toString(), "--out", dir.resolve("b").toString(),
-                    "--flink-rest", "http://127.0.0.1:1");
+            xen = new CommandLine(new ExperimentCommand())
+                    .execute(
+                            ROOT.resolve("experiments/study-rtds.yaml").toString(),
+                            "--out",
+                            dir.resolve("a").toString());
+            linux = new CommandLine(new ExperimentCommand())
+                    .execute(
+                            ROOT.resolve("experiments/linux-budgets-quick.yaml").toString(),
+                            "--out",
+                            dir.resolve("b").toString(),
+                            "--flink-rest",
+                            "http://127.0.0.1:1");
         } finally {
             System.setErr(oldErr);
         }

@@ -1,10 +1,7 @@
 package org.itsrt.experiment;
 
-import org.itsrt.experiment.backend.RowBackend;
-import org.itsrt.experiment.spec.ExperimentSpec;
-import org.itsrt.experiment.spec.SpecException;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -13,9 +10,11 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.itsrt.experiment.backend.RowBackend;
+import org.itsrt.experiment.spec.ExperimentSpec;
+import org.itsrt.experiment.spec.SpecException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ExperimentSpecTest {
 
@@ -28,11 +27,19 @@ class ExperimentSpecTest {
         try (Stream<Path> list = Files.list(BUNDLED)) {
             files = list.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
         }
-        assertThat(files).extracting(p -> p.getFileName().toString()).contains("linux-budgets.yaml",
-                "linux-budgets-quick.yaml", "study-rtds.yaml", "study-credit.yaml", "study-credit2.yaml");
+        assertThat(files)
+                .extracting(p -> p.getFileName().toString())
+                .contains(
+                        "linux-budgets.yaml",
+                        "linux-budgets-quick.yaml",
+                        "study-rtds.yaml",
+                        "study-credit.yaml",
+                        "study-credit2.yaml");
         for (Path file : files) {
             ExperimentSpec spec = ExperimentSpec.read(file);
-            assertThat(spec.name()).as(file.toString()).isEqualTo(file.getFileName().toString().replace(".yaml", ""));
+            assertThat(spec.name())
+                    .as(file.toString())
+                    .isEqualTo(file.getFileName().toString().replace(".yaml", ""));
             for (ExperimentSpec.Row row : spec.rows()) {
                 assertThat(RowBackend.plan(spec, row)).isNotBlank();
             }
@@ -43,7 +50,8 @@ class ExperimentSpecTest {
     void theXenExperimentsNameRowsOfTheXenRowsFile() throws IOException {
         Set<String> xenRows;
         try (Stream<String> lines = Files.lines(ROOT.resolve("xen-configs/study-rows.tsv"))) {
-            xenRows = lines.filter(l -> !l.startsWith("#") && !l.isBlank()).map(l -> l.split("\t")[0])
+            xenRows = lines.filter(l -> !l.startsWith("#") && !l.isBlank())
+                    .map(l -> l.split("\t")[0])
                     .collect(Collectors.toSet());
         }
         for (String name : List.of("study-rtds", "study-credit", "study-credit2")) {
@@ -69,17 +77,21 @@ class ExperimentSpecTest {
     @Test
     void aBadFileNamesTheFileAndEveryFieldThatIsWrong(@TempDir Path dir) throws IOException {
         Path file = dir.resolve("bad.yaml");
-        Files.writeString(file, String.join("\n",
-                "name: bad",
-                "backend: linux-cgroup",
-                "rows:",
-                "  - {budget_us: 200000, period_us: 100000}",
-                "  - {budget_us: 5000, period_us: 500}",
-                "  - {budget_us: 5000, period_us: 100000, threads: 'x'}",
-                "records: 0",
-                "warmup: soon",
-                ""));
-        assertThatThrownBy(() -> ExperimentSpec.read(file)).isInstanceOf(SpecException.class)
+        Files.writeString(
+                file,
+                String.join(
+                        "\n",
+                        "name: bad",
+                        "backend: linux-cgroup",
+                        "rows:",
+                        "  - {budget_us: 200000, period_us: 100000}",
+                        "  - {budget_us: 5000, period_us: 500}",
+                        "  - {budget_us: 5000, period_us: 100000, threads: 'x'}",
+                        "records: 0",
+                        "warmup: soon",
+                        ""));
+        assertThatThrownBy(() -> ExperimentSpec.read(file))
+                .isInstanceOf(SpecException.class)
                 .hasMessageContaining(file + ": records: must be > 0")
                 .hasMessageContaining(file + ": warmup: 'soon' is not a duration; write e.g. 500ms, 30s")
                 .hasMessageContaining("rows[0].budget_us")
@@ -91,7 +103,8 @@ class ExperimentSpecTest {
     void unknownFieldsAndBackendsAreRefused(@TempDir Path dir) throws IOException {
         Path typo = dir.resolve("typo.yaml");
         Files.writeString(typo, "name: t\nbackend: none\nrows: [{}]\nrecords: 10\nrepetition: 3\n");
-        assertThatThrownBy(() -> ExperimentSpec.read(typo)).hasMessageContaining(typo.toString())
+        assertThatThrownBy(() -> ExperimentSpec.read(typo))
+                .hasMessageContaining(typo.toString())
                 .hasMessageContaining("repetition");
         Path backend = dir.resolve("backend.yaml");
         Files.writeString(backend, "name: t\nbackend: xen-rt\nrows: [{}]\nrecords: 10\n");

@@ -1,7 +1,6 @@
 package org.itsrt.cli;
 
 import java.time.Duration;
-
 import picocli.CommandLine;
 
 /**

@@ -42,8 +42,7 @@ public final class Durations {
     private static final long NS_PER_M = 60 * NS_PER_S;
     private static final long NS_PER_H = 60 * NS_PER_M;
 
-    private Durations() {
-    }
+    private Durations() {}
 
     /**
      * Reads a duration.
@@ -60,7 +59,8 @@ public final class Durations {
         }
         String trimmed = text.strip();
         if (trimmed.startsWith("-")) {
-            throw new BadDurationException(where, "'" + text + "' is negative; a duration is 0 or more, e.g. " + EXAMPLES);
+            throw new BadDurationException(
+                    where, "'" + text + "' is negative; a duration is 0 or more, e.g. " + EXAMPLES);
         }
         if (trimmed.length() > 1 && (trimmed.charAt(0) == 'P' || trimmed.charAt(0) == 'p')) {
             return iso(text, trimmed, where);
@@ -76,13 +76,17 @@ public final class Durations {
         int at = 0;
         while (at < lower.length()) {
             if (!part.find(at) || part.start() != at) {
-                throw new BadDurationException(where, "'" + text + "' is not a duration; write e.g. " + EXAMPLES
-                        + " (units ns, us, ms, s, m, h; a plain number is seconds)");
+                throw new BadDurationException(
+                        where,
+                        "'" + text + "' is not a duration; write e.g. " + EXAMPLES
+                                + " (units ns, us, ms, s, m, h; a plain number is seconds)");
             }
             long unit = nanosPer(part.group(2));
             if (unit >= previousUnit) {
-                throw new BadDurationException(where, "'" + text + "' repeats a unit or puts a smaller one first; "
-                        + "write the largest unit first, each once, e.g. 1h15m, 1m30s, 2s500ms");
+                throw new BadDurationException(
+                        where,
+                        "'" + text + "' repeats a unit or puts a smaller one first; "
+                                + "write the largest unit first, each once, e.g. 1h15m, 1m30s, 2s500ms");
             }
             previousUnit = unit;
             nanos = nanos.add(new BigDecimal(part.group(1)).multiply(BigDecimal.valueOf(unit)));
@@ -126,7 +130,10 @@ public final class Durations {
             text.append(minutes).append('m');
         }
         if (rest > 0 || nanos > 0) {
-            text.append(BigDecimal.valueOf(rest).add(BigDecimal.valueOf(nanos, 9)).stripTrailingZeros().toPlainString())
+            text.append(BigDecimal.valueOf(rest)
+                            .add(BigDecimal.valueOf(nanos, 9))
+                            .stripTrailingZeros()
+                            .toPlainString())
                     .append('s');
         }
         return text.toString();
@@ -136,13 +143,15 @@ public final class Durations {
         try {
             Duration parsed = Duration.parse(trimmed.toUpperCase(Locale.ROOT));
             if (parsed.isNegative()) {
-                throw new BadDurationException(where, "'" + text + "' is negative; a duration is 0 or more, e.g. "
-                        + EXAMPLES);
+                throw new BadDurationException(
+                        where, "'" + text + "' is negative; a duration is 0 or more, e.g. " + EXAMPLES);
             }
             return parsed;
         } catch (DateTimeParseException | ArithmeticException e) {
-            throw new BadDurationException(where, "'" + text + "' is not an ISO-8601 duration such as PT30S or PT1M30S; "
-                    + "or write e.g. " + EXAMPLES);
+            throw new BadDurationException(
+                    where,
+                    "'" + text + "' is not an ISO-8601 duration such as PT30S or PT1M30S; " + "or write e.g. "
+                            + EXAMPLES);
         }
     }
 

@@ -75,8 +75,10 @@ public final class ProjectPaths {
         if (found != null) {
             return new ProjectPaths(found, "the working directory, " + workingDirectory);
         }
-        return new ProjectPaths(workingDirectory, "the working directory (no folder above it or above the running "
-                + "code holds the its launcher and pom.xml)");
+        return new ProjectPaths(
+                workingDirectory,
+                "the working directory (no folder above it or above the running "
+                        + "code holds the its launcher and pom.xml)");
     }
 
     /** A repository at a given root, for tests and for a command given the root explicitly. */
@@ -105,7 +107,9 @@ public final class ProjectPaths {
     public Path sampleTable() {
         Path table = root.resolve(SAMPLE_TABLE);
         if (!Files.isRegularFile(table)) {
-            throw missing(table, "the committed synthetic readings table (" + SAMPLE_TABLE + ")",
+            throw missing(
+                    table,
+                    "the committed synthetic readings table (" + SAMPLE_TABLE + ")",
                     "restore it with git checkout -- " + SAMPLE_TABLE + ", write one with ./its generate, "
                             + "or give the table explicitly");
         }
@@ -120,7 +124,9 @@ public final class ProjectPaths {
     public Path modelBundle() {
         Path bundle = root.resolve(MODEL_BUNDLE);
         if (!Files.isDirectory(bundle.resolve("saved_model"))) {
-            throw missing(bundle, "the shipped model bundle (" + MODEL_BUNDLE + "/, with saved_model/ inside)",
+            throw missing(
+                    bundle,
+                    "the shipped model bundle (" + MODEL_BUNDLE + "/, with saved_model/ inside)",
                     "restore it with git checkout -- " + MODEL_BUNDLE + ", retrain it with ./its train, "
                             + "or give a bundle explicitly");
         }
@@ -143,7 +149,9 @@ public final class ProjectPaths {
                 throw missing(folder.resolve(JOB_JAR_GLOB), "the job jar (" + e.getMessage() + ")", buildJobJar());
             }
         }
-        return jars.stream().filter(Files::isRegularFile).max(Comparator.comparing(ProjectPaths::modified))
+        return jars.stream()
+                .filter(Files::isRegularFile)
+                .max(Comparator.comparing(ProjectPaths::modified))
                 .orElseThrow(() -> missing(folder.resolve(JOB_JAR_GLOB), "the job jar", buildJobJar()));
     }
 
@@ -174,7 +182,9 @@ public final class ProjectPaths {
     private static Path codeLocation() {
         try {
             CodeSource source = ProjectPaths.class.getProtectionDomain().getCodeSource();
-            return source == null || source.getLocation() == null ? null : Path.of(source.getLocation().toURI());
+            return source == null || source.getLocation() == null
+                    ? null
+                    : Path.of(source.getLocation().toURI());
         } catch (URISyntaxException | IllegalArgumentException | SecurityException e) {
             // IllegalArgumentException covers InvalidPathException and a location that is not a file: URI.
             return null;

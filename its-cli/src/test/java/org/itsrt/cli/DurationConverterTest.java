@@ -5,9 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
-
 import org.junit.jupiter.api.Test;
-
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -23,8 +21,7 @@ class DurationConverterTest {
         Duration window;
 
         @Override
-        public void run() {
-        }
+        public void run() {}
     }
 
     @Test

@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,7 +34,8 @@ class ProjectPathsTest {
             // This test runs from its-cli/target/test-classes, so the repository is two folders up.
             assertThat(paths.root().resolve("its-cli").resolve("pom.xml")).isRegularFile();
             if (before != null) {
-                assertThat(paths.root()).isEqualTo(Path.of(before).toAbsolutePath().normalize());
+                assertThat(paths.root())
+                        .isEqualTo(Path.of(before).toAbsolutePath().normalize());
             }
         } finally {
             if (before != null) {
@@ -53,7 +53,8 @@ class ProjectPathsTest {
         // A module's own pom alone does not make a root.
         Files.writeString(repo.resolve("producers/pom.xml"), "<project/>");
 
-        assertThat(ProjectPaths.repositoryAbove(classes)).isEqualTo(repo.toAbsolutePath().normalize());
+        assertThat(ProjectPaths.repositoryAbove(classes))
+                .isEqualTo(repo.toAbsolutePath().normalize());
         assertThat(ProjectPaths.repositoryAbove(dir)).isNull();
     }
 
@@ -61,17 +62,22 @@ class ProjectPathsTest {
     void aMissingDefaultNamesThePathWhatWasExpectedAndTheRemedy(@TempDir Path dir) {
         ProjectPaths paths = ProjectPaths.at(dir);
 
-        assertThatThrownBy(paths::sampleTable).isInstanceOf(MissingDefaultException.class)
+        assertThatThrownBy(paths::sampleTable)
+                .isInstanceOf(MissingDefaultException.class)
                 .hasMessageStartingWith(dir.resolve(ProjectPaths.SAMPLE_TABLE) + ": missing; expected the committed "
                         + "synthetic readings table")
-                .hasMessageContaining("in the repository at " + dir.toAbsolutePath().normalize()
-                        + " (root taken from the caller)")
+                .hasMessageContaining(
+                        "in the repository at " + dir.toAbsolutePath().normalize() + " (root taken from the caller)")
                 .hasMessageContaining("./its generate");
-        assertThatThrownBy(paths::modelBundle).isInstanceOf(MissingDefaultException.class)
-                .hasMessageStartingWith(dir.resolve(ProjectPaths.MODEL_BUNDLE) + ": missing; expected the shipped model bundle")
+        assertThatThrownBy(paths::modelBundle)
+                .isInstanceOf(MissingDefaultException.class)
+                .hasMessageStartingWith(
+                        dir.resolve(ProjectPaths.MODEL_BUNDLE) + ": missing; expected the shipped model bundle")
                 .hasMessageContaining("saved_model/");
-        assertThatThrownBy(paths::jobJar).isInstanceOf(MissingDefaultException.class)
-                .hasMessageStartingWith(dir.resolve("its-job/target/its-job-*-flink-job.jar") + ": missing; expected the job jar")
+        assertThatThrownBy(paths::jobJar)
+                .isInstanceOf(MissingDefaultException.class)
+                .hasMessageStartingWith(
+                        dir.resolve("its-job/target/its-job-*-flink-job.jar") + ": missing; expected the job jar")
                 .hasMessageContaining("mvn -B -q -pl its-job -am package -DskipTests");
     }
 
@@ -84,7 +90,8 @@ class ProjectPathsTest {
         Files.setLastModifiedTime(old, FileTime.fromMillis(2_000_000_000_000L));
         Files.setLastModifiedTime(fresh, FileTime.fromMillis(2_000_000_100_000L));
 
-        assertThat(ProjectPaths.at(dir).jobJar()).isEqualTo(fresh.toAbsolutePath().normalize());
+        assertThat(ProjectPaths.at(dir).jobJar())
+                .isEqualTo(fresh.toAbsolutePath().normalize());
     }
 
     @Test
@@ -95,7 +102,11 @@ class ProjectPathsTest {
 
         ProjectPaths paths = ProjectPaths.at(dir);
 
-        assertThat(paths.sampleTable()).isAbsolute().isEqualTo(dir.resolve(ProjectPaths.SAMPLE_TABLE).toAbsolutePath());
-        assertThat(paths.modelBundle()).isAbsolute().isEqualTo(dir.resolve(ProjectPaths.MODEL_BUNDLE).toAbsolutePath());
+        assertThat(paths.sampleTable())
+                .isAbsolute()
+                .isEqualTo(dir.resolve(ProjectPaths.SAMPLE_TABLE).toAbsolutePath());
+        assertThat(paths.modelBundle())
+                .isAbsolute()
+                .isEqualTo(dir.resolve(ProjectPaths.MODEL_BUNDLE).toAbsolutePath());
     }
 }

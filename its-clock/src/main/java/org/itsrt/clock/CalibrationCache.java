@@ -28,13 +28,11 @@ final class CalibrationCache {
     static final int VERSION = 1;
 
     /** One cached calibration, valid for the boot it names. */
-    record Entry(String bootId, String counter, TscCalibration.Result result, String writtenAt) {
-    }
+    record Entry(String bootId, String counter, TscCalibration.Result result, String writtenAt) {}
 
     private static final Pattern FIELD = Pattern.compile("\"([a-z_]+)\"\\s*:\\s*(?:\"([^\"\\\\]*)\"|(-?\\d+))");
 
-    private CalibrationCache() {
-    }
+    private CalibrationCache() {}
 
     /** The Linux boot id, or null when it cannot be read. */
     static String bootId(Path bootIdFile) {
@@ -79,8 +77,8 @@ final class CalibrationCache {
         if (hz <= 0) {
             throw new IllegalArgumentException("frequency_hz must be positive: " + hz);
         }
-        TscCalibration.Result r = new TscCalibration.Result(hz, number(fields, "anchor_ticks"),
-                number(fields, "anchor_raw_ns"), number(fields, "calibration_ms"));
+        TscCalibration.Result r = new TscCalibration.Result(
+                hz, number(fields, "anchor_ticks"), number(fields, "anchor_raw_ns"), number(fields, "calibration_ms"));
         return new Entry(text(fields, "boot_id"), text(fields, "counter"), r, fields.getOrDefault("written_at", ""));
     }
 

@@ -27,8 +27,15 @@ import java.util.Locale;
  * @param osArch            the JVM's {@code os.arch}
  * @param calibrationMillis how long a calibration against CLOCK_MONOTONIC_RAW runs
  */
-public record ClockOptions(Choice choice, String libraryResource, Path libraryFile, Path cacheFile,
-                           Path bootIdFile, Path cpuinfoFile, String osArch, long calibrationMillis) {
+public record ClockOptions(
+        Choice choice,
+        String libraryResource,
+        Path libraryFile,
+        Path cacheFile,
+        Path bootIdFile,
+        Path cpuinfoFile,
+        String osArch,
+        long calibrationMillis) {
 
     /** Which clock to use. */
     public enum Choice {
@@ -56,8 +63,12 @@ public record ClockOptions(Choice choice, String libraryResource, Path libraryFi
     public static final long DEFAULT_CALIBRATION_MILLIS = 500;
 
     public ClockOptions {
-        if (choice == null || libraryResource == null || cacheFile == null || bootIdFile == null
-                || cpuinfoFile == null || osArch == null) {
+        if (choice == null
+                || libraryResource == null
+                || cacheFile == null
+                || bootIdFile == null
+                || cpuinfoFile == null
+                || osArch == null) {
             throw new IllegalArgumentException("only libraryFile may be null");
         }
         if (calibrationMillis <= 0) {
@@ -68,9 +79,14 @@ public record ClockOptions(Choice choice, String libraryResource, Path libraryFi
     /** AUTO, the library from the class path, the cache in {@code java.io.tmpdir}; no system properties. */
     public static ClockOptions defaults() {
         String arch = System.getProperty("os.arch", "unknown");
-        return new ClockOptions(Choice.AUTO, NativeLibraryLoader.defaultResource(arch), null,
+        return new ClockOptions(
+                Choice.AUTO,
+                NativeLibraryLoader.defaultResource(arch),
+                null,
                 Path.of(System.getProperty("java.io.tmpdir"), DEFAULT_CACHE_NAME),
-                Path.of("/proc/sys/kernel/random/boot_id"), Path.of("/proc/cpuinfo"), arch,
+                Path.of("/proc/sys/kernel/random/boot_id"),
+                Path.of("/proc/cpuinfo"),
+                arch,
                 DEFAULT_CALIBRATION_MILLIS);
     }
 
@@ -93,7 +109,8 @@ public record ClockOptions(Choice choice, String libraryResource, Path libraryFi
     }
 
     public ClockOptions withChoice(Choice c) {
-        return new ClockOptions(c, libraryResource, libraryFile, cacheFile, bootIdFile, cpuinfoFile, osArch, calibrationMillis);
+        return new ClockOptions(
+                c, libraryResource, libraryFile, cacheFile, bootIdFile, cpuinfoFile, osArch, calibrationMillis);
     }
 
     public ClockOptions withLibraryResource(String r) {
@@ -101,23 +118,28 @@ public record ClockOptions(Choice choice, String libraryResource, Path libraryFi
     }
 
     public ClockOptions withLibraryFile(Path f) {
-        return new ClockOptions(choice, libraryResource, f, cacheFile, bootIdFile, cpuinfoFile, osArch, calibrationMillis);
+        return new ClockOptions(
+                choice, libraryResource, f, cacheFile, bootIdFile, cpuinfoFile, osArch, calibrationMillis);
     }
 
     public ClockOptions withCacheFile(Path f) {
-        return new ClockOptions(choice, libraryResource, libraryFile, f, bootIdFile, cpuinfoFile, osArch, calibrationMillis);
+        return new ClockOptions(
+                choice, libraryResource, libraryFile, f, bootIdFile, cpuinfoFile, osArch, calibrationMillis);
     }
 
     public ClockOptions withBootIdFile(Path f) {
-        return new ClockOptions(choice, libraryResource, libraryFile, cacheFile, f, cpuinfoFile, osArch, calibrationMillis);
+        return new ClockOptions(
+                choice, libraryResource, libraryFile, cacheFile, f, cpuinfoFile, osArch, calibrationMillis);
     }
 
     public ClockOptions withCpuinfoFile(Path f) {
-        return new ClockOptions(choice, libraryResource, libraryFile, cacheFile, bootIdFile, f, osArch, calibrationMillis);
+        return new ClockOptions(
+                choice, libraryResource, libraryFile, cacheFile, bootIdFile, f, osArch, calibrationMillis);
     }
 
     public ClockOptions withOsArch(String a) {
-        return new ClockOptions(choice, libraryResource, libraryFile, cacheFile, bootIdFile, cpuinfoFile, a, calibrationMillis);
+        return new ClockOptions(
+                choice, libraryResource, libraryFile, cacheFile, bootIdFile, cpuinfoFile, a, calibrationMillis);
     }
 
     public ClockOptions withCalibrationMillis(long ms) {

@@ -12,8 +12,7 @@ import java.util.Locale;
  */
 public final class ClockReport {
 
-    private ClockReport() {
-    }
+    private ClockReport() {}
 
     public static void main(String[] args) {
         boolean cost = false;
@@ -55,7 +54,10 @@ public final class ClockReport {
 
         if (cost) {
             line(out, "cost_ns_per_read", String.format(Locale.ROOT, "%.1f", costPerRead(clock)));
-            line(out, "nanotime_cost_ns_per_read", String.format(Locale.ROOT, "%.1f", costPerRead(new NanoTimeClock(""))));
+            line(
+                    out,
+                    "nanotime_cost_ns_per_read",
+                    String.format(Locale.ROOT, "%.1f", costPerRead(new NanoTimeClock(""))));
         }
         System.out.print(out);
         System.out.flush();

@@ -15,8 +15,7 @@ public final class Clocks {
 
     private static volatile LatencyClock system;
 
-    private Clocks() {
-    }
+    private Clocks() {}
 
     /**
      * The host's latency clock, set up on the first call from the system properties and shared
@@ -33,7 +32,8 @@ public final class Clocks {
                     ClockOptions options = ClockOptions.fromSystemProperties();
                     c = open(options);
                     ClockInfo info = c.info();
-                    if (options.choice() != ClockOptions.Choice.NANOTIME && !info.warning().isEmpty()) {
+                    if (options.choice() != ClockOptions.Choice.NANOTIME
+                            && !info.warning().isEmpty()) {
                         LOG.warn("Latency clock: {}", info.describe());
                     } else {
                         LOG.info("Latency clock: {}", info.describe());

@@ -23,8 +23,7 @@ final class NativeLibraryLoader {
 
     private static String loadedFrom;
 
-    private NativeLibraryLoader() {
-    }
+    private NativeLibraryLoader() {}
 
     /** The class path resource for this JVM's architecture, e.g. {@code org/itsrt/clock/native/linux-amd64/libitsclock.so}. */
     static String defaultResource(String osArch) {
@@ -60,8 +59,8 @@ final class NativeLibraryLoader {
         }
         URL url = loader == null ? ClassLoader.getSystemResource(resource) : loader.getResource(resource);
         if (url == null) {
-            throw new ClockUnavailableException("native library " + resource
-                    + " is not on the class path (it is built into the its-clock jar)");
+            throw new ClockUnavailableException(
+                    "native library " + resource + " is not on the class path (it is built into the its-clock jar)");
         }
         Path tmp = null;
         try {

@@ -23,8 +23,7 @@ final class NativeTsc {
     /** CNTFRQ_EL0, the generic timer frequency the firmware programmed. */
     static final int SOURCE_CNTFRQ = 3;
 
-    private NativeTsc() {
-    }
+    private NativeTsc() {}
 
     /** Which counter the loaded library reads, one of the {@code COUNTER_*} constants. */
     static native int counterKind();

@@ -65,7 +65,8 @@ final class TicksToNanos {
     private long floorScaled(long d) {
         // High 64 bits of d x (unsigned fraction): the signed high product, plus d when the
         // fraction's top bit is set (its unsigned value is then its signed value + 2^64).
-        long n = d * wholeNanosPerTick + Math.multiplyHigh(d, fractionNanosPerTick) + ((fractionNanosPerTick >> 63) & d);
+        long n =
+                d * wholeNanosPerTick + Math.multiplyHigh(d, fractionNanosPerTick) + ((fractionNanosPerTick >> 63) & d);
         long next = n + 1;
         long hiTarget = Math.multiplyHigh(d, NANOS);
         long hiNext = Math.multiplyHigh(next, frequencyHz);
@@ -78,7 +79,8 @@ final class TicksToNanos {
     /** ceil(d * 1e9 / f) for d > 0. */
     private long ceilScaled(long d) {
         long n = floorScaled(d);
-        boolean exact = n * frequencyHz == d * NANOS && Math.multiplyHigh(n, frequencyHz) == Math.multiplyHigh(d, NANOS);
+        boolean exact =
+                n * frequencyHz == d * NANOS && Math.multiplyHigh(n, frequencyHz) == Math.multiplyHigh(d, NANOS);
         return exact ? n : n + 1;
     }
 }

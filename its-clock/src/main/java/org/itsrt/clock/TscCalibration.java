@@ -17,17 +17,14 @@ final class TscCalibration {
     }
 
     /** A calibration result: the frequency and one (ticks, raw ns) point on the line. */
-    record Result(long frequencyHz, long anchorTicks, long anchorRawNanos, long durationMillis) {
-    }
+    record Result(long frequencyHz, long anchorTicks, long anchorRawNanos, long durationMillis) {}
 
     /** One bracketed reading: the ticks at the raw reading (bracket midpoint), raw ns, bracket width. */
-    record Point(long ticks, long rawNanos, long width) {
-    }
+    record Point(long ticks, long rawNanos, long width) {}
 
     static final int SAMPLES_PER_END = 64;
 
-    private TscCalibration() {
-    }
+    private TscCalibration() {}
 
     static Point narrowest(Sampler sampler, int samples) {
         long[] s = new long[3];

@@ -67,7 +67,9 @@ final class TscClock implements LatencyClock {
         String problem = TscInvariance.problem(arch, cpuinfo);
         String warning = "";
         if (problem != null) {
-            boolean rdtscpMissing = x86 && cpuinfo != null && TscInvariance.missingX86Flags(cpuinfo).contains("rdtscp");
+            boolean rdtscpMissing = x86
+                    && cpuinfo != null
+                    && TscInvariance.missingX86Flags(cpuinfo).contains("rdtscp");
             if (requireInvariant || !(x86 || TscInvariance.isAarch64(arch)) || rdtscpMissing) {
                 throw new ClockUnavailableException(problem);
             }
@@ -83,11 +85,12 @@ final class TscClock implements LatencyClock {
         try {
             kind = NativeTsc.counterKind();
         } catch (UnsatisfiedLinkError e) {
-            throw new ClockUnavailableException("native library " + library + " lacks the clock functions: " + e.getMessage(), e);
+            throw new ClockUnavailableException(
+                    "native library " + library + " lacks the clock functions: " + e.getMessage(), e);
         }
         if (kind != expected) {
-            throw new ClockUnavailableException("native library " + library + " reads counter kind " + kind
-                    + ", not the one for " + arch);
+            throw new ClockUnavailableException(
+                    "native library " + library + " reads counter kind " + kind + ", not the one for " + arch);
         }
         String name = x86 ? "tsc-rdtscp" : "cntvct";
 

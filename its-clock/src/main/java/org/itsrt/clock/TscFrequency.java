@@ -61,8 +61,7 @@ final class TscFrequency {
      * @param fromCache true when this process reused a calibration another process wrote
      * @param note      why a preferred source was not used, or empty
      */
-    record Resolved(TicksToNanos conversion, String source, boolean fromCache, String note) {
-    }
+    record Resolved(TicksToNanos conversion, String source, boolean fromCache, String note) {}
 
     /** How long the check of a CPU-reported frequency measures. */
     static final long REPORTED_CHECK_MILLIS = 20;
@@ -72,10 +71,10 @@ final class TscFrequency {
     /** Serialises cache use inside one JVM: a FileLock is per process, not per thread. */
     private static final Object JVM_LOCK = new Object();
 
-    private TscFrequency() {
-    }
+    private TscFrequency() {}
 
-    static Resolved resolve(Counter counter, String counterName, ClockOptions options) throws ClockUnavailableException {
+    static Resolved resolve(Counter counter, String counterName, ClockOptions options)
+            throws ClockUnavailableException {
         String note = "";
         long reported = counter.reportedFrequencyHz();
         if (reported > 0) {
@@ -97,8 +96,11 @@ final class TscFrequency {
         String bootId = CalibrationCache.bootId(options.bootIdFile());
         if (bootId == null) {
             TscCalibration.Result r = TscCalibration.calibrate(counter::sample, options.calibrationMillis());
-            return new Resolved(conversion(r), label(r, null, null) + ", not cached: the boot id "
-                    + options.bootIdFile() + " is unreadable", false, note);
+            return new Resolved(
+                    conversion(r),
+                    label(r, null, null) + ", not cached: the boot id " + options.bootIdFile() + " is unreadable",
+                    false,
+                    note);
         }
         synchronized (JVM_LOCK) {
             Path lockFile = file.resolveSibling(file.getFileName() + ".lock");
@@ -137,7 +139,8 @@ final class TscFrequency {
                 } catch (IOException | RuntimeException e) {
                     source = label(r, null, null) + ", not cached: " + file + " is not writable (" + e + ")";
                 }
-                return new Resolved(conversion(r), source, false, join(note, reason.isEmpty() ? "" : reason + ", recalibrated"));
+                return new Resolved(
+                        conversion(r), source, false, join(note, reason.isEmpty() ? "" : reason + ", recalibrated"));
             } finally {
                 try {
                     if (lock != null) {
@@ -170,7 +173,8 @@ final class TscFrequency {
         long elapsed = Math.abs(now.rawNanos() - e.result().anchorRawNanos());
         // A calibration is good to well under 1 ppm; 100 ppm means the file does not fit this counter.
         if (error > 1_000_000L + elapsed / 10_000) {
-            return "the calibration file is off CLOCK_MONOTONIC_RAW by " + error + " ns after " + elapsed / 1_000_000_000L + " s";
+            return "the calibration file is off CLOCK_MONOTONIC_RAW by " + error + " ns after "
+                    + elapsed / 1_000_000_000L + " s";
         }
         return "";
     }

@@ -19,8 +19,7 @@ final class TscInvariance {
 
     static final List<String> X86_REQUIRED = List.of("constant_tsc", "nonstop_tsc", "rdtscp");
 
-    private TscInvariance() {
-    }
+    private TscInvariance() {}
 
     static boolean isX86(String osArch) {
         String a = osArch.toLowerCase(Locale.ROOT);

@@ -20,7 +20,9 @@ class CalibrationCacheTest {
     static final String BOOT_B = "0f5b2a8e-1111-4c3a-9d11-35e0e1f2a3b4";
 
     static CalibrationCache.Entry entry(String boot) {
-        return new CalibrationCache.Entry(boot, "tsc-rdtscp",
+        return new CalibrationCache.Entry(
+                boot,
+                "tsc-rdtscp",
                 new TscCalibration.Result(2_445_404_120L, 24_541_790_679_404L, 10_035_656_493_784L, 500),
                 "2025-01-02T03:04:05Z");
     }
@@ -48,7 +50,8 @@ class CalibrationCacheTest {
         try (var files = Files.list(file.getParent())) {
             assertThat(files).containsExactly(file);
         }
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-r--r--");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+                .isEqualTo("rw-r--r--");
     }
 
     @Test

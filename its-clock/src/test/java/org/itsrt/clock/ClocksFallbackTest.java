@@ -29,9 +29,11 @@ class ClocksFallbackTest {
     void setUp() throws IOException {
         Path cpuinfo = dir.resolve("cpuinfo");
         Files.writeString(cpuinfo, TscInvarianceTest.cpuinfo(TscInvarianceTest.FLAGS_OK, TscInvarianceTest.FLAGS_OK));
-        invariantX86 = ClockOptions.defaults().withOsArch("amd64")
+        invariantX86 = ClockOptions.defaults()
+                .withOsArch("amd64")
                 .withLibraryResource(ABSENT_RESOURCE)
-                .withCpuinfoFile(cpuinfo).withCacheFile(dir.resolve("cal.json"));
+                .withCpuinfoFile(cpuinfo)
+                .withCacheFile(dir.resolve("cal.json"));
     }
 
     @Test
@@ -45,7 +47,9 @@ class ClocksFallbackTest {
                 .contains(ABSENT_RESOURCE)
                 .contains("not on the class path")
                 .contains("System.nanoTime");
-        assertThat(c.info().describe()).startsWith("nanotime at 1000.000 MHz (jvm); ").contains("not on the class path");
+        assertThat(c.info().describe())
+                .startsWith("nanotime at 1000.000 MHz (jvm); ")
+                .contains("not on the class path");
         long a = c.nanos();
         long b = c.nanos();
         assertThat(b).isGreaterThanOrEqualTo(a);
@@ -61,7 +65,8 @@ class ClocksFallbackTest {
 
     @Test
     void nonInvariantTscFallsBackNamingTheFlag() throws IOException {
-        Path cpuinfo = Files.writeString(dir.resolve("cpuinfo-old"),
+        Path cpuinfo = Files.writeString(
+                dir.resolve("cpuinfo-old"),
                 TscInvarianceTest.cpuinfo(TscInvarianceTest.FLAGS_OK.replace(" nonstop_tsc", "")));
         LatencyClock c = Clocks.open(invariantX86.withCpuinfoFile(cpuinfo));
         assertThat(c.info().name()).isEqualTo("nanotime");

@@ -10,8 +10,15 @@ import org.junit.jupiter.api.Test;
 class TicksToNanosTest {
 
     private static final long[] FREQUENCIES = {
-        1L, 24_000_000L, 1_000_000_000L, 2_000_000_000L, 2_100_000_000L, 2_445_404_120L, 3_999_999_999L,
-        9_999_999_967L, 50_000_000_000L
+        1L,
+        24_000_000L,
+        1_000_000_000L,
+        2_000_000_000L,
+        2_100_000_000L,
+        2_445_404_120L,
+        3_999_999_999L,
+        9_999_999_967L,
+        50_000_000_000L
     };
 
     /** floor((ticks - anchorTicks) * 1e9 / f) + anchorNanos, computed exactly. */
@@ -58,8 +65,11 @@ class TicksToNanosTest {
                 long anchorTicks = rnd.nextLong(0, Long.MAX_VALUE / 2);
                 long anchorNanos = rnd.nextLong(0, Long.MAX_VALUE / 4);
                 // deltas of every magnitude, both signs, kept to ones whose result fits in a long
-                long maxDelta = BigInteger.valueOf(Long.MAX_VALUE / 4).multiply(BigInteger.valueOf(f))
-                        .divide(BigInteger.valueOf(1_000_000_000L)).min(BigInteger.valueOf(Long.MAX_VALUE / 4)).longValue();
+                long maxDelta = BigInteger.valueOf(Long.MAX_VALUE / 4)
+                        .multiply(BigInteger.valueOf(f))
+                        .divide(BigInteger.valueOf(1_000_000_000L))
+                        .min(BigInteger.valueOf(Long.MAX_VALUE / 4))
+                        .longValue();
                 long magnitude = maxDelta >> rnd.nextInt(0, 62);
                 long delta = magnitude == 0 ? 0 : rnd.nextLong(-magnitude, magnitude + 1);
                 long ticks = anchorTicks + delta;
@@ -81,8 +91,12 @@ class TicksToNanosTest {
                         continue; // overflowed
                     }
                     TicksToNanos c = new TicksToNanos(f, 0, 0);
-                    assertThat(BigInteger.valueOf(c.toNanos(ticks))).as("f=%d ticks=%d", f, ticks).isEqualTo(exact(f, 0, 0, ticks));
-                    assertThat(BigInteger.valueOf(c.toNanos(-ticks))).as("f=%d ticks=%d", f, -ticks).isEqualTo(exact(f, 0, 0, -ticks));
+                    assertThat(BigInteger.valueOf(c.toNanos(ticks)))
+                            .as("f=%d ticks=%d", f, ticks)
+                            .isEqualTo(exact(f, 0, 0, ticks));
+                    assertThat(BigInteger.valueOf(c.toNanos(-ticks)))
+                            .as("f=%d ticks=%d", f, -ticks)
+                            .isEqualTo(exact(f, 0, 0, -ticks));
                 }
             }
         }

@@ -64,7 +64,9 @@ class TscClockIT {
         Process p = new ProcessBuilder(cmd).redirectError(err.toFile()).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as("exit of %s\nstdout:\n%s\nstderr:\n%s", cmd, out, Files.readString(err)).isZero();
+        assertThat(p.exitValue())
+                .as("exit of %s\nstdout:\n%s\nstderr:\n%s", cmd, out, Files.readString(err))
+                .isZero();
         Map<String, String> kv = new LinkedHashMap<>();
         for (String line : out.split("\n")) {
             int eq = line.indexOf('=');
@@ -82,7 +84,7 @@ class TscClockIT {
             return copy;
         }
         try (ZipInputStream in = new ZipInputStream(Files.newInputStream(clockJar));
-             ZipOutputStream out = new ZipOutputStream(Files.newOutputStream(copy))) {
+                ZipOutputStream out = new ZipOutputStream(Files.newOutputStream(copy))) {
             for (ZipEntry entry = in.getNextEntry(); entry != null; entry = in.getNextEntry()) {
                 if (entry.getName().startsWith("org/itsrt/clock/native/")) {
                     continue;
@@ -102,7 +104,9 @@ class TscClockIT {
         Map<String, String> r = report(true, "-Ditsrt.clock.cache=" + dir.resolve("cal.json"));
         assertThat(r.get("clock")).as(r.toString()).isEqualTo(TscHost.expectedName());
         assertThat(r.get("warning")).isEmpty();
-        assertThat(r.get("library")).startsWith("jar:file:").contains(clockJar.getFileName().toString())
+        assertThat(r.get("library"))
+                .startsWith("jar:file:")
+                .contains(clockJar.getFileName().toString())
                 .endsWith("!/" + NativeLibraryLoader.defaultResource(TscHost.arch()));
         assertThat(Double.parseDouble(r.get("frequency_hz"))).isGreaterThan(1e6);
         assertThat(r.get("frequency_source")).isNotBlank();

@@ -73,8 +73,12 @@ class TscClockTest {
             }
             for (Future<long[]> f : results) {
                 long[] r = f.get();
-                assertThat(r[0]).as("stamps that went backwards within a thread").isZero();
-                assertThat(r[1]).as("stamps below one published by another thread before").isZero();
+                assertThat(r[0])
+                        .as("stamps that went backwards within a thread")
+                        .isZero();
+                assertThat(r[1])
+                        .as("stamps below one published by another thread before")
+                        .isZero();
             }
         } finally {
             pool.shutdownNow();
@@ -89,7 +93,9 @@ class TscClockTest {
         double tsc = end[0] - start[0];
         double nano = end[1] - start[1];
         assertThat(nano).isGreaterThan(2.9e9);
-        assertThat(Math.abs(tsc - nano) / nano).as("tsc %.0f ns vs nanoTime %.0f ns", tsc, nano).isLessThan(1e-3);
+        assertThat(Math.abs(tsc - nano) / nano)
+                .as("tsc %.0f ns vs nanoTime %.0f ns", tsc, nano)
+                .isLessThan(1e-3);
     }
 
     /** {clock.nanos(), System.nanoTime()} read as close together as 200 tries allow. */

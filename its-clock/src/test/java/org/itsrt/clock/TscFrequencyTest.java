@@ -25,7 +25,10 @@ class TscFrequencyTest {
         cache = dir.resolve("cal.json");
         bootId = dir.resolve("boot_id");
         Files.writeString(bootId, CalibrationCacheTest.BOOT_A + "\n", StandardCharsets.US_ASCII);
-        options = ClockOptions.defaults().withCacheFile(cache).withBootIdFile(bootId).withCalibrationMillis(30);
+        options = ClockOptions.defaults()
+                .withCacheFile(cache)
+                .withBootIdFile(bootId)
+                .withCalibrationMillis(30);
     }
 
     @Test
@@ -35,7 +38,8 @@ class TscFrequencyTest {
         assertThat(first.fromCache()).isFalse();
         assertThat(first.note()).isEmpty();
         assertThat(first.conversion().frequencyHz()).isEqualTo(3_000_000_000L);
-        assertThat(first.source()).startsWith("calibrated against CLOCK_MONOTONIC_RAW (")
+        assertThat(first.source())
+                .startsWith("calibrated against CLOCK_MONOTONIC_RAW (")
                 .contains("cached for this boot in " + cache);
         CalibrationCache.Entry written = CalibrationCache.read(cache);
         assertThat(written.bootId()).isEqualTo(CalibrationCacheTest.BOOT_A);
@@ -44,10 +48,13 @@ class TscFrequencyTest {
         TscFrequency.Resolved second = TscFrequency.resolve(counter, "tsc-rdtscp", options);
         assertThat(second.fromCache()).isTrue();
         assertThat(second.source()).isEqualTo(first.source());
-        assertThat(second.conversion().anchorTicks()).isEqualTo(first.conversion().anchorTicks());
-        assertThat(second.conversion().anchorNanos()).isEqualTo(first.conversion().anchorNanos());
+        assertThat(second.conversion().anchorTicks())
+                .isEqualTo(first.conversion().anchorTicks());
+        assertThat(second.conversion().anchorNanos())
+                .isEqualTo(first.conversion().anchorNanos());
         for (long t = 0; t < 1L << 50; t += 1L << 40) {
-            assertThat(second.conversion().toNanos(t)).isEqualTo(first.conversion().toNanos(t));
+            assertThat(second.conversion().toNanos(t))
+                    .isEqualTo(first.conversion().toNanos(t));
         }
         // the cached file is not rewritten by readers
         assertThat(CalibrationCache.read(cache)).isEqualTo(written);
@@ -78,8 +85,13 @@ class TscFrequencyTest {
         FakeCounter counter = new FakeCounter(3_000_000_000L, 0);
         long raw = System.nanoTime();
         // right frequency and boot, but an anchor 2 s off the counter's real line
-        CalibrationCache.write(cache, new CalibrationCache.Entry(CalibrationCacheTest.BOOT_A, "tsc-rdtscp",
-                new TscCalibration.Result(3_000_000_000L, counter.ticksAt(raw), raw + 2_000_000_000L, 500), "x"));
+        CalibrationCache.write(
+                cache,
+                new CalibrationCache.Entry(
+                        CalibrationCacheTest.BOOT_A,
+                        "tsc-rdtscp",
+                        new TscCalibration.Result(3_000_000_000L, counter.ticksAt(raw), raw + 2_000_000_000L, 500),
+                        "x"));
         TscFrequency.Resolved r = TscFrequency.resolve(counter, "tsc-rdtscp", options);
         assertThat(r.fromCache()).isFalse();
         assertThat(r.note()).contains("off CLOCK_MONOTONIC_RAW");
@@ -87,8 +99,13 @@ class TscFrequencyTest {
 
     @Test
     void aFileForAnotherCounterIsRecalibrated() throws Exception {
-        CalibrationCache.write(cache, new CalibrationCache.Entry(CalibrationCacheTest.BOOT_A, "cntvct",
-                new TscCalibration.Result(3_000_000_000L, 0, 0, 500), "x"));
+        CalibrationCache.write(
+                cache,
+                new CalibrationCache.Entry(
+                        CalibrationCacheTest.BOOT_A,
+                        "cntvct",
+                        new TscCalibration.Result(3_000_000_000L, 0, 0, 500),
+                        "x"));
         TscFrequency.Resolved r = TscFrequency.resolve(new FakeCounter(3_000_000_000L, 0), "tsc-rdtscp", options);
         assertThat(r.fromCache()).isFalse();
         assertThat(CalibrationCache.read(cache).counter()).isEqualTo("tsc-rdtscp");
@@ -96,7 +113,9 @@ class TscFrequencyTest {
 
     @Test
     void withoutABootIdNothingIsCached() throws Exception {
-        TscFrequency.Resolved r = TscFrequency.resolve(new FakeCounter(3_000_000_000L, 0), "tsc-rdtscp",
+        TscFrequency.Resolved r = TscFrequency.resolve(
+                new FakeCounter(3_000_000_000L, 0),
+                "tsc-rdtscp",
                 options.withBootIdFile(dir.resolve("no-such-boot-id")));
         assertThat(r.source()).contains("not cached").contains("boot id");
         assertThat(cache).doesNotExist();
@@ -114,7 +133,8 @@ class TscFrequencyTest {
 
     @Test
     void aReportedFrequencyThatIsPlainlyWrongIsReplacedByCalibration() throws Exception {
-        FakeCounter counter = new FakeCounter(3_000_000_000L, 0).reporting(2_000_000_000L, NativeTsc.SOURCE_CPUID_HYPERVISOR);
+        FakeCounter counter =
+                new FakeCounter(3_000_000_000L, 0).reporting(2_000_000_000L, NativeTsc.SOURCE_CPUID_HYPERVISOR);
         TscFrequency.Resolved r = TscFrequency.resolve(counter, "tsc-rdtscp", options);
         assertThat(r.conversion().frequencyHz()).isEqualTo(3_000_000_000L);
         assertThat(r.note()).contains("0x40000010").contains("2000000000 Hz");

@@ -8,8 +8,7 @@ import java.nio.file.Path;
 /** Whether this host can run the TSC clock at all, for the tests' assumptions. */
 final class TscHost {
 
-    private TscHost() {
-    }
+    private TscHost() {}
 
     static String arch() {
         return System.getProperty("os.arch");

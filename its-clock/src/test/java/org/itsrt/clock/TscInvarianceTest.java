@@ -13,11 +13,15 @@ class TscInvarianceTest {
     static String cpuinfo(String... flagLines) {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < flagLines.length; i++) {
-            sb.append("processor\t: ").append(i).append('\n')
+            sb.append("processor\t: ")
+                    .append(i)
+                    .append('\n')
                     .append("vendor_id\t: AuthenticAMD\n")
                     .append("model name\t: AMD EPYC\n")
                     .append("cpu MHz\t\t: 2445.404\n")
-                    .append("flags\t\t: ").append(flagLines[i]).append('\n')
+                    .append("flags\t\t: ")
+                    .append(flagLines[i])
+                    .append('\n')
                     .append("bugs\t\t: sysret_ss_attrs null_seg spectre_v1\n")
                     .append("power management:\n\n");
         }
@@ -45,18 +49,22 @@ class TscInvarianceTest {
         String text = cpuinfo(FLAGS_OK.replace(" constant_tsc", "").replace(" nonstop_tsc", ""));
         assertThat(TscInvariance.missingX86Flags(text)).containsExactly("constant_tsc", "nonstop_tsc");
         // "tsc" and "tsc_known_freq" must not be mistaken for the flags asked for
-        assertThat(TscInvariance.commonFlags(text)).contains("tsc", "tsc_known_freq").doesNotContain("constant_tsc");
+        assertThat(TscInvariance.commonFlags(text))
+                .contains("tsc", "tsc_known_freq")
+                .doesNotContain("constant_tsc");
     }
 
     @Test
     void noFlagsLineMeansEverythingIsMissing() {
-        assertThat(TscInvariance.missingX86Flags("processor : 0\n")).containsExactlyElementsOf(TscInvariance.X86_REQUIRED);
+        assertThat(TscInvariance.missingX86Flags("processor : 0\n"))
+                .containsExactlyElementsOf(TscInvariance.X86_REQUIRED);
         assertThat(TscInvariance.problem("amd64", null)).contains("unreadable");
     }
 
     @Test
     void aarch64GenericTimerNeedsNoFlags() {
-        String arm = "processor\t: 0\nBogoMIPS\t: 50.00\nFeatures\t: fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics\n";
+        String arm =
+                "processor\t: 0\nBogoMIPS\t: 50.00\nFeatures\t: fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics\n";
         assertThat(TscInvariance.problem("aarch64", arm)).isNull();
         assertThat(TscInvariance.problem("aarch64", null)).isNull();
     }

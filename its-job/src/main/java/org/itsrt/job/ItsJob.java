@@ -1,7 +1,6 @@
 package org.itsrt.job;
 
 import java.util.Optional;
-
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.core.execution.CheckpointingMode;
@@ -47,8 +46,7 @@ public final class ItsJob {
     /** The name the job is submitted under. */
     public static final String JOB_NAME = "its-rt";
 
-    private ItsJob() {
-    }
+    private ItsJob() {}
 
     public static void main(String[] args) throws Exception {
         if (JobSettings.isHelp(args)) {
@@ -70,8 +68,8 @@ public final class ItsJob {
     public static JobStreams build(StreamExecutionEnvironment env, JobSettings settings, JobIO io) {
         configure(env, settings.runtime(), settings.delivery());
 
-        DataStream<RawReading> readings = env
-                .fromSource(io.readings(), WatermarkStrategy.noWatermarks(), io.describe(End.READINGS))
+        DataStream<RawReading> readings = env.fromSource(
+                        io.readings(), WatermarkStrategy.noWatermarks(), io.describe(End.READINGS))
                 .uid("source-readings");
         SingleOutputStreamOperator<ValidReading> valid = validate(readings, settings.routing());
         SingleOutputStreamOperator<RoutedAdvice> advice = settings.model().identity()
@@ -83,37 +81,44 @@ public final class ItsJob {
         deadLetters.sinkTo(io.deadLetters()).name(io.describe(End.DEAD_LETTERS)).uid("sink-dead-letters");
 
         Optional<DataStream<NetworkStateChange>> networkState = settings.model().identity()
-                ? Optional.empty() : Optional.of(advice.getSideOutput(RouteWithNetworkState.STATE_CHANGES));
+                ? Optional.empty()
+                : Optional.of(advice.getSideOutput(RouteWithNetworkState.STATE_CHANGES));
         return new JobStreams(advice, deadLetters, networkState);
     }
 
     /** Valid readings of the graph's detectors; everything else on the dead-letter side output. */
-    private static SingleOutputStreamOperator<ValidReading> validate(DataStream<RawReading> readings,
-                                                                     RoutingSettings routing) {
+    private static SingleOutputStreamOperator<ValidReading> validate(
+            DataStream<RawReading> readings, RoutingSettings routing) {
         return readings.process(new ParseAndValidate(routing.detectorIds()))
-                .name("parse and validate").uid("parse-and-validate");
+                .name("parse and validate")
+                .uid("parse-and-validate");
     }
 
     /** One model call per reading, or per micro-batch with {@code --max-batch} > 1. */
-    private static SingleOutputStreamOperator<FlowPrediction> predict(DataStream<ValidReading> valid,
-                                                                      ModelSettings model, RuntimeSettings runtime) {
+    private static SingleOutputStreamOperator<FlowPrediction> predict(
+            DataStream<ValidReading> valid, ModelSettings model, RuntimeSettings runtime) {
         SingleOutputStreamOperator<FlowPrediction> predictions = runtime.maxBatch() == 1
                 ? valid.process(new PredictFlow(model))
-                : valid.transform("predict flow (batched)", TypeInformation.of(FlowPrediction.class),
+                : valid.transform(
+                        "predict flow (batched)",
+                        TypeInformation.of(FlowPrediction.class),
                         new PredictFlowBatched(model, runtime.maxBatch(), runtime.maxBatchWaitUs()));
         return predictions.name("predict flow").uid("predict-flow");
     }
 
     /** Routes each prediction over the network's newest conditions, which every route subtask learns of. */
-    private static SingleOutputStreamOperator<RoutedAdvice> route(SingleOutputStreamOperator<FlowPrediction> predictions,
-                                                                  RoutingSettings routing) {
+    private static SingleOutputStreamOperator<RoutedAdvice> route(
+            SingleOutputStreamOperator<FlowPrediction> predictions, RoutingSettings routing) {
         BroadcastStream<ConditionUpdate> conditions = predictions
-                .map(new ToConditionUpdate()).name("conditions").uid("conditions")
+                .map(new ToConditionUpdate())
+                .name("conditions")
+                .uid("conditions")
                 .broadcast(RouteWithNetworkState.NETWORK_STATE);
         return predictions
                 .connect(conditions)
                 .process(new RouteWithNetworkState(routing))
-                .name("route").uid("route");
+                .name("route")
+                .uid("route");
     }
 
     private static void configure(StreamExecutionEnvironment env, RuntimeSettings runtime, DeliverySettings delivery) {
@@ -127,7 +132,8 @@ public final class ItsJob {
         // changes a record after emitting it.
         env.getConfig().enableObjectReuse();
         if (delivery.checkpointIntervalMs() > 0) {
-            env.enableCheckpointing(delivery.checkpointIntervalMs(),
+            env.enableCheckpointing(
+                    delivery.checkpointIntervalMs(),
                     delivery.exactlyOnce() ? CheckpointingMode.EXACTLY_ONCE : CheckpointingMode.AT_LEAST_ONCE);
         }
     }

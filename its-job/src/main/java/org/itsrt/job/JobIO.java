@@ -16,7 +16,9 @@ public interface JobIO {
 
     /** The three ends, for naming them in the job graph. */
     enum End {
-        READINGS, ADVICE, DEAD_LETTERS
+        READINGS,
+        ADVICE,
+        DEAD_LETTERS
     }
 
     /** The input records as they came, bytes untouched, with where they came from. */

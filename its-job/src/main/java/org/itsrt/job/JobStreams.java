@@ -1,7 +1,6 @@
 package org.itsrt.job;
 
 import java.util.Optional;
-
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.itsrt.job.records.DeadLetter;
 import org.itsrt.job.records.NetworkStateChange;
@@ -17,6 +16,7 @@ import org.itsrt.job.records.RoutedAdvice;
  * @param networkState every change of each route subtask's network-wide state; empty with
  *                     {@code --identity}, which keeps no state
  */
-public record JobStreams(DataStream<RoutedAdvice> advice, DataStream<DeadLetter> deadLetters,
-                         Optional<DataStream<NetworkStateChange>> networkState) {
-}
+public record JobStreams(
+        DataStream<RoutedAdvice> advice,
+        DataStream<DeadLetter> deadLetters,
+        Optional<DataStream<NetworkStateChange>> networkState) {}

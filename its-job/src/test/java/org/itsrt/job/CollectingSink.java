@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
@@ -48,12 +47,10 @@ final class CollectingSink<T> implements Sink<T> {
             }
 
             @Override
-            public void flush(boolean endOfInput) {
-            }
+            public void flush(boolean endOfInput) {}
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
     }
 }

@@ -21,7 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
@@ -36,7 +35,6 @@ import org.itsrt.job.config.JobSettings;
 import org.itsrt.job.config.KafkaSettings;
 import org.itsrt.job.kafka.DeadLetterSerializer;
 import org.itsrt.job.records.NetworkStateChange;
-import org.itsrt.stack.kafka.LocalKafka;
 import org.itsrt.predict.Engine;
 import org.itsrt.predict.FlowPredictor;
 import org.itsrt.predict.FlowPredictors;
@@ -46,6 +44,7 @@ import org.itsrt.records.ReadingRecord;
 import org.itsrt.records.RecordJson;
 import org.itsrt.routing.DetectorConditions;
 import org.itsrt.routing.Router;
+import org.itsrt.stack.kafka.LocalKafka;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -61,13 +60,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class ItsJobKafkaTest {
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(() -> new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(2)
-            .setConfiguration(JobTestKit.miniClusterConfiguration())
-            .build());
+    static final MiniClusterExtension FLINK =
+            new MiniClusterExtension(() -> new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(2)
+                    .setConfiguration(JobTestKit.miniClusterConfiguration())
+                    .build());
 
-    private static final long ORIGIN = 764598;      // El Segundo
+    private static final long ORIGIN = 764598; // El Segundo
     private static final long DESTINATION = 774445; // Long Beach
 
     private static LocalKafka kafka;
@@ -86,10 +86,21 @@ class ItsJobKafkaTest {
 
     /** Settings for a run whose topics all start with {@code prefix}. */
     private static JobSettings settings(String inputTopic, String prefix, String... extra) {
-        List<String> args = new ArrayList<>(List.of("--bootstrap-servers", kafka.bootstrapServers(),
-                "--input-topic", inputTopic, "--output-topic", prefix + ".advice",
-                "--dead-letter-topic", prefix + ".dead-letters", "--group-id", prefix,
-                "--starting-offsets", "earliest", "--model", MODEL.toString()));
+        List<String> args = new ArrayList<>(List.of(
+                "--bootstrap-servers",
+                kafka.bootstrapServers(),
+                "--input-topic",
+                inputTopic,
+                "--output-topic",
+                prefix + ".advice",
+                "--dead-letter-topic",
+                prefix + ".dead-letters",
+                "--group-id",
+                prefix,
+                "--starting-offsets",
+                "earliest",
+                "--model",
+                MODEL.toString()));
         args.addAll(Arrays.asList(extra));
         return JobSettings.fromArgs(args.toArray(String[]::new));
     }
@@ -106,7 +117,8 @@ class ItsJobKafkaTest {
         createTopics(prefix, 1);
         List<ReadingRecord> valid = readings(0, 1);
         byte[] notJson = "detector 764598, flow 300".getBytes(StandardCharsets.UTF_8);
-        List<ProducerRecord<byte[], byte[]>> sent = new ArrayList<>(valid.stream().map(r -> keyed(input, r)).toList());
+        List<ProducerRecord<byte[], byte[]>> sent =
+                new ArrayList<>(valid.stream().map(r -> keyed(input, r)).toList());
         sent.add(3, new ProducerRecord<>(input, notJson));
         sent.add(new ProducerRecord<>(input, "764598".getBytes(StandardCharsets.UTF_8), null));
 
@@ -115,7 +127,9 @@ class ItsJobKafkaTest {
         Outputs out = new Outputs(kafka.bootstrapServers(), prefix + ".advice", prefix + ".dead-letters");
         try (out) {
             send(kafka.bootstrapServers(), sent);
-            advice = out.awaitAtLeast(valid.size(), 2, job).drain(Duration.ofSeconds(1)).adviceRecords();
+            advice = out.awaitAtLeast(valid.size(), 2, job)
+                    .drain(Duration.ofSeconds(1))
+                    .adviceRecords();
         } finally {
             cancel(job);
         }
@@ -123,8 +137,10 @@ class ItsJobKafkaTest {
         assertThat(advice).hasSize(valid.size());
         try (FlowPredictor predictor = FlowPredictors.open(MODEL, PredictorOptions.defaults())) {
             for (ReadingRecord r : valid) {
-                AdviceRecord a = advice.stream().filter(x -> x.detector() == r.detector() && x.seq() == r.seq())
-                        .findFirst().orElseThrow();
+                AdviceRecord a = advice.stream()
+                        .filter(x -> x.detector() == r.detector() && x.seq() == r.seq())
+                        .findFirst()
+                        .orElseThrow();
                 assertThat(a.predictedFlow()).isCloseTo(predict(predictor, r), within(1e-4));
                 assertThat(a.model()).isEqualTo("lstm-flow/" + Engine.DEFAULT.engineName());
                 assertThat(a.route()).startsWith(ORIGIN).endsWith(DESTINATION);
@@ -140,11 +156,13 @@ class ItsJobKafkaTest {
         for (ConsumerRecord<byte[], byte[]> letter : out.deadLetters) {
             assertThat(header(letter, DeadLetterSerializer.SOURCE_TOPIC)).isEqualTo(input);
             assertThat(header(letter, DeadLetterSerializer.SOURCE_PARTITION)).isEqualTo("0");
-            assertThat(Long.parseLong(header(letter, DeadLetterSerializer.SOURCE_OFFSET))).isNotNegative();
+            assertThat(Long.parseLong(header(letter, DeadLetterSerializer.SOURCE_OFFSET)))
+                    .isNotNegative();
             String value = letter.value() == null ? null : new String(letter.value(), StandardCharsets.UTF_8);
             reasonByValue.put(value, header(letter, DeadLetterSerializer.REASON));
         }
-        assertThat(reasonByValue.get(new String(notJson, StandardCharsets.UTF_8))).startsWith("not valid JSON");
+        assertThat(reasonByValue.get(new String(notJson, StandardCharsets.UTF_8)))
+                .startsWith("not valid JSON");
         assertThat(reasonByValue.get(null)).isEqualTo("record has no value");
     }
 
@@ -161,9 +179,21 @@ class ItsJobKafkaTest {
         ReadingRecord before = withSeq(readings(0, 0).get(0), 99);
         send(kafka.bootstrapServers(), List.of(keyed(input, before)));
 
-        List<String> args = new ArrayList<>(List.of("--bootstrap-servers", kafka.bootstrapServers(),
-                "--input-topic", input, "--output-topic", prefix + ".advice", "--dead-letter-topic",
-                prefix + ".dead-letters", "--group-id", prefix, "--model", MODEL.toString(), "--parallelism", "1"));
+        List<String> args = new ArrayList<>(List.of(
+                "--bootstrap-servers",
+                kafka.bootstrapServers(),
+                "--input-topic",
+                input,
+                "--output-topic",
+                prefix + ".advice",
+                "--dead-letter-topic",
+                prefix + ".dead-letters",
+                "--group-id",
+                prefix,
+                "--model",
+                MODEL.toString(),
+                "--parallelism",
+                "1"));
         JobSettings s = JobSettings.fromArgs(args.toArray(String[]::new));
         assertThat(s.kafka().startingOffsets()).isEqualTo(KafkaSettings.StartingOffsets.LATEST);
         JobClient job = start(s, prefix);
@@ -173,14 +203,22 @@ class ItsJobKafkaTest {
             int markers = 0;
             long deadline = System.nanoTime() + JobTestKit.WAIT.toNanos();
             while (out.deadLetters.isEmpty()) {
-                assertThat(System.nanoTime()).as("the job answered a marker in time").isLessThan(deadline);
+                assertThat(System.nanoTime())
+                        .as("the job answered a marker in time")
+                        .isLessThan(deadline);
                 JobTestKit.requireRunning(job);
-                send(kafka.bootstrapServers(), List.of(new ProducerRecord<>(input,
-                        ("handshake " + markers++).getBytes(StandardCharsets.UTF_8))));
+                send(
+                        kafka.bootstrapServers(),
+                        List.of(new ProducerRecord<>(
+                                input, ("handshake " + markers++).getBytes(StandardCharsets.UTF_8))));
                 out.drain(Duration.ofMillis(300));
             }
-            send(kafka.bootstrapServers(), after.stream().map(r -> keyed(input, r)).toList());
-            advice = out.awaitAtLeast(after.size(), 1, job).drain(Duration.ofSeconds(1)).adviceRecords();
+            send(
+                    kafka.bootstrapServers(),
+                    after.stream().map(r -> keyed(input, r)).toList());
+            advice = out.awaitAtLeast(after.size(), 1, job)
+                    .drain(Duration.ofSeconds(1))
+                    .adviceRecords();
         } finally {
             cancel(job);
         }
@@ -192,8 +230,16 @@ class ItsJobKafkaTest {
         String prefix = "eo";
         String input = prefix + ".readings";
         createTopics(prefix, 1);
-        JobSettings s = settings(input, prefix, "--parallelism", "1", "--exactly-once",
-                "--checkpoint-interval-ms", "300", "--transactional-id-prefix", "eo-test");
+        JobSettings s = settings(
+                input,
+                prefix,
+                "--parallelism",
+                "1",
+                "--exactly-once",
+                "--checkpoint-interval-ms",
+                "300",
+                "--transactional-id-prefix",
+                "eo-test");
         List<ReadingRecord> phase1 = readings(0, 4);
         Map<Long, ReadingRecord> newest = new LinkedHashMap<>();
         phase1.forEach(r -> newest.put(r.detector(), r));
@@ -208,10 +254,15 @@ class ItsJobKafkaTest {
         String savepoint;
         JobClient first = start(s, prefix + "-1");
         try (Outputs out = new Outputs(kafka.bootstrapServers(), prefix + ".advice", prefix + ".dead-letters")) {
-            send(kafka.bootstrapServers(), phase1.stream().map(r -> keyed(input, r)).toList());
+            send(
+                    kafka.bootstrapServers(),
+                    phase1.stream().map(r -> keyed(input, r)).toList());
             out.awaitAtLeast(phase1.size(), 0, first);
-            savepoint = first.stopWithSavepoint(false, JobTestKit.FLINK_TMP.resolve("savepoints").toUri().toString(),
-                    SavepointFormatType.CANONICAL).get(60, TimeUnit.SECONDS);
+            savepoint = first.stopWithSavepoint(
+                            false,
+                            JobTestKit.FLINK_TMP.resolve("savepoints").toUri().toString(),
+                            SavepointFormatType.CANONICAL)
+                    .get(60, TimeUnit.SECONDS);
         } catch (Exception e) {
             cancel(first);
             throw e;
@@ -221,8 +272,11 @@ class ItsJobKafkaTest {
         JobClient second = start(s, prefix + "-2", savepoint);
         List<AdviceRecord> advice;
         try (Outputs out = new Outputs(kafka.bootstrapServers(), prefix + ".advice", prefix + ".dead-letters")) {
-            send(kafka.bootstrapServers(), phase2.stream().map(r -> keyed(input, r)).toList());
-            advice = out.awaitAtLeast(phase1.size() + phase2.size(), 0, second).drain(Duration.ofSeconds(2))
+            send(
+                    kafka.bootstrapServers(),
+                    phase2.stream().map(r -> keyed(input, r)).toList());
+            advice = out.awaitAtLeast(phase1.size() + phase2.size(), 0, second)
+                    .drain(Duration.ofSeconds(2))
                     .adviceRecords();
         } finally {
             cancel(second);
@@ -231,22 +285,23 @@ class ItsJobKafkaTest {
         // Committed output only, each reading once across the restart.
         assertThat(advice).hasSize(phase1.size() + phase2.size());
         Map<AdviceKey, AdviceRecord> byKey = new HashMap<>();
-        advice.forEach(a -> assertThat(byKey.put(AdviceKey.of(a), a)).as("duplicate %s", a).isNull());
+        advice.forEach(a ->
+                assertThat(byKey.put(AdviceKey.of(a), a)).as("duplicate %s", a).isNull());
 
         try (FlowPredictor predictor = FlowPredictors.open(MODEL, PredictorOptions.defaults())) {
             Router everyone = Router.withDefaults(StudyNetwork.build());
             Router onlyElSegundo = Router.withDefaults(StudyNetwork.build());
             for (ReadingRecord r : newest.values()) {
-                DetectorConditions c = new DetectorConditions(r.speed()[ReadingRecord.WINDOW - 1], predict(predictor, r));
+                DetectorConditions c =
+                        new DetectorConditions(r.speed()[ReadingRecord.WINDOW - 1], predict(predictor, r));
                 everyone.update(r.detector(), c);
                 if (r == elSegundo) {
                     onlyElSegundo.update(r.detector(), c);
                 }
             }
-            double expected = everyone.routeByDijkstra(ORIGIN, DESTINATION)
-                    .costSeconds();
-            double withoutRestore = onlyElSegundo.routeByDijkstra(ORIGIN,
-                    DESTINATION).costSeconds();
+            double expected = everyone.routeByDijkstra(ORIGIN, DESTINATION).costSeconds();
+            double withoutRestore =
+                    onlyElSegundo.routeByDijkstra(ORIGIN, DESTINATION).costSeconds();
             assertThat(withoutRestore).as("the check can tell a lost state").isNotCloseTo(expected, within(1.0));
             for (ReadingRecord r : phase2) {
                 assertThat(byKey.get(new AdviceKey(r.detector(), r.seq())).routeCostS())
@@ -254,8 +309,8 @@ class ItsJobKafkaTest {
             }
         }
         List<NetworkStateChange> restoredChanges = CollectingSink.collected(prefix + "-2");
-        assertThat(restoredChanges).allSatisfy(change -> assertThat(change.update.detector)
-                .isEqualTo(ORIGIN));
+        assertThat(restoredChanges)
+                .allSatisfy(change -> assertThat(change.update.detector).isEqualTo(ORIGIN));
     }
 
     @Test
@@ -263,19 +318,32 @@ class ItsJobKafkaTest {
         String prefix = "eof";
         String input = prefix + ".readings";
         createTopics(prefix, 1);
-        JobSettings s = settings(input, prefix, "--parallelism", "1", "--exactly-once",
-                "--checkpoint-interval-ms", "200", "--transactional-id-prefix", "eof-test");
+        JobSettings s = settings(
+                input,
+                prefix,
+                "--parallelism",
+                "1",
+                "--exactly-once",
+                "--checkpoint-interval-ms",
+                "200",
+                "--transactional-id-prefix",
+                "eof-test");
         List<ReadingRecord> first = readings(0, 4);
         List<ReadingRecord> second = readings(5, 9);
 
         List<AdviceRecord> advice;
         JobClient job = JobTestKit.startWithFault(s, prefix, first.size() + second.size() / 2);
         try (Outputs out = new Outputs(kafka.bootstrapServers(), prefix + ".advice", prefix + ".dead-letters")) {
-            send(kafka.bootstrapServers(), first.stream().map(r -> keyed(input, r)).toList());
+            send(
+                    kafka.bootstrapServers(),
+                    first.stream().map(r -> keyed(input, r)).toList());
             // Committed output of the first batch means at least one checkpoint completed before the fault.
             out.awaitAtLeast(first.size(), 0, job);
-            send(kafka.bootstrapServers(), second.stream().map(r -> keyed(input, r)).toList());
-            advice = out.awaitAtLeast(first.size() + second.size(), 0, job).drain(Duration.ofSeconds(2))
+            send(
+                    kafka.bootstrapServers(),
+                    second.stream().map(r -> keyed(input, r)).toList());
+            advice = out.awaitAtLeast(first.size() + second.size(), 0, job)
+                    .drain(Duration.ofSeconds(2))
                     .adviceRecords();
         } finally {
             cancel(job);
@@ -286,7 +354,8 @@ class ItsJobKafkaTest {
         // checkpoint were processed again, and each reading appears once.
         assertThat(advice).hasSize(first.size() + second.size());
         Map<AdviceKey, AdviceRecord> byKey = new HashMap<>();
-        advice.forEach(a -> assertThat(byKey.put(AdviceKey.of(a), a)).as("duplicate %s", a).isNull());
+        advice.forEach(a ->
+                assertThat(byKey.put(AdviceKey.of(a), a)).as("duplicate %s", a).isNull());
         for (ReadingRecord r : first) {
             assertThat(byKey).containsKey(new AdviceKey(r.detector(), r.seq()));
         }

@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.UnaryOperator;
-
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -54,19 +53,22 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class ItsJobTest {
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(() -> new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(2)
-            .setConfiguration(JobTestKit.miniClusterConfiguration())
-            .build());
+    static final MiniClusterExtension FLINK =
+            new MiniClusterExtension(() -> new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(2)
+                    .setConfiguration(JobTestKit.miniClusterConfiguration())
+                    .build());
 
-    private static final long ORIGIN = 764598;      // El Segundo
+    private static final long ORIGIN = 764598; // El Segundo
     private static final long DESTINATION = 774445; // Long Beach
 
     /** What one run wrote: advice as the advice topic would carry it, dead letters, network-state changes. */
-    private record Run(List<AdviceRecord> advice, List<DeadLetter> deadLetters, Map<Integer, Map<Long, ConditionUpdate>> stateBySubtask,
-                       boolean keptNetworkState) {
-    }
+    private record Run(
+            List<AdviceRecord> advice,
+            List<DeadLetter> deadLetters,
+            Map<Integer, Map<Long, ConditionUpdate>> stateBySubtask,
+            boolean keptNetworkState) {}
 
     /**
      * Runs the job over {@code input} (record values; null for a record without one) to its end.
@@ -74,8 +76,8 @@ class ItsJobTest {
      */
     private static Run run(String name, List<byte[]> input, String... options) throws Exception {
         // Warm-up is about first-record latency, which no test here measures.
-        List<String> args = new ArrayList<>(List.of("--bootstrap-servers", "127.0.0.1:9", "--model", MODEL.toString(),
-                "--warmup-calls", "10"));
+        List<String> args = new ArrayList<>(
+                List.of("--bootstrap-servers", "127.0.0.1:9", "--model", MODEL.toString(), "--warmup-calls", "10"));
         args.addAll(Arrays.asList(options));
         JobSettings settings = JobSettings.fromArgs(args.toArray(String[]::new));
         StreamExecutionEnvironment env = JobTestKit.environment(new Configuration());
@@ -88,7 +90,10 @@ class ItsJobTest {
         List<AdviceRecord> advice = new ArrayList<>();
         io.collectedAdvice().forEach(a -> advice.add(asRecord.map(a)));
         List<NetworkStateChange> changes = CollectingSink.collected(name + "/state");
-        return new Run(advice, io.collectedDeadLetters(), JobTestKit.stateBySubtask(changes),
+        return new Run(
+                advice,
+                io.collectedDeadLetters(),
+                JobTestKit.stateBySubtask(changes),
                 streams.networkState().isPresent());
     }
 
@@ -97,7 +102,10 @@ class ItsJobTest {
     }
 
     private static ReadingRecord recordOf(List<ReadingRecord> records, AdviceRecord a) {
-        return records.stream().filter(r -> r.detector() == a.detector() && r.seq() == a.seq()).findFirst().orElseThrow();
+        return records.stream()
+                .filter(r -> r.detector() == a.detector() && r.seq() == a.seq())
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
@@ -138,12 +146,15 @@ class ItsJobTest {
         all.addAll(phase2);
         assertThat(run.advice).hasSize(all.size());
         Map<AdviceKey, AdviceRecord> byKey = new HashMap<>();
-        run.advice.forEach(a -> assertThat(byKey.put(AdviceKey.of(a), a)).as("duplicate %s", a).isNull());
+        run.advice.forEach(a ->
+                assertThat(byKey.put(AdviceKey.of(a), a)).as("duplicate %s", a).isNull());
 
         try (FlowPredictor predictor = FlowPredictors.open(MODEL, PredictorOptions.defaults())) {
             for (ReadingRecord r : all) {
                 AdviceRecord a = byKey.get(new AdviceKey(r.detector(), r.seq()));
-                assertThat(a).as("advice for detector %d seq %d", r.detector(), r.seq()).isNotNull();
+                assertThat(a)
+                        .as("advice for detector %d seq %d", r.detector(), r.seq())
+                        .isNotNull();
                 assertThat(a.predictedFlow()).isCloseTo(predict(predictor, r), within(1e-4));
                 assertThat(a.sentNs()).isEqualTo(r.sentNs());
                 assertThat(a.intendedNs()).isEqualTo(r.intendedNs());
@@ -157,12 +168,16 @@ class ItsJobTest {
             // Phase 2's routes: Dijkstra over the costs of every detector's newest conditions.
             Router expected = Router.withDefaults(StudyNetwork.build());
             for (ReadingRecord r : newest.values()) {
-                expected.update(r.detector(), new DetectorConditions(r.speed()[ReadingRecord.WINDOW - 1],
-                        predict(predictor, r)));
+                expected.update(
+                        r.detector(),
+                        new DetectorConditions(r.speed()[ReadingRecord.WINDOW - 1], predict(predictor, r)));
             }
-            GraphPath<Detector, RoadSegment> path = new DijkstraShortestPath<>(expected.costGraph()).getPath(
-                    expected.network().requireDetector(ORIGIN), expected.network().requireDetector(DESTINATION));
-            List<Long> expectedRoute = path.getVertexList().stream().map(Detector::vdsId).toList();
+            GraphPath<Detector, RoadSegment> path = new DijkstraShortestPath<>(expected.costGraph())
+                    .getPath(
+                            expected.network().requireDetector(ORIGIN),
+                            expected.network().requireDetector(DESTINATION));
+            List<Long> expectedRoute =
+                    path.getVertexList().stream().map(Detector::vdsId).toList();
             for (ReadingRecord r : phase2) {
                 AdviceRecord a = byKey.get(new AdviceKey(r.detector(), r.seq()));
                 assertThat(a.routeCostS()).isCloseTo(path.getWeight(), within(1e-9 * path.getWeight()));
@@ -180,10 +195,9 @@ class ItsJobTest {
             String value = letter.value == null ? null : new String(letter.value, StandardCharsets.UTF_8);
             reasonByValue.put(value, letter.reason);
         }
-        malformed.forEach((reason, value) ->
-                assertThat(reasonByValue.get(new String(value, StandardCharsets.UTF_8)))
-                        .as("dead letter of %s", new String(value, StandardCharsets.UTF_8))
-                        .startsWith(reason));
+        malformed.forEach((reason, value) -> assertThat(reasonByValue.get(new String(value, StandardCharsets.UTF_8)))
+                .as("dead letter of %s", new String(value, StandardCharsets.UTF_8))
+                .startsWith(reason));
         assertThat(reasonByValue.get(null)).isEqualTo("record has no value");
     }
 
@@ -194,8 +208,9 @@ class ItsJobTest {
         records.put("unsupported version v=2", utf8(json.replace("\"v\":1", "\"v\":2")));
         records.put("missing integer field seq", utf8(json.replaceFirst(",\"seq\":\\d+", "")));
         double[] eleven = Arrays.copyOf(valid.flow(), 11);
-        records.put("field flow has 11 values, expected 12", RecordJson.write(
-                new ReadingRecord(valid.detector(), valid.ts(), eleven, valid.speed(), 1, 1, 1)));
+        records.put(
+                "field flow has 11 values, expected 12",
+                RecordJson.write(new ReadingRecord(valid.detector(), valid.ts(), eleven, valid.speed(), 1, 1, 1)));
         records.put("flow[3] is not a number: null", RecordJson.write(withFlow(valid, f -> {
             f[3] = Double.NaN;
             return f;
@@ -204,8 +219,9 @@ class ItsJobTest {
             f[0] = -5;
             return f;
         })));
-        records.put("unknown detector 999999: not in the routing graph", RecordJson.write(new ReadingRecord(999_999,
-                valid.ts(), valid.flow(), valid.speed(), 0, 1, 1)));
+        records.put(
+                "unknown detector 999999: not in the routing graph",
+                RecordJson.write(new ReadingRecord(999_999, valid.ts(), valid.flow(), valid.speed(), 0, 1, 1)));
         records.put("not valid JSON", utf8("detector 764598, flow 300"));
         return records;
     }
@@ -230,13 +246,15 @@ class ItsJobTest {
         for (Run run : List.of(one, two)) {
             assertThat(run.advice).hasSize(records.size());
             Set<AdviceKey> keys = new HashSet<>();
-            run.advice.forEach(a -> assertThat(keys.add(AdviceKey.of(a))).as("duplicate %s", a).isTrue());
+            run.advice.forEach(a ->
+                    assertThat(keys.add(AdviceKey.of(a))).as("duplicate %s", a).isTrue());
             records.forEach(r -> assertThat(keys).contains(new AdviceKey(r.detector(), r.seq())));
             assertThat(run.deadLetters).isEmpty();
         }
         Map<AdviceKey, Double> predictedByOne = new HashMap<>();
         one.advice.forEach(a -> predictedByOne.put(AdviceKey.of(a), a.predictedFlow()));
-        two.advice.forEach(a -> assertThat(a.predictedFlow()).as("prediction for %s", AdviceKey.of(a))
+        two.advice.forEach(a -> assertThat(a.predictedFlow())
+                .as("prediction for %s", AdviceKey.of(a))
                 .isEqualTo(predictedByOne.get(AdviceKey.of(a))));
 
         // Each run ended with its input drained: every subtask has taken every broadcast update.
@@ -269,8 +287,8 @@ class ItsJobTest {
     @Test
     void microBatchesPredictWhatSingleCallsPredict() throws Exception {
         List<ReadingRecord> records = readings(0, 4);
-        Run run = run("batched", values(records), "--parallelism", "1", "--max-batch", "4",
-                "--max-batch-wait-us", "2000");
+        Run run = run(
+                "batched", values(records), "--parallelism", "1", "--max-batch", "4", "--max-batch-wait-us", "2000");
         assertThat(run.advice).hasSize(records.size());
         try (FlowPredictor predictor = FlowPredictors.open(MODEL, PredictorOptions.defaults())) {
             for (AdviceRecord a : run.advice) {
@@ -282,15 +300,16 @@ class ItsJobTest {
 
     @Test
     void aSecondSubmissionInTheSameJvmStillRunsTensorFlow() throws Exception {
-        try (FlowPredictor reference = FlowPredictors.open(MODEL,
-                PredictorOptions.defaults().withEngine(Engine.TENSORFLOW))) {
+        try (FlowPredictor reference =
+                FlowPredictors.open(MODEL, PredictorOptions.defaults().withEngine(Engine.TENSORFLOW))) {
             for (int submission = 1; submission <= 2; submission++) {
                 List<ReadingRecord> records = readings(0, 0);
                 Run run = run("tf" + submission, values(records), "--engine", "tensorflow", "--parallelism", "1");
                 assertThat(run.advice).hasSize(records.size());
                 for (AdviceRecord a : run.advice) {
                     assertThat(a.model()).isEqualTo("lstm-flow/tensorflow");
-                    assertThat(a.predictedFlow()).as("submission %d", submission)
+                    assertThat(a.predictedFlow())
+                            .as("submission %d", submission)
                             .isCloseTo(predict(reference, recordOf(records, a)), within(1e-4));
                 }
             }

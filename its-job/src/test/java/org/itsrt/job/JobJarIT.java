@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,28 +33,31 @@ class JobJarIT {
             mainClass = jar.getManifest().getMainAttributes().getValue("Main-Class");
         }
         assertThat(mainClass).isEqualTo(ItsJob.class.getName());
-        assertThat(entries).contains(
-                "org/itsrt/job/ItsJob.class",
-                "org/itsrt/predict/FlowPredictors.class",
-                "org/itsrt/routing/Router.class",
-                "org/jgrapht/alg/shortestpath/AStarShortestPath.class",
-                "org/apache/flink/connector/kafka/source/KafkaSource.class",
-                "org/apache/flink/connector/kafka/sink/KafkaSink.class",
-                "org/apache/kafka/clients/producer/KafkaProducer.class");
-        assertThat(entries).noneMatch(e -> e.startsWith("org/apache/flink/streaming/api/")
-                || e.startsWith("org/apache/flink/runtime/")
-                || e.startsWith("org/apache/flink/connector/base/")
-                || e.startsWith("org/tensorflow/")
-                || e.startsWith("org/bytedeco/")
-                || e.startsWith("com/google/protobuf/")
-                || e.startsWith("org/slf4j/")
-                || e.startsWith("org/apache/logging/log4j/"));
+        assertThat(entries)
+                .contains(
+                        "org/itsrt/job/ItsJob.class",
+                        "org/itsrt/predict/FlowPredictors.class",
+                        "org/itsrt/routing/Router.class",
+                        "org/jgrapht/alg/shortestpath/AStarShortestPath.class",
+                        "org/apache/flink/connector/kafka/source/KafkaSource.class",
+                        "org/apache/flink/connector/kafka/sink/KafkaSink.class",
+                        "org/apache/kafka/clients/producer/KafkaProducer.class");
+        assertThat(entries)
+                .noneMatch(e -> e.startsWith("org/apache/flink/streaming/api/")
+                        || e.startsWith("org/apache/flink/runtime/")
+                        || e.startsWith("org/apache/flink/connector/base/")
+                        || e.startsWith("org/tensorflow/")
+                        || e.startsWith("org/bytedeco/")
+                        || e.startsWith("com/google/protobuf/")
+                        || e.startsWith("org/slf4j/")
+                        || e.startsWith("org/apache/logging/log4j/"));
     }
 
     @Test
     void tensorFlowIsCollectedForTheClustersLibFolder() throws Exception {
         try (Stream<Path> files = Files.list(FLINK_LIB)) {
-            assertThat(files.map(p -> p.getFileName().toString()).toList()).anyMatch(n -> n.startsWith("tensorflow-core-api-"))
+            assertThat(files.map(p -> p.getFileName().toString()).toList())
+                    .anyMatch(n -> n.startsWith("tensorflow-core-api-"))
                     .anyMatch(n -> n.startsWith("tensorflow-core-native-") && n.endsWith("-linux-x86_64.jar"))
                     .anyMatch(n -> n.startsWith("javacpp-"))
                     .anyMatch(n -> n.startsWith("protobuf-java-"))
@@ -65,7 +67,8 @@ class JobJarIT {
 
     @Test
     void startsOnFlinksClassPathAndNamesABadOption() throws Exception {
-        String classPath = JAR + File.pathSeparator + Files.readString(FLINK_CLASSPATH).trim();
+        String classPath =
+                JAR + File.pathSeparator + Files.readString(FLINK_CLASSPATH).trim();
         Result help = java(classPath, "--help");
         assertThat(help.exit).as(help.output).isZero();
         assertThat(help.output).contains("--bootstrap-servers HOST:PORT", "--max-batch-wait-us");
@@ -75,12 +78,14 @@ class JobJarIT {
         assertThat(bad.output).contains("--model: ", "no/such/model");
     }
 
-    private record Result(int exit, String output) {
-    }
+    private record Result(int exit, String output) {}
 
     private static Result java(String classPath, String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", classPath, ItsJob.class.getName()));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                classPath,
+                ItsJob.class.getName()));
         command.addAll(List.of(args));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         byte[] output = process.getInputStream().readAllBytes();

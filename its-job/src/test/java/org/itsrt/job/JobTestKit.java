@@ -12,17 +12,16 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
-
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.common.state.CheckpointListener;
-import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -54,8 +53,7 @@ final class JobTestKit {
     static final Path MODEL = REPO.resolve("models/lstm-flow");
     static final Duration WAIT = Duration.ofSeconds(120);
 
-    private JobTestKit() {
-    }
+    private JobTestKit() {}
 
     /** Where the MiniCluster keeps temporary files and the tests their savepoints. */
     static final Path FLINK_TMP = Path.of("target", "flink-tmp").toAbsolutePath();
@@ -69,8 +67,9 @@ final class JobTestKit {
 
     /** One synthetic day of the six study stations, by station, in time order. */
     static Map<Long, List<Reading>> syntheticDay() {
-        return new SyntheticGenerator(42).generate(LocalDate.of(2018, 3, 5), 1).stream()
-                .collect(Collectors.groupingBy(Reading::stationId, TreeMap::new, Collectors.toList()));
+        return new SyntheticGenerator(42)
+                .generate(LocalDate.of(2018, 3, 5), 1).stream()
+                        .collect(Collectors.groupingBy(Reading::stationId, TreeMap::new, Collectors.toList()));
     }
 
     /** One synthetic day of the six study stations, generated once for all tests. */
@@ -111,16 +110,16 @@ final class JobTestKit {
     }
 
     static ProducerRecord<byte[], byte[]> keyed(String topic, ReadingRecord r) {
-        return new ProducerRecord<>(topic, Long.toString(r.detector()).getBytes(StandardCharsets.UTF_8),
-                RecordJson.write(r));
+        return new ProducerRecord<>(
+                topic, Long.toString(r.detector()).getBytes(StandardCharsets.UTF_8), RecordJson.write(r));
     }
 
     static void send(String bootstrapServers, List<ProducerRecord<byte[], byte[]>> records) throws Exception {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(),
-                new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
             for (ProducerRecord<byte[], byte[]> record : records) {
                 producer.send(record).get(30, TimeUnit.SECONDS);
             }

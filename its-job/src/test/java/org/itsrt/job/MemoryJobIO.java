@@ -3,7 +3,6 @@ package org.itsrt.job;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
@@ -35,8 +34,10 @@ final class MemoryJobIO implements JobIO {
     @Override
     public Source<RawReading, ?, ?> readings() {
         ArrayList<byte[]> input = values;
-        return new DataGeneratorSource<>(index -> new RawReading(TOPIC, 0, index, input.get(index.intValue())),
-                input.size(), TypeInformation.of(RawReading.class));
+        return new DataGeneratorSource<>(
+                index -> new RawReading(TOPIC, 0, index, input.get(index.intValue())),
+                input.size(),
+                TypeInformation.of(RawReading.class));
     }
 
     @Override

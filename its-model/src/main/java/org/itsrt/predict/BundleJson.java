@@ -3,7 +3,6 @@ package org.itsrt.predict;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,16 +21,23 @@ final class BundleJson {
 
     static BundleJson read(Path file) {
         if (!Files.isRegularFile(file)) {
-            throw new ModelBundleException(file, "missing; a model bundle holds model.json, scaler.json, "
-                    + "linear.json and saved_model/ (docs/model-bundle.md)");
+            throw new ModelBundleException(
+                    file,
+                    "missing; a model bundle holds model.json, scaler.json, "
+                            + "linear.json and saved_model/ (docs/model-bundle.md)");
         }
         JsonNode root;
         try {
             root = MAPPER.readTree(file.toFile());
         } catch (JsonProcessingException e) {
-            throw new ModelBundleException(file, "not valid JSON: " + e.getOriginalMessage()
-                    + (e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr()
-                    + ", column " + e.getLocation().getColumnNr() + ")"), e);
+            throw new ModelBundleException(
+                    file,
+                    "not valid JSON: " + e.getOriginalMessage()
+                            + (e.getLocation() == null
+                                    ? ""
+                                    : " (line " + e.getLocation().getLineNr() + ", column "
+                                            + e.getLocation().getColumnNr() + ")"),
+                    e);
         } catch (IOException e) {
             throw new ModelBundleException(file, "cannot be read: " + e.getMessage(), e);
         }

@@ -65,8 +65,8 @@ abstract class EncodingPredictor implements FlowPredictor {
 
     final void checkInput(float[] scaledInputs, int count, float[] scaledOut) {
         if (count < 0 || scaledInputs.length < count * inputWidth()) {
-            throw new IllegalArgumentException(count + " windows need " + count * inputWidth()
-                    + " input floats, found " + scaledInputs.length);
+            throw new IllegalArgumentException(
+                    count + " windows need " + count * inputWidth() + " input floats, found " + scaledInputs.length);
         }
         checkOut(scaledOut, count);
         if (closed) {

@@ -28,7 +28,9 @@ public enum Feature {
                 return feature;
             }
         }
-        throw new ModelBundleException(file, "unknown feature '" + name + "'; known: "
-                + Arrays.stream(values()).map(Feature::bundleName).collect(Collectors.joining(", ")));
+        throw new ModelBundleException(
+                file,
+                "unknown feature '" + name + "'; known: "
+                        + Arrays.stream(values()).map(Feature::bundleName).collect(Collectors.joining(", ")));
     }
 }

@@ -22,6 +22,7 @@ public final class FeatureEncoder {
     private final boolean timeOfDay;
     /** The cached offset holds for epoch seconds in [offsetFrom, offsetUntil). */
     private long offsetFrom = Long.MAX_VALUE;
+
     private long offsetUntil = Long.MIN_VALUE;
     private int offsetSeconds;
 
@@ -53,20 +54,22 @@ public final class FeatureEncoder {
     /** Writes the window's {@link #inputWidth()} floats to {@code out} from {@code offset}. */
     public void encode(ReadingWindow readings, float[] out, int offset) {
         if (readings.size() != window) {
-            throw new IllegalArgumentException("the window holds " + readings.size() + " readings; the model wants "
-                    + window);
+            throw new IllegalArgumentException(
+                    "the window holds " + readings.size() + " readings; the model wants " + window);
         }
         long newest = readings.newestStart().getEpochSecond();
         int at = offset;
         for (int i = 0; i < window; i++) {
             double seconds = timeOfDay ? secondsOfDay(newest - (long) (window - 1 - i) * intervalSeconds) : 0;
             for (Feature feature : features) {
-                out[at++] = (float) switch (feature) {
-                    case FLOW -> flow.scale(readings.flow(i));
-                    case SPEED -> speed.scale(Double.isNaN(readings.speed(i)) ? speed.fill() : readings.speed(i));
-                    case TOD_SIN -> Math.sin(2 * Math.PI * seconds / SECONDS_PER_DAY);
-                    case TOD_COS -> Math.cos(2 * Math.PI * seconds / SECONDS_PER_DAY);
-                };
+                out[at++] = (float)
+                        switch (feature) {
+                            case FLOW -> flow.scale(readings.flow(i));
+                            case SPEED ->
+                                speed.scale(Double.isNaN(readings.speed(i)) ? speed.fill() : readings.speed(i));
+                            case TOD_SIN -> Math.sin(2 * Math.PI * seconds / SECONDS_PER_DAY);
+                            case TOD_COS -> Math.cos(2 * Math.PI * seconds / SECONDS_PER_DAY);
+                        };
             }
         }
     }

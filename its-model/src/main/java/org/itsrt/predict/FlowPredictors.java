@@ -8,8 +8,7 @@ import java.nio.file.Path;
  */
 public final class FlowPredictors {
 
-    private FlowPredictors() {
-    }
+    private FlowPredictors() {}
 
     /**
      * One predictor that owns its model: closing it frees the model.
@@ -47,9 +46,11 @@ public final class FlowPredictors {
             };
         } catch (NoClassDefFoundError e) {
             if (e.getMessage() != null && e.getMessage().startsWith("org/tensorflow")) {
-                throw new IllegalStateException("engine " + options.engine() + " needs TensorFlow Java on the "
-                        + "class path (org.tensorflow:tensorflow-core-api and tensorflow-core-native, optional "
-                        + "dependencies of its-model); add them or use engine " + Engine.LINEAR, e);
+                throw new IllegalStateException(
+                        "engine " + options.engine() + " needs TensorFlow Java on the "
+                                + "class path (org.tensorflow:tensorflow-core-api and tensorflow-core-native, optional "
+                                + "dependencies of its-model); add them or use engine " + Engine.LINEAR,
+                        e);
             }
             throw e;
         }

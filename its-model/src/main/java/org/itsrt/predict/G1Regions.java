@@ -1,7 +1,6 @@
 package org.itsrt.predict;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
-
 import java.lang.management.ManagementFactory;
 
 /**
@@ -11,17 +10,18 @@ import java.lang.management.ManagementFactory;
  */
 final class G1Regions {
 
-    private G1Regions() {
-    }
+    private G1Regions() {}
 
     /** The smallest float[] length G1 allocates as a humongous object; 0 when the JVM does not run G1. */
     static int humongousFloats() {
         try {
             HotSpotDiagnosticMXBean hotSpot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
-            if (hotSpot == null || !Boolean.parseBoolean(hotSpot.getVMOption("UseG1GC").getValue())) {
+            if (hotSpot == null
+                    || !Boolean.parseBoolean(hotSpot.getVMOption("UseG1GC").getValue())) {
                 return 0;
             }
-            long regionBytes = Long.parseLong(hotSpot.getVMOption("G1HeapRegionSize").getValue());
+            long regionBytes =
+                    Long.parseLong(hotSpot.getVMOption("G1HeapRegionSize").getValue());
             return (int) Math.min(Integer.MAX_VALUE - 64, regionBytes / 2 / Float.BYTES + 16);
         } catch (RuntimeException | LinkageError e) {
             return 0;

@@ -10,10 +10,8 @@ sealed interface KernelLayer permits KernelLayer.Lstm, KernelLayer.Dense {
      * {@code kernel} and {@code recurrent}; {@code bias} padded to the packed width.
      */
     record Lstm(int units, WeightMatrix kernel, WeightMatrix recurrent, float[] bias, boolean returnSequences)
-            implements KernelLayer {
-    }
+            implements KernelLayer {}
 
     /** A Keras Dense layer, ReLU or linear. */
-    record Dense(int units, WeightMatrix kernel, float[] bias, boolean relu) implements KernelLayer {
-    }
+    record Dense(int units, WeightMatrix kernel, float[] bias, boolean relu) implements KernelLayer {}
 }

@@ -20,8 +20,8 @@ interface KernelMath {
      * {@code a[aOffset + r * aStride ...]} ({@code b.rows()} values), row {@code r} of {@code c} is
      * {@code c[cOffset + r * cStride ...]} ({@code b.paddedCols()} values).
      */
-    void multiplyAdd(float[] a, int aOffset, int aStride, int rows, WeightMatrix b, float[] c, int cOffset,
-                     int cStride);
+    void multiplyAdd(
+            float[] a, int aOffset, int aStride, int rows, WeightMatrix b, float[] c, int cOffset, int cStride);
 
     /**
      * One step of a Keras LSTM cell for one row: {@code z} holds the pre-activations of the gates

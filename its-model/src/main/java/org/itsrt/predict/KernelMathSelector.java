@@ -11,11 +11,11 @@ final class KernelMathSelector {
     static final String VECTOR_MODULE = "jdk.incubator.vector";
     private static final Logger LOG = LoggerFactory.getLogger(KernelMathSelector.class);
 
-    private KernelMathSelector() {
-    }
+    private KernelMathSelector() {}
 
     static KernelMath select(boolean vectorApiWanted) {
-        return select(vectorApiWanted, ModuleLayer.boot().findModule(VECTOR_MODULE).isPresent());
+        return select(
+                vectorApiWanted, ModuleLayer.boot().findModule(VECTOR_MODULE).isPresent());
     }
 
     static KernelMath select(boolean vectorApiWanted, boolean vectorModulePresent) {
@@ -30,7 +30,8 @@ final class KernelMathSelector {
         }
         try {
             KernelMath math = (KernelMath) Class.forName("org.itsrt.predict.VectorMath")
-                    .getDeclaredConstructor().newInstance();
+                    .getDeclaredConstructor()
+                    .newInstance();
             LOG.info("LSTM kernel: {}", math.description());
             return math;
         } catch (ReflectiveOperationException | LinkageError e) {

@@ -39,17 +39,19 @@ final class KernelNetwork {
             String name = spec.name();
             if (spec.type() == LayerSpec.Type.LSTM) {
                 if (!sequence) {
-                    throw unsupported(modelJson, spec, "an lstm must follow the input or an lstm with "
-                            + "return_sequences true");
+                    throw unsupported(
+                            modelJson,
+                            spec,
+                            "an lstm must follow the input or an lstm with " + "return_sequences true");
                 }
                 if (!spec.activation().equals("tanh")) {
-                    throw unsupported(modelJson, spec, "lstm activation '" + spec.activation()
-                            + "'; the kernel runs tanh");
+                    throw unsupported(
+                            modelJson, spec, "lstm activation '" + spec.activation() + "'; the kernel runs tanh");
                 }
-                matrices.add(new RowMajorMatrix(weights.get(name + "__lstm_cell__kernel", width, 4L * units),
-                        width, 4 * units));
-                matrices.add(new RowMajorMatrix(weights.get(name + "__lstm_cell__recurrent_kernel", units,
-                        4L * units), units, 4 * units));
+                matrices.add(new RowMajorMatrix(
+                        weights.get(name + "__lstm_cell__kernel", width, 4L * units), width, 4 * units));
+                matrices.add(new RowMajorMatrix(
+                        weights.get(name + "__lstm_cell__recurrent_kernel", units, 4L * units), units, 4 * units));
                 biases.add(weights.get(name + "__lstm_cell__bias", 4L * units));
                 sequence = spec.returnSequences();
             } else {
@@ -57,8 +59,10 @@ final class KernelNetwork {
                     throw unsupported(modelJson, spec, "a dense layer must follow an lstm with return_sequences false");
                 }
                 if (!spec.activation().equals("relu") && !spec.activation().equals("linear")) {
-                    throw unsupported(modelJson, spec, "dense activation '" + spec.activation()
-                            + "'; the kernel runs relu and linear");
+                    throw unsupported(
+                            modelJson,
+                            spec,
+                            "dense activation '" + spec.activation() + "'; the kernel runs relu and linear");
                 }
                 matrices.add(new RowMajorMatrix(weights.get(name + "__kernel", width, units), width, units));
                 biases.add(weights.get(name + "__bias", units));
@@ -66,8 +70,9 @@ final class KernelNetwork {
             width = units;
         }
         if (sequence || width != 1) {
-            throw new ModelBundleException(modelJson, "the last layer must output one value per window; "
-                    + "the kernel cannot run these layers");
+            throw new ModelBundleException(
+                    modelJson,
+                    "the last layer must output one value per window; " + "the kernel cannot run these layers");
         }
         Iterator<WeightMatrix> packed = math.pack(matrices).iterator();
         Iterator<float[]> bias = biases.iterator();
@@ -75,10 +80,13 @@ final class KernelNetwork {
         for (LayerSpec spec : model.layers()) {
             WeightMatrix kernel = packed.next();
             if (spec.type() == LayerSpec.Type.LSTM) {
-                layers.add(new KernelLayer.Lstm(spec.units(), kernel, packed.next(), kernel.padRow(bias.next()),
-                        spec.returnSequences()));
+                layers.add(new KernelLayer.Lstm(
+                        spec.units(), kernel, packed.next(), kernel.padRow(bias.next()), spec.returnSequences()));
             } else {
-                layers.add(new KernelLayer.Dense(spec.units(), kernel, kernel.padRow(bias.next()),
+                layers.add(new KernelLayer.Dense(
+                        spec.units(),
+                        kernel,
+                        kernel.padRow(bias.next()),
                         spec.activation().equals("relu")));
             }
         }

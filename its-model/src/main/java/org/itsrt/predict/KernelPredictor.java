@@ -109,8 +109,8 @@ final class KernelPredictor extends EncodingPredictor {
         int hStep = sequences ? units : 0;
         for (int t = 0; t < window; t++) {
             if (t > 0) {
-                math.multiplyAdd(out, (t - 1) * hStep, hStride, count, lstm.recurrent(), gates, t * width,
-                        window * width);
+                math.multiplyAdd(
+                        out, (t - 1) * hStep, hStride, count, lstm.recurrent(), gates, t * width, window * width);
             }
             for (int n = 0; n < count; n++) {
                 math.lstmCell(gates, (n * window + t) * width, units, cell, n * units, out, n * hStride + t * hStep);

@@ -13,5 +13,8 @@ package org.itsrt.predict;
  */
 public record LayerSpec(String name, Type type, int units, String activation, boolean returnSequences) {
 
-    public enum Type { LSTM, DENSE }
+    public enum Type {
+        LSTM,
+        DENSE
+    }
 }

@@ -1,7 +1,6 @@
 package org.itsrt.predict;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.util.List;
 
 /**
@@ -33,8 +32,8 @@ public record LinearModel(List<Feature> features, int window, double[] coefficie
         JsonNode root = json.root();
         List<Feature> features = ModelSpec.features(json, root);
         if (!features.equals(model.features())) {
-            throw json.problem("features", "are " + names(features) + " but model.json's are "
-                    + names(model.features()));
+            throw json.problem(
+                    "features", "are " + names(features) + " but model.json's are " + names(model.features()));
         }
         int window = json.positiveInt(root, "", "window");
         if (window != model.window()) {
@@ -42,8 +41,10 @@ public record LinearModel(List<Feature> features, int window, double[] coefficie
         }
         JsonNode array = json.array(root, "", "coefficients");
         if (array.size() != model.inputWidth()) {
-            throw json.problem("coefficients", "expected " + model.inputWidth() + " numbers (window "
-                    + window + " x " + features.size() + " features), found " + array.size());
+            throw json.problem(
+                    "coefficients",
+                    "expected " + model.inputWidth() + " numbers (window " + window + " x " + features.size()
+                            + " features), found " + array.size());
         }
         double[] coefficients = new double[array.size()];
         for (int i = 0; i < coefficients.length; i++) {

@@ -20,7 +20,8 @@ public record ModelBundle(Path directory, ModelSpec model, Scaler scaler, Linear
      */
     public static ModelBundle load(Path directory) {
         if (!Files.isDirectory(directory)) {
-            throw new ModelBundleException(directory, "not a directory; expected a model bundle (docs/model-bundle.md)");
+            throw new ModelBundleException(
+                    directory, "not a directory; expected a model bundle (docs/model-bundle.md)");
         }
         ModelSpec model = ModelSpec.fromJson(BundleJson.read(directory.resolve(MODEL_JSON)));
         Scaler scaler = Scaler.fromJson(BundleJson.read(directory.resolve(SCALER_JSON)), model);
@@ -36,8 +37,10 @@ public record ModelBundle(Path directory, ModelSpec model, Scaler scaler, Linear
     public Path savedModel() {
         Path savedModel = directory.resolve(SAVED_MODEL);
         if (!Files.isRegularFile(savedModel.resolve("saved_model.pb"))) {
-            throw new ModelBundleException(savedModel, "missing or holds no saved_model.pb; the tensorflow and "
-                    + "kernel engines need the SavedModel (the linear engine does not)");
+            throw new ModelBundleException(
+                    savedModel,
+                    "missing or holds no saved_model.pb; the tensorflow and "
+                            + "kernel engines need the SavedModel (the linear engine does not)");
         }
         return savedModel;
     }

@@ -1,7 +1,6 @@
 package org.itsrt.predict;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -20,9 +19,16 @@ import java.util.List;
  * @param signatureInput  its input name
  * @param signatureOutput its output name
  */
-public record ModelSpec(String name, int window, int intervalSeconds, List<Feature> features, ZoneId timezone,
-                        List<LayerSpec> layers, String signatureName, String signatureInput,
-                        String signatureOutput) {
+public record ModelSpec(
+        String name,
+        int window,
+        int intervalSeconds,
+        List<Feature> features,
+        ZoneId timezone,
+        List<LayerSpec> layers,
+        String signatureName,
+        String signatureInput,
+        String signatureOutput) {
 
     /** The bundle format this reader understands. */
     public static final int FORMAT = 1;
@@ -41,8 +47,8 @@ public record ModelSpec(String name, int window, int intervalSeconds, List<Featu
         JsonNode root = json.root();
         JsonNode format = json.field(root, "", "format");
         if (!format.isIntegralNumber() || format.intValue() != FORMAT) {
-            throw json.problem("format", "bundle format " + format + " is not supported; this reader knows format "
-                    + FORMAT);
+            throw json.problem(
+                    "format", "bundle format " + format + " is not supported; this reader knows format " + FORMAT);
         }
         String name = json.text(root, "", "name");
         int window = json.positiveInt(root, "", "window");
@@ -61,8 +67,15 @@ public record ModelSpec(String name, int window, int intervalSeconds, List<Featu
         }
         List<LayerSpec> layers = layers(json, root);
         JsonNode signature = json.object(root, "", "signature");
-        return new ModelSpec(name, window, interval, features, zone, layers,
-                json.text(signature, "signature", "name"), json.text(signature, "signature", "input"),
+        return new ModelSpec(
+                name,
+                window,
+                interval,
+                features,
+                zone,
+                layers,
+                json.text(signature, "signature", "name"),
+                json.text(signature, "signature", "input"),
                 json.text(signature, "signature", "output"));
     }
 
@@ -92,13 +105,19 @@ public record ModelSpec(String name, int window, int intervalSeconds, List<Featu
             String where = "layers[" + i + "]";
             JsonNode layer = array.get(i);
             String type = json.text(layer, where, "type");
-            LayerSpec.Type layerType = switch (type) {
-                case "lstm" -> LayerSpec.Type.LSTM;
-                case "dense" -> LayerSpec.Type.DENSE;
-                default -> throw json.problem(where + ".type", "unknown layer type '" + type + "'; known: lstm, dense");
-            };
-            layers.add(new LayerSpec(json.text(layer, where, "name"), layerType,
-                    json.positiveInt(layer, where, "units"), json.text(layer, where, "activation"),
+            LayerSpec.Type layerType =
+                    switch (type) {
+                        case "lstm" -> LayerSpec.Type.LSTM;
+                        case "dense" -> LayerSpec.Type.DENSE;
+                        default ->
+                            throw json.problem(
+                                    where + ".type", "unknown layer type '" + type + "'; known: lstm, dense");
+                    };
+            layers.add(new LayerSpec(
+                    json.text(layer, where, "name"),
+                    layerType,
+                    json.positiveInt(layer, where, "units"),
+                    json.text(layer, where, "activation"),
                     json.bool(layer, where, "return_sequences", false)));
         }
         return layers;

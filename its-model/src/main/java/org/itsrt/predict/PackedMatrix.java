@@ -18,6 +18,7 @@ final class PackedMatrix implements WeightMatrix {
      * the array lies where it may.
      */
     static final int FIRST = 12;
+
     private static final int ALIGN = 16;
 
     private final int rows;

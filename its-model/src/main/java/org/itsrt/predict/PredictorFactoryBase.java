@@ -22,6 +22,5 @@ abstract class PredictorFactoryBase implements FlowPredictorFactory {
     abstract FlowPredictor create(AutoCloseable owner);
 
     @Override
-    public void close() {
-    }
+    public void close() {}
 }

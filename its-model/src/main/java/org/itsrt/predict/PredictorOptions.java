@@ -13,8 +13,8 @@ import java.util.Objects;
  * @param kernelVectorApi          whether the kernel engine may use the JDK Vector API; it is
  *                                 used only when the JVM also has {@code jdk.incubator.vector}
  */
-public record PredictorOptions(Engine engine, int tensorFlowIntraOpThreads, int tensorFlowInterOpThreads,
-                               boolean kernelVectorApi) {
+public record PredictorOptions(
+        Engine engine, int tensorFlowIntraOpThreads, int tensorFlowInterOpThreads, boolean kernelVectorApi) {
 
     public PredictorOptions {
         Objects.requireNonNull(engine, "engine");

@@ -17,8 +17,8 @@ public record ReadingWindow(double[] flows, double[] speeds, Instant newestStart
         Objects.requireNonNull(speeds, "speeds");
         Objects.requireNonNull(newestStart, "newestStart");
         if (flows.length != speeds.length) {
-            throw new IllegalArgumentException("flows and speeds differ in length: " + flows.length + " vs "
-                    + speeds.length);
+            throw new IllegalArgumentException(
+                    "flows and speeds differ in length: " + flows.length + " vs " + speeds.length);
         }
         flows = flows.clone();
         speeds = speeds.clone();

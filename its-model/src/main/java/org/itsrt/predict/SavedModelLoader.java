@@ -1,24 +1,25 @@
 package org.itsrt.predict;
 
+import java.nio.file.Path;
 import org.tensorflow.SavedModelBundle;
 import org.tensorflow.Signature;
 import org.tensorflow.proto.ConfigProto;
-
-import java.nio.file.Path;
 
 /** Loads a bundle's SavedModel with TensorFlow Java, turning its failures into bundle errors. */
 final class SavedModelLoader {
     static final String TAG = "serve";
 
-    private SavedModelLoader() {
-    }
+    private SavedModelLoader() {}
 
     static SavedModelBundle load(Path dir, ConfigProto config) {
         try {
-            return SavedModelBundle.loader(dir.toString()).withTags(TAG).withConfigProto(config).load();
+            return SavedModelBundle.loader(dir.toString())
+                    .withTags(TAG)
+                    .withConfigProto(config)
+                    .load();
         } catch (RuntimeException e) {
-            throw new ModelBundleException(dir, "TensorFlow cannot load it as a SavedModel with tag '" + TAG
-                    + "': " + e.getMessage(), e);
+            throw new ModelBundleException(
+                    dir, "TensorFlow cannot load it as a SavedModel with tag '" + TAG + "': " + e.getMessage(), e);
         }
     }
 
@@ -28,7 +29,9 @@ final class SavedModelLoader {
                 return signature;
             }
         }
-        throw new ModelBundleException(dir, "has no signature '" + name + "'; it has "
-                + savedModel.signatures().stream().map(Signature::key).toList());
+        throw new ModelBundleException(
+                dir,
+                "has no signature '" + name + "'; it has "
+                        + savedModel.signatures().stream().map(Signature::key).toList());
     }
 }

@@ -1,16 +1,15 @@
 package org.itsrt.predict;
 
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 import org.tensorflow.Result;
 import org.tensorflow.SavedModelBundle;
 import org.tensorflow.Tensor;
 import org.tensorflow.ndarray.buffer.DataBuffers;
 import org.tensorflow.proto.ConfigProto;
 import org.tensorflow.types.TFloat32;
-
-import java.nio.file.Path;
-import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * Reads every weight of a SavedModel through its {@code weights} signature, then closes the
@@ -23,8 +22,7 @@ final class SavedModelWeights {
     private final Map<String, Weight> weights;
 
     /** One weight, row-major. */
-    record Weight(long[] shape, float[] values) {
-    }
+    record Weight(long[] shape, float[] values) {}
 
     private SavedModelWeights(Path savedModel, Map<String, Weight> weights) {
         this.savedModel = savedModel;
@@ -33,15 +31,19 @@ final class SavedModelWeights {
 
     static SavedModelWeights read(Path savedModel) {
         ConfigProto oneThread = ConfigProto.newBuilder()
-                .setIntraOpParallelismThreads(1).setInterOpParallelismThreads(1).build();
+                .setIntraOpParallelismThreads(1)
+                .setInterOpParallelismThreads(1)
+                .build();
         Map<String, Weight> weights = new HashMap<>();
         try (SavedModelBundle bundle = SavedModelLoader.load(savedModel, oneThread)) {
             SavedModelLoader.signature(bundle, savedModel, SIGNATURE);
             try (Result result = bundle.function(SIGNATURE).call(Map.of())) {
                 for (Map.Entry<String, Tensor> output : result) {
                     if (!(output.getValue() instanceof TFloat32 tensor)) {
-                        throw new ModelBundleException(savedModel, "weight '" + output.getKey() + "' is "
-                                + output.getValue().dataType() + ", expected float32");
+                        throw new ModelBundleException(
+                                savedModel,
+                                "weight '" + output.getKey() + "' is "
+                                        + output.getValue().dataType() + ", expected float32");
                     }
                     float[] values = new float[Math.toIntExact(tensor.shape().size())];
                     tensor.copyTo(DataBuffers.of(values, false, false));
@@ -60,12 +62,16 @@ final class SavedModelWeights {
     float[] get(String name, long... shape) {
         Weight weight = weights.get(name);
         if (weight == null) {
-            throw new ModelBundleException(savedModel, "signature '" + SIGNATURE + "' has no output '" + name
-                    + "'; it has " + weights.keySet().stream().sorted().toList());
+            throw new ModelBundleException(
+                    savedModel,
+                    "signature '" + SIGNATURE + "' has no output '" + name + "'; it has "
+                            + weights.keySet().stream().sorted().toList());
         }
         if (!Arrays.equals(weight.shape(), shape)) {
-            throw new ModelBundleException(savedModel, "weight '" + name + "' has shape "
-                    + Arrays.toString(weight.shape()) + "; model.json implies " + Arrays.toString(shape));
+            throw new ModelBundleException(
+                    savedModel,
+                    "weight '" + name + "' has shape " + Arrays.toString(weight.shape()) + "; model.json implies "
+                            + Arrays.toString(shape));
         }
         return weight.values();
     }

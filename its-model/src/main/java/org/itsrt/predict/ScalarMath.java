@@ -22,8 +22,8 @@ final class ScalarMath implements KernelMath {
     }
 
     @Override
-    public void multiplyAdd(float[] a, int aOffset, int aStride, int rows, WeightMatrix matrix, float[] c,
-                            int cOffset, int cStride) {
+    public void multiplyAdd(
+            float[] a, int aOffset, int aStride, int rows, WeightMatrix matrix, float[] c, int cOffset, int cStride) {
         RowMatrix b = (RowMatrix) matrix;
         int depth = b.rows();
         int cols = b.cols();

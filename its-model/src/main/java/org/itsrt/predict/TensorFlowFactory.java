@@ -1,10 +1,9 @@
 package org.itsrt.predict;
 
+import java.nio.file.Path;
 import org.tensorflow.SavedModelBundle;
 import org.tensorflow.Signature;
 import org.tensorflow.proto.ConfigProto;
-
-import java.nio.file.Path;
 
 /**
  * The SavedModel loaded into one TensorFlow session, shared by its predictors (a TensorFlow
@@ -15,8 +14,8 @@ final class TensorFlowFactory extends PredictorFactoryBase {
     private final String inputTensor;
     private final String outputTensor;
 
-    private TensorFlowFactory(ModelBundle bundle, SavedModelBundle savedModel, String inputTensor,
-                              String outputTensor) {
+    private TensorFlowFactory(
+            ModelBundle bundle, SavedModelBundle savedModel, String inputTensor, String outputTensor) {
         super(bundle);
         this.savedModel = savedModel;
         this.inputTensor = inputTensor;
@@ -36,10 +35,12 @@ final class TensorFlowFactory extends PredictorFactoryBase {
             Signature.TensorDescription input = signature.getInputs().get(model.signatureInput());
             Signature.TensorDescription output = signature.getOutputs().get(model.signatureOutput());
             if (input == null || output == null) {
-                throw new ModelBundleException(dir, "signature '" + model.signatureName() + "' has inputs "
-                        + signature.inputNames() + " and outputs " + signature.outputNames()
-                        + "; model.json expects input '" + model.signatureInput() + "' and output '"
-                        + model.signatureOutput() + "'");
+                throw new ModelBundleException(
+                        dir,
+                        "signature '" + model.signatureName() + "' has inputs "
+                                + signature.inputNames() + " and outputs " + signature.outputNames()
+                                + "; model.json expects input '" + model.signatureInput() + "' and output '"
+                                + model.signatureOutput() + "'");
             }
             return new TensorFlowFactory(bundle, savedModel, input.name, output.name);
         } catch (RuntimeException e) {

@@ -14,8 +14,8 @@ final class TensorFlowPredictor extends EncodingPredictor {
     private final int window;
     private final int features;
 
-    TensorFlowPredictor(ModelBundle bundle, Session session, String inputTensor, String outputTensor,
-                        AutoCloseable owner) {
+    TensorFlowPredictor(
+            ModelBundle bundle, Session session, String inputTensor, String outputTensor, AutoCloseable owner) {
         super(bundle, owner);
         this.session = session;
         this.inputTensor = inputTensor;
@@ -35,9 +35,13 @@ final class TensorFlowPredictor extends EncodingPredictor {
         if (count == 0) {
             return;
         }
-        try (TFloat32 input = TFloat32.tensorOf(Shape.of(count, window, features),
-                DataBuffers.of(scaledInputs, true, false).narrow((long) count * inputWidth()));
-             Result result = session.runner().feed(inputTensor, input).fetch(outputTensor).run()) {
+        try (TFloat32 input = TFloat32.tensorOf(
+                        Shape.of(count, window, features),
+                        DataBuffers.of(scaledInputs, true, false).narrow((long) count * inputWidth()));
+                Result result = session.runner()
+                        .feed(inputTensor, input)
+                        .fetch(outputTensor)
+                        .run()) {
             TFloat32 output = (TFloat32) result.get(0);
             output.copyTo(DataBuffers.of(scaledOut, false, false).narrow(count));
         }

@@ -1,11 +1,10 @@
 package org.itsrt.predict;
 
+import java.util.List;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
-
-import java.util.List;
 
 /**
  * The kernel's math on the JDK Vector API (needs {@code --add-modules jdk.incubator.vector}).
@@ -30,8 +29,8 @@ final class VectorMath implements KernelMath {
     }
 
     @Override
-    public void multiplyAdd(float[] a, int aOffset, int aStride, int rows, WeightMatrix matrix, float[] c,
-                            int cOffset, int cStride) {
+    public void multiplyAdd(
+            float[] a, int aOffset, int aStride, int rows, WeightMatrix matrix, float[] c, int cOffset, int cStride) {
         PackedMatrix b = (PackedMatrix) matrix;
         int depth = b.rows();
         float[] w = b.data();
@@ -43,7 +42,8 @@ final class VectorMath implements KernelMath {
                 sixRows(a, aOffset + r * aStride, aStride, depth, w, tileBase, c, cOffset + r * cStride + col, cStride);
             }
             for (; r + 4 <= rows; r += 4) {
-                fourRows(a, aOffset + r * aStride, aStride, depth, w, tileBase, c, cOffset + r * cStride + col, cStride);
+                fourRows(
+                        a, aOffset + r * aStride, aStride, depth, w, tileBase, c, cOffset + r * cStride + col, cStride);
             }
             for (; r < rows; r++) {
                 oneRow(a, aOffset + r * aStride, depth, w, tileBase, c, cOffset + r * cStride + col);
@@ -88,8 +88,8 @@ final class VectorMath implements KernelMath {
     }
 
     /** Six rows share each weight load: 24 accumulators, four weights and a broadcast fill 29 of 32 registers. */
-    private static void sixRows(float[] a, int aAt, int aStride, int depth, float[] w, int wAt, float[] c, int cAt,
-                                int cStride) {
+    private static void sixRows(
+            float[] a, int aAt, int aStride, int depth, float[] w, int wAt, float[] c, int cAt, int cStride) {
         int c0 = cAt + 0 * cStride;
         int c1 = cAt + 1 * cStride;
         int c2 = cAt + 2 * cStride;
@@ -188,8 +188,8 @@ final class VectorMath implements KernelMath {
         s53.intoArray(c, c5 + 3 * L);
     }
 
-    private static void fourRows(float[] a, int aAt, int aStride, int depth, float[] w, int wAt, float[] c, int cAt,
-                                 int cStride) {
+    private static void fourRows(
+            float[] a, int aAt, int aStride, int depth, float[] w, int wAt, float[] c, int cAt, int cStride) {
         int c1 = cAt + cStride;
         int c2 = c1 + cStride;
         int c3 = c2 + cStride;
@@ -272,7 +272,8 @@ final class VectorMath implements KernelMath {
         logistic(z, output, units, SIGMOID);
         int u = 0;
         for (; u + L <= units; u += L) {
-            FloatVector c = FloatVector.fromArray(S, z, forget + u).mul(FloatVector.fromArray(S, cell, cellOffset + u))
+            FloatVector c = FloatVector.fromArray(S, z, forget + u)
+                    .mul(FloatVector.fromArray(S, cell, cellOffset + u))
                     .add(FloatVector.fromArray(S, z, input + u).mul(FloatVector.fromArray(S, z, candidate + u)));
             c.intoArray(cell, cellOffset + u);
             c.intoArray(h, hOffset + u);
@@ -285,7 +286,9 @@ final class VectorMath implements KernelMath {
         logistic(h, hOffset, units, TANH);
         u = 0;
         for (; u + L <= units; u += L) {
-            FloatVector.fromArray(S, z, output + u).mul(FloatVector.fromArray(S, h, hOffset + u)).intoArray(h, hOffset + u);
+            FloatVector.fromArray(S, z, output + u)
+                    .mul(FloatVector.fromArray(S, h, hOffset + u))
+                    .intoArray(h, hOffset + u);
         }
         for (; u < units; u++) {
             h[hOffset + u] *= z[output + u];
@@ -338,10 +341,10 @@ final class VectorMath implements KernelMath {
     private static final FloatVector MINUS_LN2_LO = FloatVector.broadcast(S, 2.12194440e-4f);
     /** 1.5 * 2^23: adding it rounds a float below 2^22 to an integer held in the low mantissa bits. */
     private static final float ROUND = 12582912f;
+
     private static final int ROUND_BITS = 0x4B400000;
     private static final FloatVector P3 = FloatVector.broadcast(S, 8.3334519073e-3f);
     private static final FloatVector P2 = FloatVector.broadcast(S, 4.1665795894e-2f);
     private static final FloatVector P1 = FloatVector.broadcast(S, 1.6666665459e-1f);
     private static final FloatVector P0 = FloatVector.broadcast(S, 5.0000001201e-1f);
-
 }

@@ -1,9 +1,9 @@
 package org.itsrt.predict;
 
-import org.junit.jupiter.api.Test;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
 
 class EngineTest {
 
@@ -36,7 +36,6 @@ class EngineTest {
         PredictorOptions changed = defaults.withEngine(Engine.TENSORFLOW).withTensorFlowThreads(0, 2);
         assertThat(changed).isEqualTo(new PredictorOptions(Engine.TENSORFLOW, 0, 2, true));
         assertThat(changed.withKernelVectorApi(false).kernelVectorApi()).isFalse();
-        assertThatThrownBy(() -> defaults.withTensorFlowThreads(-1, 1))
-                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> defaults.withTensorFlowThreads(-1, 1)).isInstanceOf(IllegalArgumentException.class);
     }
 }

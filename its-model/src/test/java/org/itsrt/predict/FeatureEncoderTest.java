@@ -1,19 +1,18 @@
 package org.itsrt.predict;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.StreamSupport;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.within;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The encoder against the trainer's own feature_tensor (encoder-cases.json, written by
@@ -21,8 +20,8 @@ import static org.assertj.core.api.Assertions.within;
  */
 class FeatureEncoderTest {
     private static final ZoneId PACIFIC = ZoneId.of("America/Los_Angeles");
-    private static final Scaler SCALER = new Scaler(new FeatureRange(83.0, 409.0, Double.NaN),
-            new FeatureRange(49.7, 72.4, 67.7));
+    private static final Scaler SCALER =
+            new Scaler(new FeatureRange(83.0, 409.0, Double.NaN), new FeatureRange(49.7, 72.4, 67.7));
     private static final List<Feature> ALL = List.of(Feature.FLOW, Feature.SPEED, Feature.TOD_SIN, Feature.TOD_COS);
 
     static List<JsonNode> cases() {
@@ -36,10 +35,13 @@ class FeatureEncoderTest {
     @MethodSource("cases")
     void encodesAsTheTrainerDoes(JsonNode testCase) {
         List<Feature> features = StreamSupport.stream(testCase.get("features").spliterator(), false)
-                .map(name -> Feature.fromBundleName(name.asText(), null)).toList();
+                .map(name -> Feature.fromBundleName(name.asText(), null))
+                .toList();
         FeatureEncoder encoder = new FeatureEncoder(model(features), SCALER);
-        ReadingWindow window = new ReadingWindow(TestBundles.doubles(testCase.get("flows")),
-                TestBundles.doubles(testCase.get("speeds")), Instant.parse(testCase.get("newest_ts_utc").asText()));
+        ReadingWindow window = new ReadingWindow(
+                TestBundles.doubles(testCase.get("flows")),
+                TestBundles.doubles(testCase.get("speeds")),
+                Instant.parse(testCase.get("newest_ts_utc").asText()));
 
         float[] encoded = encoder.encode(window);
 
@@ -100,7 +102,8 @@ class FeatureEncoderTest {
 
         for (Instant start : backAndForth) {
             ReadingWindow window = ReadingWindow.flowOnly(new double[12], start);
-            assertThat(reused.encode(window)).as("newest reading at %s", start)
+            assertThat(reused.encode(window))
+                    .as("newest reading at %s", start)
                     .containsExactly(new FeatureEncoder(model, SCALER).encode(window));
         }
     }

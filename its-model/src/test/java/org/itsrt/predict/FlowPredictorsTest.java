@@ -1,13 +1,12 @@
 package org.itsrt.predict;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class FlowPredictorsTest {
     private static final Path TINY = TestBundles.dir(TestBundles.TINY_FEATURES);
@@ -34,21 +33,23 @@ class FlowPredictorsTest {
     void everyEngineGivesFlowOnTheOriginalScale() {
         TestBundles.Reference reference = TestBundles.Reference.of(TINY);
         for (Engine engine : Engine.values()) {
-            try (FlowPredictor predictor = FlowPredictors.open(TINY, PredictorOptions.defaults().withEngine(engine))) {
+            try (FlowPredictor predictor =
+                    FlowPredictors.open(TINY, PredictorOptions.defaults().withEngine(engine))) {
                 assertThat(predictor.engine()).isEqualTo(engine);
                 float flow = predictor.predict(reference.windows().get(0));
-                float scaled = predictor.predictScaled(
-                        new FeatureEncoder(predictor.bundle().model(), predictor.bundle().scaler())
-                                .encode(reference.windows().get(0)));
-                assertThat((double) flow).isCloseTo(scaled * 326.0 + 83.0, org.assertj.core.api.Assertions.within(1e-3));
+                float scaled = predictor.predictScaled(new FeatureEncoder(
+                                predictor.bundle().model(), predictor.bundle().scaler())
+                        .encode(reference.windows().get(0)));
+                assertThat((double) flow)
+                        .isCloseTo(scaled * 326.0 + 83.0, org.assertj.core.api.Assertions.within(1e-3));
             }
         }
     }
 
     @Test
     void aClosedTensorFlowPredictorRefusesToPredict() {
-        FlowPredictor predictor = FlowPredictors.open(TINY, PredictorOptions.defaults().withEngine(Engine.TENSORFLOW)
-                .withTensorFlowThreads(0, 0));
+        FlowPredictor predictor = FlowPredictors.open(
+                TINY, PredictorOptions.defaults().withEngine(Engine.TENSORFLOW).withTensorFlowThreads(0, 0));
         ReadingWindow window = TestBundles.Reference.of(TINY).windows().get(0);
         predictor.predict(window);
         predictor.close();

@@ -1,12 +1,11 @@
 package org.itsrt.predict;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
 import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
+import org.junit.jupiter.api.Test;
 
 /** Both maths of the kernel against plain loops, on shapes that do not fill whole tiles. */
 class KernelMathTest {
@@ -26,12 +25,14 @@ class KernelMathTest {
     void multiplyAddEqualsPlainLoops() {
         Random random = new Random(7);
         for (KernelMath math : new KernelMath[] {VECTOR, SCALAR}) {
-            for (int[] shape : new int[][] {{1, 1, 1}, {1, 5, 64}, {3, 37, 70}, {4, 16, 33}, {9, 256, 130}, {13, 2, 1}}) {
+            for (int[] shape :
+                    new int[][] {{1, 1, 1}, {1, 5, 64}, {3, 37, 70}, {4, 16, 33}, {9, 256, 130}, {13, 2, 1}}) {
                 int rows = shape[0];
                 int depth = shape[1];
                 int cols = shape[2];
                 float[] b = random(random, depth * cols);
-                WeightMatrix packed = math.pack(List.of(new RowMajorMatrix(b, depth, cols))).get(0);
+                WeightMatrix packed =
+                        math.pack(List.of(new RowMajorMatrix(b, depth, cols))).get(0);
                 int aStride = depth + 3;
                 int cStride = packed.paddedCols() + 5;
                 float[] a = random(random, 2 + rows * aStride);
@@ -52,8 +53,9 @@ class KernelMathTest {
                 for (int r = 0; r < rows; r++) {
                     for (int j = 0; j < cols; j++) {
                         int at = 1 + r * cStride + j;
-                        assertThat(c[at]).as("%s, shape %dx%dx%d, row %d col %d", math.description(), rows, depth,
-                                cols, r, j).isCloseTo(expected[at], within(1e-5f * (1 + depth)));
+                        assertThat(c[at])
+                                .as("%s, shape %dx%dx%d, row %d col %d", math.description(), rows, depth, cols, r, j)
+                                .isCloseTo(expected[at], within(1e-5f * (1 + depth)));
                     }
                 }
             }
@@ -84,9 +86,11 @@ class KernelMathTest {
                 math.lstmCell(z, 0, units, cell, 0, h, 2);
 
                 for (int u = 0; u < units; u++) {
-                    assertThat(cell[u]).as("%s, %d units, cell %d", math.description(), units, u)
+                    assertThat(cell[u])
+                            .as("%s, %d units, cell %d", math.description(), units, u)
                             .isCloseTo(expectedCell[u], within(5e-7f));
-                    assertThat(h[2 + u]).as("%s, %d units, h %d", math.description(), units, u)
+                    assertThat(h[2 + u])
+                            .as("%s, %d units, h %d", math.description(), units, u)
                             .isCloseTo(expectedH[u], within(5e-7f));
                 }
             }

@@ -1,7 +1,7 @@
 package org.itsrt.predict;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -9,9 +9,8 @@ import java.nio.file.Path;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ModelBundleTest {
 
@@ -29,7 +28,9 @@ class ModelBundleTest {
         assertThat(model.features()).containsExactly(Feature.FLOW, Feature.SPEED, Feature.TOD_SIN, Feature.TOD_COS);
         assertThat(model.inputWidth()).isEqualTo(48);
         assertThat(model.timezone()).isEqualTo(ZoneId.of("America/Los_Angeles"));
-        assertThat(model.layers()).extracting(LayerSpec::name).containsExactly("lstm_1", "lstm_2", "dense_1", "flow_next");
+        assertThat(model.layers())
+                .extracting(LayerSpec::name)
+                .containsExactly("lstm_1", "lstm_2", "dense_1", "flow_next");
         assertThat(model.layers().get(0)).isEqualTo(new LayerSpec("lstm_1", LayerSpec.Type.LSTM, 16, "tanh", true));
         assertThat(model.layers().get(1).returnSequences()).isFalse();
         assertThat(model.signatureName()).isEqualTo("serve");
@@ -88,8 +89,7 @@ class ModelBundleTest {
     void aMissingOrWrongFieldIsNamedWithItsFile() throws IOException {
         Path dir = copyOfTinyFeatures();
         edit(dir.resolve("model.json"), "\"window\": 12,", "");
-        assertThatThrownBy(() -> ModelBundle.load(dir))
-                .hasMessage(dir.resolve("model.json") + ": window: missing");
+        assertThatThrownBy(() -> ModelBundle.load(dir)).hasMessage(dir.resolve("model.json") + ": window: missing");
 
         Path other = copyOfTinyFeatures();
         edit(other.resolve("model.json"), "\"units\": 16", "\"units\": \"sixteen\"");
@@ -104,7 +104,8 @@ class ModelBundleTest {
         edit(dir.resolve("model.json"), "\"tod_sin\"", "\"weekday\"");
 
         assertThatThrownBy(() -> ModelBundle.load(dir))
-                .hasMessage(dir.resolve("model.json") + ": unknown feature 'weekday'; known: flow, speed, tod_sin, tod_cos");
+                .hasMessage(dir.resolve("model.json")
+                        + ": unknown feature 'weekday'; known: flow, speed, tod_sin, tod_cos");
     }
 
     @Test
@@ -140,11 +141,13 @@ class ModelBundleTest {
                 .isInstanceOf(ModelBundleException.class)
                 .hasMessageStartingWith(dir.resolve("saved_model") + ": missing");
         for (Engine engine : List.of(Engine.KERNEL, Engine.TENSORFLOW)) {
-            assertThatThrownBy(() -> FlowPredictors.open(dir, PredictorOptions.defaults().withEngine(engine)))
+            assertThatThrownBy(() ->
+                            FlowPredictors.open(dir, PredictorOptions.defaults().withEngine(engine)))
                     .isInstanceOf(ModelBundleException.class)
                     .hasMessageStartingWith(dir.resolve("saved_model") + ": missing");
         }
-        try (FlowPredictor linear = FlowPredictors.open(dir, PredictorOptions.defaults().withEngine(Engine.LINEAR))) {
+        try (FlowPredictor linear =
+                FlowPredictors.open(dir, PredictorOptions.defaults().withEngine(Engine.LINEAR))) {
             assertThat(linear.engine()).isEqualTo(Engine.LINEAR);
         }
     }

@@ -1,17 +1,16 @@
 package org.itsrt.predict;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Every engine against the bundle's reference.json and against each other, on the two tiny
@@ -41,7 +40,8 @@ class PredictorReferenceTest {
     }
 
     private static FlowPredictor kernel(String bundle, boolean vectorApi) {
-        return predictor(bundle, PredictorOptions.defaults().withEngine(Engine.KERNEL).withKernelVectorApi(vectorApi));
+        return predictor(
+                bundle, PredictorOptions.defaults().withEngine(Engine.KERNEL).withKernelVectorApi(vectorApi));
     }
 
     @ParameterizedTest
@@ -49,18 +49,23 @@ class PredictorReferenceTest {
     void tensorflowReproducesKeras(String bundle) {
         TestBundles.Reference reference = TestBundles.Reference.of(TestBundles.dir(bundle));
         FlowPredictor tf = tensorflow(bundle);
-        double flowSpan = tf.bundle().scaler().flow().max() - tf.bundle().scaler().flow().min();
+        double flowSpan =
+                tf.bundle().scaler().flow().max() - tf.bundle().scaler().flow().min();
 
         float[] scaled = predictScaled(tf, encode(tf, reference.windows()), reference.count());
 
         double worst = 0;
         for (int i = 0; i < reference.count(); i++) {
-            assertThat((double) scaled[i]).as("window %d", i).isCloseTo(reference.lstmScaled()[i], within(1e-4));
-            assertThat((double) tf.predict(reference.windows().get(i))).as("window %d, veh/5 min", i)
+            assertThat((double) scaled[i])
+                    .as("window %d", i)
+                    .isCloseTo(reference.lstmScaled()[i], within(1e-4));
+            assertThat((double) tf.predict(reference.windows().get(i)))
+                    .as("window %d, veh/5 min", i)
                     .isCloseTo(reference.lstmFlow()[i], within(1e-4 * flowSpan));
             worst = Math.max(worst, Math.abs(scaled[i] - reference.lstmScaled()[i]));
         }
-        System.out.printf("%s: max |tensorflow - keras| on %d reference windows, scaled: %.3g%n",
+        System.out.printf(
+                "%s: max |tensorflow - keras| on %d reference windows, scaled: %.3g%n",
                 tf.bundle().model().name(), reference.count(), worst);
     }
 
@@ -103,10 +108,13 @@ class PredictorReferenceTest {
 
         double worst = 0;
         for (int i = 0; i < reference.count(); i++) {
-            assertThat((double) scaled[i]).as("window %d", i).isCloseTo(reference.linearScaled()[i], within(1e-5));
+            assertThat((double) scaled[i])
+                    .as("window %d", i)
+                    .isCloseTo(reference.linearScaled()[i], within(1e-5));
             worst = Math.max(worst, Math.abs(scaled[i] - reference.linearScaled()[i]));
         }
-        System.out.printf("%s: max |linear - python| on %d reference windows, scaled: %.3g%n",
+        System.out.printf(
+                "%s: max |linear - python| on %d reference windows, scaled: %.3g%n",
                 linear.bundle().model().name(), reference.count(), worst);
     }
 
@@ -114,7 +122,10 @@ class PredictorReferenceTest {
     @MethodSource("bundles")
     void aBatchEqualsOneWindowAtATime(String bundle) {
         TestBundles.Reference reference = TestBundles.Reference.of(TestBundles.dir(bundle));
-        List<FlowPredictor> predictors = List.of(tensorflow(bundle), kernel(bundle, true), kernel(bundle, false),
+        List<FlowPredictor> predictors = List.of(
+                tensorflow(bundle),
+                kernel(bundle, true),
+                kernel(bundle, false),
                 predictor(bundle, PredictorOptions.defaults().withEngine(Engine.LINEAR)));
         double flowSpan = predictors.get(0).bundle().scaler().flow().max()
                 - predictors.get(0).bundle().scaler().flow().min();
@@ -125,19 +136,24 @@ class PredictorReferenceTest {
                 float[] batch = new float[size];
                 predictor.predict(windows, batch);
                 for (int i = 0; i < size; i++) {
-                    assertThat(batch[i]).as("%s, window %d of a batch of %d", predictor.engine(), i, size)
+                    assertThat(batch[i])
+                            .as("%s, window %d of a batch of %d", predictor.engine(), i, size)
                             .isCloseTo(predictor.predict(windows.get(i)), within((float) (1e-6 * flowSpan)));
                 }
             }
             float[] fromArray = new float[2];
-            predictor.predict(new ReadingWindow[] {reference.windows().get(0), reference.windows().get(1)}, fromArray);
-            assertThat(fromArray[1]).isCloseTo(predictor.predict(reference.windows().get(1)),
-                    within((float) (1e-6 * flowSpan)));
+            predictor.predict(
+                    new ReadingWindow[] {
+                        reference.windows().get(0), reference.windows().get(1)
+                    },
+                    fromArray);
+            assertThat(fromArray[1])
+                    .isCloseTo(predictor.predict(reference.windows().get(1)), within((float) (1e-6 * flowSpan)));
         }
     }
 
-    private static void assertEqualOneAtATime(FlowPredictor predictor, float[] inputs, float[] expected,
-                                              double tolerance, String what) {
+    private static void assertEqualOneAtATime(
+            FlowPredictor predictor, float[] inputs, float[] expected, double tolerance, String what) {
         int width = inputs.length / expected.length;
         float[] one = new float[width];
         double worst = 0;
@@ -145,10 +161,12 @@ class PredictorReferenceTest {
             System.arraycopy(inputs, i * width, one, 0, width);
             float actual = predictor.predictScaled(one);
             worst = Math.max(worst, Math.abs(actual - expected[i]));
-            assertThat(actual).as("%s %s, %s window %d", predictor.engine(), mathOf(predictor), what, i)
+            assertThat(actual)
+                    .as("%s %s, %s window %d", predictor.engine(), mathOf(predictor), what, i)
                     .isCloseTo(expected[i], within((float) tolerance));
         }
-        System.out.printf("%s: max |kernel (%s) - tensorflow| on %d %s windows, scaled: %.3g%n",
+        System.out.printf(
+                "%s: max |kernel (%s) - tensorflow| on %d %s windows, scaled: %.3g%n",
                 predictor.bundle().model().name(), mathOf(predictor), expected.length, what, worst);
     }
 
@@ -157,7 +175,8 @@ class PredictorReferenceTest {
     }
 
     static float[] encode(FlowPredictor predictor, List<ReadingWindow> windows) {
-        FeatureEncoder encoder = new FeatureEncoder(predictor.bundle().model(), predictor.bundle().scaler());
+        FeatureEncoder encoder = new FeatureEncoder(
+                predictor.bundle().model(), predictor.bundle().scaler());
         float[] inputs = new float[windows.size() * encoder.inputWidth()];
         for (int i = 0; i < windows.size(); i++) {
             encoder.encode(windows.get(i), inputs, i * encoder.inputWidth());
@@ -180,11 +199,12 @@ class PredictorReferenceTest {
             for (int t = 0; t < model.window(); t++) {
                 double angle = 2 * Math.PI * random.nextDouble();
                 for (Feature feature : features) {
-                    inputs[at++] = (float) switch (feature) {
-                        case FLOW, SPEED -> -0.1 + 1.2 * random.nextDouble();
-                        case TOD_SIN -> Math.sin(angle);
-                        case TOD_COS -> Math.cos(angle);
-                    };
+                    inputs[at++] = (float)
+                            switch (feature) {
+                                case FLOW, SPEED -> -0.1 + 1.2 * random.nextDouble();
+                                case TOD_SIN -> Math.sin(angle);
+                                case TOD_COS -> Math.cos(angle);
+                            };
                 }
             }
         }

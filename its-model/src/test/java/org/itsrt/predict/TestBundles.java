@@ -1,8 +1,9 @@
 package org.itsrt.predict;
 
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
@@ -14,8 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
 /** The bundles the predictor tests run on, and their reference.json. */
 final class TestBundles {
     static final String TINY_FLOW = "tiny-flow";
@@ -23,8 +22,7 @@ final class TestBundles {
     /** The shipped model, tested when it is present at the repository root. */
     static final String SHIPPED = "models/lstm-flow";
 
-    private TestBundles() {
-    }
+    private TestBundles() {}
 
     static Stream<String> all() {
         return Stream.of(TINY_FLOW, TINY_FEATURES, SHIPPED);
@@ -38,8 +36,9 @@ final class TestBundles {
         String root = System.getProperty("itsrt.repo.root");
         assumeTrue(root != null, "system property itsrt.repo.root is not set; the shipped model's tests are skipped");
         Path dir = Path.of(root).resolve(SHIPPED);
-        assumeTrue(Files.isDirectory(dir), SHIPPED + " is not at " + dir + " yet (the trainer writes it); "
-                + "its reference tests are skipped");
+        assumeTrue(
+                Files.isDirectory(dir),
+                SHIPPED + " is not at " + dir + " yet (the trainer writes it); " + "its reference tests are skipped");
         return dir;
     }
 
@@ -71,10 +70,15 @@ final class TestBundles {
             int count = root.get("count").intValue();
             List<ReadingWindow> windows = new ArrayList<>();
             for (int i = 0; i < count; i++) {
-                windows.add(new ReadingWindow(doubles(root.get("flows").get(i)), doubles(root.get("speeds").get(i)),
+                windows.add(new ReadingWindow(
+                        doubles(root.get("flows").get(i)),
+                        doubles(root.get("speeds").get(i)),
                         Instant.parse(root.get("newest_ts_utc").get(i).asText())));
             }
-            return new Reference(windows, doubles(root.get("lstm_scaled")), doubles(root.get("lstm_flow")),
+            return new Reference(
+                    windows,
+                    doubles(root.get("lstm_scaled")),
+                    doubles(root.get("lstm_flow")),
                     doubles(root.get("linear_scaled")));
         }
 

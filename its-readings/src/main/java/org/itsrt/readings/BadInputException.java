@@ -39,8 +39,19 @@ public class BadInputException extends RuntimeException {
         return message.append(": ").append(problem).toString();
     }
 
-    public String file() { return file; }
-    public String place() { return place; }
-    public String column() { return column; }
-    public String problem() { return problem; }
+    public String file() {
+        return file;
+    }
+
+    public String place() {
+        return place;
+    }
+
+    public String column() {
+        return column;
+    }
+
+    public String problem() {
+        return problem;
+    }
 }

@@ -8,7 +8,6 @@ import com.fasterxml.jackson.dataformat.csv.CsvGenerator;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvParser;
 import com.fasterxml.jackson.dataformat.csv.CsvSchema;
-
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -43,19 +42,17 @@ import java.util.zip.GZIPOutputStream;
  */
 public final class CanonicalTable {
 
-    public static final List<String> HEADER = List.of(
-            "station_id", "ts_utc", "ts_local", "flow", "speed", "pct_observed", "lanes", "source");
+    public static final List<String> HEADER =
+            List.of("station_id", "ts_utc", "ts_local", "flow", "speed", "pct_observed", "lanes", "source");
 
     /** The table's order: by station, then time. */
     public static final Comparator<Reading> ORDER =
             Comparator.comparingLong(Reading::stationId).thenComparing(Reading::tsUtc);
 
-    private static final DateTimeFormatter UTC_FORMAT = DateTimeFormatter
-            .ofPattern("uuuu-MM-dd'T'HH:mm:ss'Z'")
+    private static final DateTimeFormatter UTC_FORMAT = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss'Z'")
             .withZone(ZoneOffset.UTC)
             .withResolverStyle(ResolverStyle.STRICT);
-    private static final DateTimeFormatter LOCAL_FORMAT =
-            DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ssXXX");
+    private static final DateTimeFormatter LOCAL_FORMAT = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ssXXX");
 
     private static final Pattern POSITIVE_INTEGER = Pattern.compile("[1-9][0-9]{0,17}");
     private static final Pattern PLAIN_DECIMAL = Pattern.compile("[0-9]+(\\.[0-9]+)?");
@@ -63,12 +60,10 @@ public final class CanonicalTable {
     private static final CsvMapper WRITER_MAPPER = CsvMapper.builder()
             .enable(CsvGenerator.Feature.STRICT_CHECK_FOR_QUOTING) // quote only where RFC 4180 needs it
             .build();
-    private static final CsvFactory READER_FACTORY = CsvFactory.builder()
-            .disable(CsvParser.Feature.ALLOW_TRAILING_COMMA)
-            .build();
+    private static final CsvFactory READER_FACTORY =
+            CsvFactory.builder().disable(CsvParser.Feature.ALLOW_TRAILING_COMMA).build();
 
-    private CanonicalTable() {
-    }
+    private CanonicalTable() {}
 
     /**
      * Writes the readings in the table's order.
@@ -85,8 +80,8 @@ public final class CanonicalTable {
         sorted.sort(ORDER);
         for (int i = 1; i < sorted.size(); i++) {
             if (ORDER.compare(sorted.get(i - 1), sorted.get(i)) == 0) {
-                throw new IllegalArgumentException("two readings for station " + sorted.get(i).stationId()
-                        + " at " + sorted.get(i).tsUtc());
+                throw new IllegalArgumentException("two readings for station "
+                        + sorted.get(i).stationId() + " at " + sorted.get(i).tsUtc());
             }
         }
         Path parent = file.toAbsolutePath().getParent();
@@ -95,7 +90,8 @@ public final class CanonicalTable {
         }
         CsvSchema schema = CsvSchema.emptySchema().withLineSeparator("\n");
         try (Writer writer = new BufferedWriter(new OutputStreamWriter(openOutput(file), StandardCharsets.UTF_8));
-             SequenceWriter rows = WRITER_MAPPER.writerFor(String[].class).with(schema).writeValues(writer)) {
+                SequenceWriter rows =
+                        WRITER_MAPPER.writerFor(String[].class).with(schema).writeValues(writer)) {
             rows.write(HEADER.toArray(String[]::new));
             for (Reading reading : sorted) {
                 rows.write(cells(reading));
@@ -113,7 +109,7 @@ public final class CanonicalTable {
         String fileName = file.toString();
         List<Reading> readings = new ArrayList<>();
         try (Reader reader = new BufferedReader(new InputStreamReader(openInput(file), StandardCharsets.UTF_8));
-             JsonParser parser = READER_FACTORY.createParser(reader)) {
+                JsonParser parser = READER_FACTORY.createParser(reader)) {
             List<String> cells = new ArrayList<>();
             long line = 0;
             long previousLine = 0;
@@ -142,13 +138,14 @@ public final class CanonicalTable {
                             previousLine = line;
                         }
                     }
-                    default -> throw new BadInputException(fileName, "line " + line, null,
-                            "not a CSV row (unexpected " + token + ")");
+                    default ->
+                        throw new BadInputException(
+                                fileName, "line " + line, null, "not a CSV row (unexpected " + token + ")");
                 }
             }
             if (!headerSeen) {
-                throw new BadInputException(fileName, null, null,
-                        "empty file: expected the header " + String.join(",", HEADER));
+                throw new BadInputException(
+                        fileName, null, null, "empty file: expected the header " + String.join(",", HEADER));
             }
         }
         return List.copyOf(readings);
@@ -161,14 +158,15 @@ public final class CanonicalTable {
 
     private static String[] cells(Reading reading) {
         return new String[] {
-                Long.toString(reading.stationId()),
-                UTC_FORMAT.format(reading.tsUtc()),
-                LOCAL_FORMAT.format(reading.tsLocal()),
-                formatNumber(reading.flow()),
-                reading.speed() == null ? "" : formatNumber(reading.speed()),
-                reading.pctObserved() == null ? "" : formatNumber(reading.pctObserved()),
-                Integer.toString(reading.lanes()),
-                reading.source()};
+            Long.toString(reading.stationId()),
+            UTC_FORMAT.format(reading.tsUtc()),
+            LOCAL_FORMAT.format(reading.tsLocal()),
+            formatNumber(reading.flow()),
+            reading.speed() == null ? "" : formatNumber(reading.speed()),
+            reading.pctObserved() == null ? "" : formatNumber(reading.pctObserved()),
+            Integer.toString(reading.lanes()),
+            reading.source()
+        };
     }
 
     private static void checkHeader(String file, long line, List<String> cells) {
@@ -177,7 +175,10 @@ public final class CanonicalTable {
             String expected = i < HEADER.size() ? HEADER.get(i) : null;
             if (expected == null || !expected.equals(found)) {
                 String column = "#" + (i + 1) + (expected == null ? "" : " ('" + expected + "')");
-                throw new BadInputException(file, "line " + line, column,
+                throw new BadInputException(
+                        file,
+                        "line " + line,
+                        column,
                         "expected the header " + String.join(",", HEADER) + ", got " + String.join(",", cells));
             }
         }
@@ -186,22 +187,25 @@ public final class CanonicalTable {
     private static Reading parseRow(String file, long line, List<String> cells) {
         String place = "line " + line;
         if (cells.size() != HEADER.size()) {
-            throw new BadInputException(file, place, null,
-                    "expected " + HEADER.size() + " columns, got " + cells.size());
+            throw new BadInputException(
+                    file, place, null, "expected " + HEADER.size() + " columns, got " + cells.size());
         }
         long stationId = positiveInteger(file, place, 0, cells.get(0));
         Instant tsUtc = utcInstant(file, place, cells.get(1));
         String expectedLocal = LOCAL_FORMAT.format(tsUtc.atZone(Reading.PACIFIC));
         if (!expectedLocal.equals(cells.get(2))) {
-            throw new BadInputException(file, place, column(2),
+            throw new BadInputException(
+                    file,
+                    place,
+                    column(2),
                     "expected " + expectedLocal + " (ts_utc as Pacific time), got '" + cells.get(2) + "'");
         }
         double flow = plainDecimal(file, place, 3, cells.get(3));
         Double speed = cells.get(4).isEmpty() ? null : plainDecimal(file, place, 4, cells.get(4));
         Double pctObserved = cells.get(5).isEmpty() ? null : plainDecimal(file, place, 5, cells.get(5));
         if (pctObserved != null && pctObserved > 100) {
-            throw new BadInputException(file, place, column(5),
-                    "expected empty or a number in 0..100, got '" + cells.get(5) + "'");
+            throw new BadInputException(
+                    file, place, column(5), "expected empty or a number in 0..100, got '" + cells.get(5) + "'");
         }
         long lanes = positiveInteger(file, place, 6, cells.get(6));
         if (lanes > Integer.MAX_VALUE) {
@@ -209,9 +213,13 @@ public final class CanonicalTable {
         }
         String source = cells.get(7);
         if (!Reading.isKnownSource(source)) {
-            throw new BadInputException(file, place, column(7), "expected one of " + Reading.SOURCE_REPORT
-                    + ", " + Reading.SOURCE_REPORT_FLOW_ONLY + ", " + Reading.SOURCE_CLEARINGHOUSE
-                    + " or synthetic:seed=N, got '" + source + "'");
+            throw new BadInputException(
+                    file,
+                    place,
+                    column(7),
+                    "expected one of " + Reading.SOURCE_REPORT
+                            + ", " + Reading.SOURCE_REPORT_FLOW_ONLY + ", " + Reading.SOURCE_CLEARINGHOUSE
+                            + " or synthetic:seed=N, got '" + source + "'");
         }
         return new Reading(stationId, tsUtc, flow, speed, pctObserved, (int) lanes, source);
     }
@@ -219,11 +227,18 @@ public final class CanonicalTable {
     private static void checkOrder(String file, long line, long previousLine, Reading previous, Reading current) {
         int order = ORDER.compare(previous, current);
         if (order == 0) {
-            throw new BadInputException(file, "line " + line, null, "station " + current.stationId()
-                    + " at " + current.tsUtc() + " repeats line " + previousLine + " (the key must be unique)");
+            throw new BadInputException(
+                    file,
+                    "line " + line,
+                    null,
+                    "station " + current.stationId() + " at " + current.tsUtc() + " repeats line " + previousLine
+                            + " (the key must be unique)");
         }
         if (order > 0) {
-            throw new BadInputException(file, "line " + line, null,
+            throw new BadInputException(
+                    file,
+                    "line " + line,
+                    null,
                     "out of order: rows are sorted by station_id, then ts_utc, and this row sorts before line "
                             + previousLine);
         }
@@ -238,7 +253,10 @@ public final class CanonicalTable {
 
     private static double plainDecimal(String file, String place, int column, String cell) {
         if (!PLAIN_DECIMAL.matcher(cell).matches()) {
-            throw new BadInputException(file, place, column(column),
+            throw new BadInputException(
+                    file,
+                    place,
+                    column(column),
                     "expected a plain decimal number >= 0 (like 137 or 71.4), got '" + cell + "'");
         }
         return Double.parseDouble(cell);
@@ -249,12 +267,12 @@ public final class CanonicalTable {
         try {
             instant = Instant.from(UTC_FORMAT.parse(cell));
         } catch (DateTimeParseException e) {
-            throw new BadInputException(file, place, column(1),
-                    "expected a UTC instant like 2018-03-11T10:00:00Z, got '" + cell + "'");
+            throw new BadInputException(
+                    file, place, column(1), "expected a UTC instant like 2018-03-11T10:00:00Z, got '" + cell + "'");
         }
         if (instant.getEpochSecond() % Reading.INTERVAL.toSeconds() != 0) {
-            throw new BadInputException(file, place, column(1),
-                    "expected the start of a 5-minute interval, got '" + cell + "'");
+            throw new BadInputException(
+                    file, place, column(1), "expected the start of a 5-minute interval, got '" + cell + "'");
         }
         return instant;
     }

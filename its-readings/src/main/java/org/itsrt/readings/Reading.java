@@ -22,16 +22,11 @@ import java.util.regex.Pattern;
  *                    {@link #syntheticSource(long)}
  */
 public record Reading(
-        long stationId,
-        Instant tsUtc,
-        double flow,
-        Double speed,
-        Double pctObserved,
-        int lanes,
-        String source) {
+        long stationId, Instant tsUtc, double flow, Double speed, Double pctObserved, int lanes, String source) {
 
     /** PeMS timestamps are wall-clock time of this zone. */
     public static final ZoneId PACIFIC = ZoneId.of("America/Los_Angeles");
+
     public static final Duration INTERVAL = Duration.ofMinutes(5);
 
     public static final String SOURCE_REPORT = "pems-report";
@@ -73,9 +68,9 @@ public record Reading(
     public static boolean isKnownSource(String source) {
         return source != null
                 && (source.equals(SOURCE_REPORT)
-                    || source.equals(SOURCE_REPORT_FLOW_ONLY)
-                    || source.equals(SOURCE_CLEARINGHOUSE)
-                    || SYNTHETIC_SOURCE.matcher(source).matches());
+                        || source.equals(SOURCE_REPORT_FLOW_ONLY)
+                        || source.equals(SOURCE_CLEARINGHOUSE)
+                        || SYNTHETIC_SOURCE.matcher(source).matches());
     }
 
     /** The same instant as Pacific wall time with the offset in force then. */

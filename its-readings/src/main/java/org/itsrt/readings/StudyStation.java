@@ -24,8 +24,8 @@ public enum StudyStation {
     private final double longitude;
     private final int lanes;
 
-    StudyStation(long vdsId, String displayName, int freeway, char direction,
-                 double latitude, double longitude, int lanes) {
+    StudyStation(
+            long vdsId, String displayName, int freeway, char direction, double latitude, double longitude, int lanes) {
         this.vdsId = vdsId;
         this.displayName = displayName;
         this.freeway = freeway;
@@ -35,13 +35,33 @@ public enum StudyStation {
         this.lanes = lanes;
     }
 
-    public long vdsId() { return vdsId; }
-    public String displayName() { return displayName; }
-    public int freeway() { return freeway; }
-    public char direction() { return direction; }
-    public double latitude() { return latitude; }
-    public double longitude() { return longitude; }
-    public int lanes() { return lanes; }
+    public long vdsId() {
+        return vdsId;
+    }
+
+    public String displayName() {
+        return displayName;
+    }
+
+    public int freeway() {
+        return freeway;
+    }
+
+    public char direction() {
+        return direction;
+    }
+
+    public double latitude() {
+        return latitude;
+    }
+
+    public double longitude() {
+        return longitude;
+    }
+
+    public int lanes() {
+        return lanes;
+    }
 
     public static Optional<StudyStation> byVdsId(long vdsId) {
         return Arrays.stream(values()).filter(s -> s.vdsId == vdsId).findFirst();

@@ -1,12 +1,11 @@
 package org.itsrt.readings;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Instant;
 import java.time.OffsetDateTime;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class ReadingTest {
 
@@ -28,7 +27,8 @@ class ReadingTest {
         assertThat(Reading.isKnownSource("synthetic:seed=42")).isTrue();
         assertThat(Reading.isKnownSource("synthetic")).isFalse();
         assertThat(Reading.isKnownSource("PeMS")).isFalse();
-        assertThat(new Reading(1, TS, 0, null, null, 1, Reading.syntheticSource(42)).isSynthetic()).isTrue();
+        assertThat(new Reading(1, TS, 0, null, null, 1, Reading.syntheticSource(42)).isSynthetic())
+                .isTrue();
     }
 
     @Test

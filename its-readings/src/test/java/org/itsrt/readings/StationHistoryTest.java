@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Instant;
-
 import org.junit.jupiter.api.Test;
 
 class StationHistoryTest {
@@ -12,8 +11,8 @@ class StationHistoryTest {
     private static final Instant T0 = Instant.parse("2018-03-11T08:00:00Z");
 
     private static Reading reading(int step, double flow, Double speed) {
-        return new Reading(764598, T0.plus(Reading.INTERVAL.multipliedBy(step)), flow, speed, 100.0, 5,
-                Reading.SOURCE_REPORT);
+        return new Reading(
+                764598, T0.plus(Reading.INTERVAL.multipliedBy(step)), flow, speed, 100.0, 5, Reading.SOURCE_REPORT);
     }
 
     @Test
@@ -38,7 +37,9 @@ class StationHistoryTest {
         history.add(reading(3, 4, 60.0));
         assertThat(history.isFull()).isFalse();
         assertThat(history.restarts()).isEqualTo(1);
-        assertThatThrownBy(history::flows).isInstanceOf(IllegalStateException.class).hasMessageContaining("1 of 2");
+        assertThatThrownBy(history::flows)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("1 of 2");
         history.add(reading(4, 5, 60.0));
         assertThat(history.flows()).containsExactly(4, 5);
     }
@@ -48,6 +49,7 @@ class StationHistoryTest {
         StationHistory history = new StationHistory(2);
         history.add(reading(1, 1, 60.0));
         assertThatThrownBy(() -> history.add(reading(1, 1, 60.0)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not after");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("not after");
     }
 }

@@ -15,9 +15,18 @@ import java.util.Objects;
  * @param inferNs       time to predict
  * @param routeNs       time to route
  */
-public record AdviceRecord(long detector, long seq, long sentNs, long intendedNs, double predictedFlow,
-                           String model, List<Long> route, double routeCostS, long parseNs, long inferNs,
-                           long routeNs) {
+public record AdviceRecord(
+        long detector,
+        long seq,
+        long sentNs,
+        long intendedNs,
+        double predictedFlow,
+        String model,
+        List<Long> route,
+        double routeCostS,
+        long parseNs,
+        long inferNs,
+        long routeNs) {
 
     public AdviceRecord {
         Objects.requireNonNull(model, "model");

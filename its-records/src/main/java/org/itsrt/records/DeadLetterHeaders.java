@@ -9,10 +9,10 @@ public final class DeadLetterHeaders {
 
     /** Why the record was rejected: a {@link RecordFormatException}'s message. */
     public static final String REASON = "reason";
+
     public static final String SOURCE_TOPIC = "error.source.topic";
     public static final String SOURCE_PARTITION = "error.source.partition";
     public static final String SOURCE_OFFSET = "error.source.offset";
 
-    private DeadLetterHeaders() {
-    }
+    private DeadLetterHeaders() {}
 }

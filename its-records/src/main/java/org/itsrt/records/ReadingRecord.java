@@ -15,8 +15,8 @@ import java.util.Objects;
  * @param sentNs     producer clock just before {@code send}
  * @param intendedNs when the open-loop schedule meant to send it, on the same clock
  */
-public record ReadingRecord(long detector, Instant ts, double[] flow, double[] speed, long seq,
-                            long sentNs, long intendedNs) {
+public record ReadingRecord(
+        long detector, Instant ts, double[] flow, double[] speed, long seq, long sentNs, long intendedNs) {
 
     public static final int VERSION = 1;
     public static final int WINDOW = 12;

@@ -11,6 +11,7 @@ public final class RecordFields {
 
     /** Record version; every record carries {@link ReadingRecord#VERSION}. */
     public static final String VERSION = "v";
+
     public static final String DETECTOR = "detector";
     public static final String SEQ = "seq";
     public static final String SENT_NS = "sent_ns";
@@ -30,6 +31,5 @@ public final class RecordFields {
     public static final String INFER_NS = "infer_ns";
     public static final String ROUTE_NS = "route_ns";
 
-    private RecordFields() {
-    }
+    private RecordFields() {}
 }

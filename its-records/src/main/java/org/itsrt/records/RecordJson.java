@@ -1,5 +1,10 @@
 package org.itsrt.records;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -7,12 +12,6 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
-
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * JSON of the D2 records (docs/records.md): the codec of both kinds, whole. Writing streams fields in
@@ -31,8 +30,7 @@ public final class RecordJson {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final JsonFactory FACTORY = MAPPER.getFactory();
 
-    private RecordJson() {
-    }
+    private RecordJson() {}
 
     public static byte[] write(ReadingRecord r) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(512);
@@ -89,12 +87,20 @@ public final class RecordJson {
         try {
             ts = Instant.parse(text(root, RecordFields.TS));
         } catch (DateTimeParseException e) {
-            throw new RecordFormatException("field " + RecordFields.TS + " is not an ISO-8601 UTC instant: " + root.get(RecordFields.TS));
+            throw new RecordFormatException(
+                    "field " + RecordFields.TS + " is not an ISO-8601 UTC instant: " + root.get(RecordFields.TS));
         }
         double[] flow = vector(root, RecordFields.FLOW, false, MAX_FLOW);
         double[] speed = vector(root, RecordFields.SPEED, true, MAX_SPEED);
         long seq = nonNegativeLong(root, RecordFields.SEQ);
-        return new ReadingRecord(detector, ts, flow, speed, seq, anyLong(root, RecordFields.SENT_NS), anyLong(root, RecordFields.INTENDED_NS));
+        return new ReadingRecord(
+                detector,
+                ts,
+                flow,
+                speed,
+                seq,
+                anyLong(root, RecordFields.SENT_NS),
+                anyLong(root, RecordFields.INTENDED_NS));
     }
 
     /** Reads an advice record (the probe and tests use it). */
@@ -110,11 +116,20 @@ public final class RecordJson {
         JsonNode flow = root.get(RecordFields.PREDICTED_FLOW);
         JsonNode cost = root.get(RecordFields.ROUTE_COST_S);
         if (flow == null || !flow.isNumber() || cost == null || !cost.isNumber()) {
-            throw new RecordFormatException("missing numeric field " + RecordFields.PREDICTED_FLOW + " or " + RecordFields.ROUTE_COST_S);
+            throw new RecordFormatException(
+                    "missing numeric field " + RecordFields.PREDICTED_FLOW + " or " + RecordFields.ROUTE_COST_S);
         }
-        return new AdviceRecord(positiveLong(root, RecordFields.DETECTOR), nonNegativeLong(root, RecordFields.SEQ),
-                anyLong(root, RecordFields.SENT_NS), anyLong(root, RecordFields.INTENDED_NS), flow.asDouble(), text(root, RecordFields.MODEL),
-                nodes, cost.asDouble(), anyLong(root, RecordFields.PARSE_NS), anyLong(root, RecordFields.INFER_NS),
+        return new AdviceRecord(
+                positiveLong(root, RecordFields.DETECTOR),
+                nonNegativeLong(root, RecordFields.SEQ),
+                anyLong(root, RecordFields.SENT_NS),
+                anyLong(root, RecordFields.INTENDED_NS),
+                flow.asDouble(),
+                text(root, RecordFields.MODEL),
+                nodes,
+                cost.asDouble(),
+                anyLong(root, RecordFields.PARSE_NS),
+                anyLong(root, RecordFields.INFER_NS),
                 anyLong(root, RecordFields.ROUTE_NS));
     }
 
@@ -138,7 +153,8 @@ public final class RecordJson {
             throw new RecordFormatException("missing field " + RecordFields.VERSION + " (record version)");
         }
         if (!v.isIntegralNumber() || v.asInt() != ReadingRecord.VERSION) {
-            throw new RecordFormatException("unsupported version " + RecordFields.VERSION + "=" + v + " (expected " + ReadingRecord.VERSION + ")");
+            throw new RecordFormatException("unsupported version " + RecordFields.VERSION + "=" + v + " (expected "
+                    + ReadingRecord.VERSION + ")");
         }
     }
 
@@ -181,8 +197,8 @@ public final class RecordJson {
             throw new RecordFormatException("missing field " + field + " (array of " + ReadingRecord.WINDOW + ")");
         }
         if (node.size() != ReadingRecord.WINDOW) {
-            throw new RecordFormatException("field " + field + " has " + node.size() + " values, expected "
-                    + ReadingRecord.WINDOW);
+            throw new RecordFormatException(
+                    "field " + field + " has " + node.size() + " values, expected " + ReadingRecord.WINDOW);
         }
         double[] values = new double[ReadingRecord.WINDOW];
         for (int i = 0; i < values.length; i++) {

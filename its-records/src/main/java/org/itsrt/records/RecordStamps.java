@@ -17,8 +17,8 @@ package org.itsrt.records;
  * @param inferNs    in-job inference duration, or {@link #ABSENT}
  * @param routeNs    in-job routing duration, or {@link #ABSENT}
  */
-public record RecordStamps(long detector, long seq, long sentNs, long intendedNs, long parseNs, long inferNs,
-                           long routeNs) {
+public record RecordStamps(
+        long detector, long seq, long sentNs, long intendedNs, long parseNs, long inferNs, long routeNs) {
 
     /** Marks an optional field the record does not carry (no clock reading or duration is this value). */
     public static final long ABSENT = Long.MIN_VALUE;

@@ -1,12 +1,11 @@
 package org.itsrt.records;
 
-import java.io.IOException;
-
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.exc.InputCoercionException;
+import java.io.IOException;
 
 /**
  * Reads the {@link RecordStamps} of a record of either topic (docs/records.md): {@code detector},
@@ -27,8 +26,7 @@ public final class RecordStampsReader {
     private static final JsonFactory JSON = new JsonFactory();
     private static final String VERSION_TEXT = Integer.toString(ReadingRecord.VERSION);
 
-    private RecordStampsReader() {
-    }
+    private RecordStampsReader() {}
 
     /**
      * Reads the stamps of one record value.
@@ -60,8 +58,10 @@ public final class RecordStampsReader {
                 switch (name) {
                     case RecordFields.VERSION -> {
                         if (fieldValue != JsonToken.VALUE_NUMBER_INT || !VERSION_TEXT.equals(json.getText())) {
-                            throw new MalformedRecordException("unsupported version", "\"" + RecordFields.VERSION
-                                    + "\" is " + json.getText() + ", expected " + VERSION_TEXT);
+                            throw new MalformedRecordException(
+                                    "unsupported version",
+                                    "\"" + RecordFields.VERSION + "\" is " + json.getText() + ", expected "
+                                            + VERSION_TEXT);
                         }
                     }
                     case RecordFields.DETECTOR -> {
@@ -76,7 +76,8 @@ public final class RecordStampsReader {
                         sent = required(json, fieldValue, RecordFields.SENT_NS);
                         hasSent = true;
                     }
-                    case RecordFields.INTENDED_NS -> intended = optional(json, fieldValue, RecordFields.INTENDED_NS, false);
+                    case RecordFields.INTENDED_NS ->
+                        intended = optional(json, fieldValue, RecordFields.INTENDED_NS, false);
                     case RecordFields.PARSE_NS -> parse = optional(json, fieldValue, RecordFields.PARSE_NS, true);
                     case RecordFields.INFER_NS -> infer = optional(json, fieldValue, RecordFields.INFER_NS, true);
                     case RecordFields.ROUTE_NS -> route = optional(json, fieldValue, RecordFields.ROUTE_NS, true);
@@ -103,8 +104,9 @@ public final class RecordStampsReader {
         }
         // Below 2^31-1 because the probe tracks sequence numbers per detector in int-indexed sets.
         if (seq < 0 || seq >= Integer.MAX_VALUE) {
-            throw new MalformedRecordException("invalid " + RecordFields.SEQ, "\"" + RecordFields.SEQ + "\" is " + seq
-                    + ", expected 0 .. " + (Integer.MAX_VALUE - 1));
+            throw new MalformedRecordException(
+                    "invalid " + RecordFields.SEQ,
+                    "\"" + RecordFields.SEQ + "\" is " + seq + ", expected 0 .. " + (Integer.MAX_VALUE - 1));
         }
         if (!hasSent) {
             throw missing(RecordFields.SENT_NS);
@@ -136,8 +138,8 @@ public final class RecordStampsReader {
         }
         long value = longValue(json, field);
         if (duration && value < 0) {
-            throw new MalformedRecordException("invalid " + field,
-                    "\"" + field + "\" is " + value + ", a duration cannot be negative");
+            throw new MalformedRecordException(
+                    "invalid " + field, "\"" + field + "\" is " + value + ", a duration cannot be negative");
         }
         if (value == RecordStamps.ABSENT) {
             throw new MalformedRecordException("invalid " + field, "\"" + field + "\" is out of range");
@@ -149,15 +151,15 @@ public final class RecordStampsReader {
         try {
             return json.getLongValue();
         } catch (InputCoercionException e) {
-            throw new MalformedRecordException("invalid " + field, "\"" + field + "\" is " + json.getText()
-                    + ", out of range");
+            throw new MalformedRecordException(
+                    "invalid " + field, "\"" + field + "\" is " + json.getText() + ", out of range");
         }
     }
 
     private static MalformedRecordException notAnInteger(JsonParser json, JsonToken token, String field)
             throws IOException {
-        return new MalformedRecordException("invalid " + field, "\"" + field + "\" is " + describe(json, token)
-                + ", expected an integer");
+        return new MalformedRecordException(
+                "invalid " + field, "\"" + field + "\" is " + describe(json, token) + ", expected an integer");
     }
 
     private static String describe(JsonParser json, JsonToken token) throws IOException {

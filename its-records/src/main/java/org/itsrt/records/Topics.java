@@ -22,6 +22,5 @@ public final class Topics {
     /** {@link #PIPELINE} as one comma-separated constant, for picocli {@code defaultValue}s. */
     public static final String PIPELINE_CSV = READINGS + "," + ADVICE + "," + DEAD_LETTERS;
 
-    private Topics() {
-    }
+    private Topics() {}
 }

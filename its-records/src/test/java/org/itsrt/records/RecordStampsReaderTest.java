@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -16,8 +15,18 @@ class RecordStampsReaderTest {
 
     @Test
     void readsTheMeasuredFieldsOfAnAdviceRecordAsTheCodecWritesIt() throws Exception {
-        AdviceRecord advice = new AdviceRecord(764598, 17, 1_000_000, 999_000, 412.5, "lstm-flow/kernel",
-                List.of(764598L, 774614L, 718155L, 716847L, 774445L), 903.2, 12_000, 450_000, 80_000);
+        AdviceRecord advice = new AdviceRecord(
+                764598,
+                17,
+                1_000_000,
+                999_000,
+                412.5,
+                "lstm-flow/kernel",
+                List.of(764598L, 774614L, 718155L, 716847L, 774445L),
+                903.2,
+                12_000,
+                450_000,
+                80_000);
 
         RecordStamps s = RecordStampsReader.read(RecordJson.write(advice));
 
@@ -32,23 +41,27 @@ class RecordStampsReaderTest {
         double[] speed = new double[ReadingRecord.WINDOW];
         Arrays.fill(flow, 300);
         Arrays.fill(speed, Double.NaN);
-        ReadingRecord reading = new ReadingRecord(717731, Instant.parse("2018-03-01T08:55:00Z"), flow, speed, 0, 100, 90);
+        ReadingRecord reading =
+                new ReadingRecord(717731, Instant.parse("2018-03-01T08:55:00Z"), flow, speed, 0, 100, 90);
 
         RecordStamps s = RecordStampsReader.read(RecordJson.write(reading));
 
-        assertThat(s).isEqualTo(new RecordStamps(717731, 0, 100, 90, RecordStamps.ABSENT, RecordStamps.ABSENT,
-                RecordStamps.ABSENT));
+        assertThat(s)
+                .isEqualTo(new RecordStamps(
+                        717731, 0, 100, 90, RecordStamps.ABSENT, RecordStamps.ABSENT, RecordStamps.ABSENT));
         assertThat(s.hasStages()).isFalse();
     }
 
     @Test
     void intendedTimeAndStagesMayBeNullOrAbsent() throws Exception {
-        RecordStamps s = read("{\"v\":1,\"detector\":1,\"seq\":0,\"sent_ns\":5,\"intended_ns\":null,\"parse_ns\":null}");
+        RecordStamps s =
+                read("{\"v\":1,\"detector\":1,\"seq\":0,\"sent_ns\":5,\"intended_ns\":null,\"parse_ns\":null}");
 
         assertThat(s.hasIntended()).isFalse();
         assertThat(s.intendedNs()).isEqualTo(RecordStamps.ABSENT);
         assertThat(s.hasStages()).isFalse();
-        assertThat(read("{\"detector\":1,\"seq\":0,\"sent_ns\":5}").hasIntended()).isFalse();
+        assertThat(read("{\"detector\":1,\"seq\":0,\"sent_ns\":5}").hasIntended())
+                .isFalse();
     }
 
     @Test
@@ -62,29 +75,32 @@ class RecordStampsReaderTest {
     }
 
     @ParameterizedTest(name = "{0} -> {1}")
-    @CsvSource(delimiter = '|', value = {
-            "not json at all                                              | not JSON",
-            "{\"detector\":1,\"seq\":0,\"sent_ns\":5                      | not JSON",
-            "{\"detector\":1,\"seq\":0,\"sent_ns\":5} {}                  | not JSON",
-            "[1,2,3]                                                      | not a JSON object",
-            "{\"v\":2,\"detector\":1,\"seq\":0,\"sent_ns\":5}             | unsupported version",
-            "{\"seq\":0,\"sent_ns\":5}                                    | missing detector",
-            "{\"detector\":1,\"sent_ns\":5}                               | missing seq",
-            "{\"detector\":1,\"seq\":0}                                   | missing sent_ns",
-            "{\"detector\":\"764598\",\"seq\":0,\"sent_ns\":5}            | invalid detector",
-            "{\"detector\":1,\"seq\":-1,\"sent_ns\":5}                    | invalid seq",
-            "{\"detector\":1,\"seq\":1.5,\"sent_ns\":5}                   | invalid seq",
-            "{\"detector\":1,\"seq\":2147483647,\"sent_ns\":5}            | invalid seq",
-            "{\"detector\":1,\"seq\":0,\"sent_ns\":[5]}                   | invalid sent_ns",
-            "{\"detector\":1,\"seq\":0,\"sent_ns\":99999999999999999999}  | invalid sent_ns",
-            "{\"detector\":1,\"seq\":0,\"sent_ns\":5,\"intended_ns\":\"x\"} | invalid intended_ns",
-            "{\"detector\":1,\"seq\":0,\"sent_ns\":5,\"infer_ns\":-3}     | invalid infer_ns",
-            "{\"detector\":1,\"seq\":0,\"sent_ns\":5,\"route_ns\":-9223372036854775808} | invalid route_ns",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "not json at all                                              | not JSON",
+                "{\"detector\":1,\"seq\":0,\"sent_ns\":5                      | not JSON",
+                "{\"detector\":1,\"seq\":0,\"sent_ns\":5} {}                  | not JSON",
+                "[1,2,3]                                                      | not a JSON object",
+                "{\"v\":2,\"detector\":1,\"seq\":0,\"sent_ns\":5}             | unsupported version",
+                "{\"seq\":0,\"sent_ns\":5}                                    | missing detector",
+                "{\"detector\":1,\"sent_ns\":5}                               | missing seq",
+                "{\"detector\":1,\"seq\":0}                                   | missing sent_ns",
+                "{\"detector\":\"764598\",\"seq\":0,\"sent_ns\":5}            | invalid detector",
+                "{\"detector\":1,\"seq\":-1,\"sent_ns\":5}                    | invalid seq",
+                "{\"detector\":1,\"seq\":1.5,\"sent_ns\":5}                   | invalid seq",
+                "{\"detector\":1,\"seq\":2147483647,\"sent_ns\":5}            | invalid seq",
+                "{\"detector\":1,\"seq\":0,\"sent_ns\":[5]}                   | invalid sent_ns",
+                "{\"detector\":1,\"seq\":0,\"sent_ns\":99999999999999999999}  | invalid sent_ns",
+                "{\"detector\":1,\"seq\":0,\"sent_ns\":5,\"intended_ns\":\"x\"} | invalid intended_ns",
+                "{\"detector\":1,\"seq\":0,\"sent_ns\":5,\"infer_ns\":-3}     | invalid infer_ns",
+                "{\"detector\":1,\"seq\":0,\"sent_ns\":5,\"route_ns\":-9223372036854775808} | invalid route_ns",
+            })
     void malformedRecordsAreNamedNotThrownAsCrashes(String json, String reason) {
         assertThatThrownBy(() -> read(json.strip()))
                 .isInstanceOf(MalformedRecordException.class)
-                .satisfies(e -> assertThat(((MalformedRecordException) e).reason()).isEqualTo(reason));
+                .satisfies(
+                        e -> assertThat(((MalformedRecordException) e).reason()).isEqualTo(reason));
     }
 
     @Test

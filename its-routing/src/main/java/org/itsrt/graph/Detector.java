@@ -1,8 +1,7 @@
 package org.itsrt.graph;
 
-import org.itsrt.readings.StudyStation;
-
 import java.util.Objects;
+import org.itsrt.readings.StudyStation;
 
 /**
  * A vehicle detector station (VDS), a node of the {@link DetectorGraph}.
@@ -17,13 +16,7 @@ import java.util.Objects;
  *                  station's total flow into flow per lane with it)
  */
 public record Detector(
-        long vdsId,
-        String name,
-        int freeway,
-        char direction,
-        double latitude,
-        double longitude,
-        int lanes) {
+        long vdsId, String name, int freeway, char direction, double latitude, double longitude, int lanes) {
 
     public Detector {
         Objects.requireNonNull(name, "name");
@@ -52,7 +45,13 @@ public record Detector(
 
     /** The detector of one of the study's six stations. */
     public static Detector of(StudyStation station) {
-        return new Detector(station.vdsId(), station.displayName(), station.freeway(),
-                station.direction(), station.latitude(), station.longitude(), station.lanes());
+        return new Detector(
+                station.vdsId(),
+                station.displayName(),
+                station.freeway(),
+                station.direction(),
+                station.latitude(),
+                station.longitude(),
+                station.lanes());
     }
 }

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-
 import org.jgrapht.Graph;
 import org.jgrapht.graph.AsUnmodifiableGraph;
 import org.jgrapht.graph.SimpleDirectedGraph;
@@ -34,8 +33,8 @@ public final class DetectorGraph {
     private final List<Detector> detectors;
     private final List<RoadSegment> segments;
 
-    private DetectorGraph(Graph<Detector, RoadSegment> graph, Map<Long, Detector> detectorsById,
-                          List<RoadSegment> segments) {
+    private DetectorGraph(
+            Graph<Detector, RoadSegment> graph, Map<Long, Detector> detectorsById, List<RoadSegment> segments) {
         this.graph = new AsUnmodifiableGraph<>(graph);
         this.detectorsById = Collections.unmodifiableMap(detectorsById);
         this.detectors = List.copyOf(detectorsById.values());
@@ -86,16 +85,15 @@ public final class DetectorGraph {
         private final List<RoadSegment> segments = new ArrayList<>();
         private boolean built;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** Adds a detector; its VDS id must be new to this graph. */
         public Builder addDetector(Detector detector) {
             requireNotBuilt();
             Detector previous = detectorsById.putIfAbsent(detector.vdsId(), detector);
             if (previous != null) {
-                throw new IllegalArgumentException("duplicate VDS id " + detector.vdsId() + ": "
-                        + previous + " and " + detector);
+                throw new IllegalArgumentException(
+                        "duplicate VDS id " + detector.vdsId() + ": " + previous + " and " + detector);
             }
             graph.addVertex(detector);
             return this;
@@ -117,8 +115,8 @@ public final class DetectorGraph {
          *                                  second segment between the same ordered pair, a length
          *                                  below the great-circle distance, or a foreign freeway
          */
-        public Builder addSegment(long fromVdsId, long toVdsId, double lengthMeters,
-                                  RoadSegment.Kind kind, int freeway) {
+        public Builder addSegment(
+                long fromVdsId, long toVdsId, double lengthMeters, RoadSegment.Kind kind, int freeway) {
             requireNotBuilt();
             Objects.requireNonNull(kind, "kind");
             Detector from = requireDetector(fromVdsId, fromVdsId, toVdsId);
@@ -156,8 +154,8 @@ public final class DetectorGraph {
         private Detector requireDetector(long vdsId, long fromVdsId, long toVdsId) {
             Detector detector = detectorsById.get(vdsId);
             if (detector == null) {
-                throw new IllegalArgumentException("segment " + fromVdsId + " -> " + toVdsId
-                        + ": detector " + vdsId + " has not been added");
+                throw new IllegalArgumentException(
+                        "segment " + fromVdsId + " -> " + toVdsId + ": detector " + vdsId + " has not been added");
             }
             return detector;
         }

@@ -17,15 +17,13 @@ public final class GreatCircle {
     /** Mean Earth radius (IUGG, (2a + b) / 3 of WGS84), in meters. */
     public static final double EARTH_MEAN_RADIUS_M = 6_371_008.8;
 
-    private GreatCircle() {
-    }
+    private GreatCircle() {}
 
     /**
      * Distance in meters between two points given in degrees of WGS84 latitude and longitude.
      * Symmetric in its two points, 0 for identical points.
      */
-    public static double meters(double latitude1, double longitude1,
-                                double latitude2, double longitude2) {
+    public static double meters(double latitude1, double longitude1, double latitude2, double longitude2) {
         double phi1 = Math.toRadians(latitude1);
         double phi2 = Math.toRadians(latitude2);
         double halfDeltaPhi = (phi2 - phi1) / 2;

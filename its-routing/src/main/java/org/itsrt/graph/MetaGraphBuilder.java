@@ -9,7 +9,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-
 import org.itsrt.readings.pems.StationMeta;
 import org.itsrt.readings.pems.StationMetaReader;
 import org.slf4j.Logger;
@@ -156,15 +155,19 @@ public final class MetaGraphBuilder {
             }
         }
         if (!unplaceable.isEmpty()) {
-            LOG.warn("skipped {} station(s) without finite coordinates, absolute postmile or lanes, e.g. VDS {}",
-                    unplaceable.size(), unplaceable.subList(0, Math.min(SKIPPED_IDS_LOGGED, unplaceable.size())));
+            LOG.warn(
+                    "skipped {} station(s) without finite coordinates, absolute postmile or lanes, e.g. VDS {}",
+                    unplaceable.size(),
+                    unplaceable.subList(0, Math.min(SKIPPED_IDS_LOGGED, unplaceable.size())));
         }
         return usable;
     }
 
     private static boolean isPlaceable(StationMeta station) {
-        return station.latitude() >= -90 && station.latitude() <= 90
-                && station.longitude() >= -180 && station.longitude() <= 180
+        return station.latitude() >= -90
+                && station.latitude() <= 90
+                && station.longitude() >= -180
+                && station.longitude() <= 180
                 && Double.isFinite(station.absPostmile())
                 && station.lanes() >= 1;
     }
@@ -173,7 +176,8 @@ public final class MetaGraphBuilder {
     private static Map<Carriageway, List<StationMeta>> chainsInTravelOrder(List<StationMeta> stations) {
         Map<Carriageway, List<StationMeta>> chains = new TreeMap<>();
         for (StationMeta station : stations) {
-            chains.computeIfAbsent(Carriageway.of(station), key -> new ArrayList<>()).add(station);
+            chains.computeIfAbsent(Carriageway.of(station), key -> new ArrayList<>())
+                    .add(station);
         }
         chains.forEach((carriageway, chain) -> {
             Comparator<StationMeta> byPostmile = Comparator.comparingDouble(StationMeta::absPostmile);
@@ -186,12 +190,18 @@ public final class MetaGraphBuilder {
     }
 
     private static Detector detectorOf(StationMeta station) {
-        return new Detector(station.id(), station.name(), station.freeway(), station.direction(),
-                station.latitude(), station.longitude(), station.lanes());
+        return new Detector(
+                station.id(),
+                station.name(),
+                station.freeway(),
+                station.direction(),
+                station.latitude(),
+                station.longitude(),
+                station.lanes());
     }
 
-    private static void addFreewaySegments(DetectorGraph.Builder builder, Carriageway carriageway,
-                                           List<StationMeta> chain) {
+    private static void addFreewaySegments(
+            DetectorGraph.Builder builder, Carriageway carriageway, List<StationMeta> chain) {
         for (int i = 1; i < chain.size(); i++) {
             StationMeta from = chain.get(i - 1);
             StationMeta to = chain.get(i);
@@ -225,8 +235,7 @@ public final class MetaGraphBuilder {
     private static void addInterchange(DetectorGraph.Builder builder, StationMeta from, StationMeta to) {
         // The nearest-station search runs from both ends, so most links are found twice.
         if (!builder.hasSegment(from.id(), to.id())) {
-            builder.addSegment(from.id(), to.id(), greatCircle(from, to),
-                    RoadSegment.Kind.INTERCHANGE, to.freeway());
+            builder.addSegment(from.id(), to.id(), greatCircle(from, to), RoadSegment.Kind.INTERCHANGE, to.freeway());
         }
     }
 
@@ -248,7 +257,8 @@ public final class MetaGraphBuilder {
             byLatitude = stations.stream()
                     .sorted(Comparator.comparingDouble(StationMeta::latitude).thenComparingLong(StationMeta::id))
                     .toArray(StationMeta[]::new);
-            latitudes = Arrays.stream(byLatitude).mapToDouble(StationMeta::latitude).toArray();
+            latitudes =
+                    Arrays.stream(byLatitude).mapToDouble(StationMeta::latitude).toArray();
         }
 
         /** The nearest station within the radius (ties: lowest latitude, then VDS id), or null. */
@@ -259,7 +269,8 @@ public final class MetaGraphBuilder {
             StationMeta nearest = null;
             double nearestDistance = Double.POSITIVE_INFINITY;
             for (int i = firstAtOrAbove(origin.latitude() - band);
-                 i < byLatitude.length && latitudes[i] <= origin.latitude() + band; i++) {
+                    i < byLatitude.length && latitudes[i] <= origin.latitude() + band;
+                    i++) {
                 double distance = greatCircle(origin, byLatitude[i]);
                 if (distance <= radiusMeters && distance < nearestDistance) {
                     nearest = byLatitude[i];

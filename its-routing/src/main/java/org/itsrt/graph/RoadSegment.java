@@ -77,7 +77,7 @@ public final class RoadSegment extends DefaultEdge {
 
     @Override
     public String toString() {
-        return kind + " " + freeway + " " + from.vdsId() + " -> " + to.vdsId()
-                + " (" + Math.round(lengthMeters) + " m)";
+        return kind + " " + freeway + " " + from.vdsId() + " -> " + to.vdsId() + " (" + Math.round(lengthMeters)
+                + " m)";
     }
 }

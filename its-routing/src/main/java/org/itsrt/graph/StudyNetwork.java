@@ -1,7 +1,5 @@
 package org.itsrt.graph;
 
-import org.itsrt.readings.StudyStation;
-
 import static org.itsrt.readings.StudyStation.ATHENS;
 import static org.itsrt.readings.StudyStation.EAST_RANCHO_DOMINGUEZ;
 import static org.itsrt.readings.StudyStation.EL_SEGUNDO;
@@ -10,6 +8,7 @@ import static org.itsrt.readings.StudyStation.LYNWOOD_GARDENS;
 import static org.itsrt.readings.StudyStation.WILMINGTON;
 
 import java.util.List;
+import org.itsrt.readings.StudyStation;
 
 /**
  * The study's six-detector network, directed in the direction of travel:
@@ -32,8 +31,7 @@ import java.util.List;
 public final class StudyNetwork {
 
     /** One stretch of the study network: from, to, and the freeway it runs on. */
-    private record Link(StudyStation from, StudyStation to, int freeway) {
-    }
+    private record Link(StudyStation from, StudyStation to, int freeway) {}
 
     private static final List<Link> LINKS = List.of(
             new Link(EL_SEGUNDO, WILMINGTON, 405),
@@ -43,8 +41,7 @@ public final class StudyNetwork {
             new Link(LYNWOOD_GARDENS, EAST_RANCHO_DOMINGUEZ, 710),
             new Link(EAST_RANCHO_DOMINGUEZ, LONG_BEACH, 710));
 
-    private StudyNetwork() {
-    }
+    private StudyNetwork() {}
 
     /** Builds the six-detector graph; detectors in {@link StudyStation} order. */
     public static DetectorGraph build() {
@@ -53,10 +50,13 @@ public final class StudyNetwork {
             builder.addDetector(Detector.of(station));
         }
         for (Link link : LINKS) {
-            double length = GreatCircle.meters(link.from().latitude(), link.from().longitude(),
-                    link.to().latitude(), link.to().longitude());
-            builder.addSegment(link.from().vdsId(), link.to().vdsId(), length,
-                    RoadSegment.Kind.FREEWAY, link.freeway());
+            double length = GreatCircle.meters(
+                    link.from().latitude(),
+                    link.from().longitude(),
+                    link.to().latitude(),
+                    link.to().longitude());
+            builder.addSegment(
+                    link.from().vdsId(), link.to().vdsId(), length, RoadSegment.Kind.FREEWAY, link.freeway());
         }
         return builder.build();
     }

@@ -5,7 +5,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
-
 import org.itsrt.readings.pems.StationMeta;
 
 /**
@@ -51,13 +50,17 @@ public final class SyntheticFreewayNetwork {
      * @param regionSizeMeters      side of the square region
      * @param stationSpacingMeters  mean distance between consecutive mainline stations
      */
-    public record Spec(long seed, int southNorthFreeways, int westEastFreeways,
-                       double regionSizeMeters, double stationSpacingMeters) {
+    public record Spec(
+            long seed,
+            int southNorthFreeways,
+            int westEastFreeways,
+            double regionSizeMeters,
+            double stationSpacingMeters) {
 
         public Spec {
             if (southNorthFreeways < 1 || westEastFreeways < 1) {
-                throw new IllegalArgumentException("need at least one freeway each way, got "
-                        + southNorthFreeways + " south-north and " + westEastFreeways + " west-east");
+                throw new IllegalArgumentException("need at least one freeway each way, got " + southNorthFreeways
+                        + " south-north and " + westEastFreeways + " west-east");
             }
             if (!(stationSpacingMeters >= 4 * CENTRELINE_STEP_METERS)
                     || !(regionSizeMeters >= 4 * stationSpacingMeters)
@@ -147,8 +150,8 @@ public final class SyntheticFreewayNetwork {
     private Centreline centreline(boolean southNorth, int position, int count) {
         double size = spec.regionSizeMeters();
         double corridorWidth = 0.8 * size / count;
-        double across0 = -0.4 * size + (position + 0.5) * corridorWidth
-                + (random.nextDouble() - 0.5) * 0.2 * corridorWidth;
+        double across0 =
+                -0.4 * size + (position + 0.5) * corridorWidth + (random.nextDouble() - 0.5) * 0.2 * corridorWidth;
         double tilt = (random.nextDouble() - 0.5) * 0.1;
         double amplitude = (0.005 + 0.02 * random.nextDouble()) * size;
         double wavelength = (0.25 + 0.5 * random.nextDouble()) * size;
@@ -167,15 +170,28 @@ public final class SyntheticFreewayNetwork {
     /**
      * @param eastNorth local position in meters east and north of the region's centre
      */
-    private void addStation(int freeway, char direction, double postmile, double[] eastNorth,
-                            String type, int lanes) {
+    private void addStation(int freeway, char direction, double postmile, double[] eastNorth, String type, int lanes) {
         double latitude = CENTRE_LATITUDE + Math.toDegrees(eastNorth[1] / GreatCircle.EARTH_MEAN_RADIUS_M);
-        double longitude = CENTRE_LONGITUDE + Math.toDegrees(eastNorth[0]
-                / (GreatCircle.EARTH_MEAN_RADIUS_M * Math.cos(Math.toRadians(CENTRE_LATITUDE))));
+        double longitude = CENTRE_LONGITUDE
+                + Math.toDegrees(
+                        eastNorth[0] / (GreatCircle.EARTH_MEAN_RADIUS_M * Math.cos(Math.toRadians(CENTRE_LATITUDE))));
         String postmileText = String.format(Locale.ROOT, "%.3f", postmile);
         String name = String.format(Locale.ROOT, "Synthetic %d-%c %s PM %s", freeway, direction, type, postmileText);
-        stations.add(new StationMeta(nextVdsId++, freeway, direction, DISTRICT, "", "", postmileText,
-                postmile, latitude, longitude, Double.NaN, type, lanes, name));
+        stations.add(new StationMeta(
+                nextVdsId++,
+                freeway,
+                direction,
+                DISTRICT,
+                "",
+                "",
+                postmileText,
+                postmile,
+                latitude,
+                longitude,
+                Double.NaN,
+                type,
+                lanes,
+                name));
     }
 
     /** A polyline in local meters east and north, parametrised by arc length from its first point. */
@@ -211,8 +227,9 @@ public final class SyntheticFreewayNetwork {
             double norm = Math.hypot(dEast, dNorth);
             // The right-hand normal of the direction (dEast, dNorth) is (dNorth, -dEast).
             return new double[] {
-                    east[i] + fraction * dEast + offset * dNorth / norm,
-                    north[i] + fraction * dNorth - offset * dEast / norm};
+                east[i] + fraction * dEast + offset * dNorth / norm,
+                north[i] + fraction * dNorth - offset * dEast / norm
+            };
         }
     }
 }

@@ -22,7 +22,8 @@ public record Route(long fromVdsId, long toVdsId, List<Long> vdsIds, double cost
             }
         } else {
             if (vdsIds.get(0) != fromVdsId || vdsIds.get(vdsIds.size() - 1) != toVdsId) {
-                throw new IllegalArgumentException("route " + vdsIds + " must run from " + fromVdsId + " to " + toVdsId);
+                throw new IllegalArgumentException(
+                        "route " + vdsIds + " must run from " + fromVdsId + " to " + toVdsId);
             }
             if (!(costSeconds >= 0) || Double.isInfinite(costSeconds)) {
                 throw new IllegalArgumentException("a route's cost must be finite and >= 0, got " + costSeconds);

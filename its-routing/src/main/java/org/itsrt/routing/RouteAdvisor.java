@@ -3,7 +3,6 @@ package org.itsrt.routing;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
-
 import org.itsrt.graph.DetectorGraph;
 
 /**
@@ -26,8 +25,7 @@ public final class RouteAdvisor {
     /** The reading each detector's conditions in the router came from. */
     private final Map<Long, ReadingStamp> newest = new HashMap<>();
 
-    private record ReadingStamp(Instant readingTs, long seq) {
-    }
+    private record ReadingStamp(Instant readingTs, long seq) {}
 
     /**
      * @throws IllegalArgumentException if origin or destination is not a detector of the graph

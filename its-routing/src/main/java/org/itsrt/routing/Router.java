@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.itsrt.graph.Detector;
 import org.itsrt.graph.DetectorGraph;
 import org.itsrt.graph.RoadSegment;
@@ -50,8 +49,8 @@ public final class Router {
                     .add(segment);
             secondsBySegment[segment.index()] = cost.seconds(segment, state);
         }
-        this.costGraph = new AsWeightedGraph<>(network.graph(),
-                segment -> secondsBySegment[segment.index()], false, false);
+        this.costGraph =
+                new AsWeightedGraph<>(network.graph(), segment -> secondsBySegment[segment.index()], false, false);
         this.aStar = new AStarShortestPath<>(costGraph, heuristic);
         this.dijkstra = new DijkstraShortestPath<>(costGraph);
     }
@@ -96,14 +95,18 @@ public final class Router {
 
     /** The fastest route by A* under the current state. */
     public Route route(long fromVdsId, long toVdsId) {
-        return routeWith(aStar.getPath(network.requireDetector(fromVdsId), network.requireDetector(toVdsId)),
-                fromVdsId, toVdsId);
+        return routeWith(
+                aStar.getPath(network.requireDetector(fromVdsId), network.requireDetector(toVdsId)),
+                fromVdsId,
+                toVdsId);
     }
 
     /** The fastest route by Dijkstra on the same costs: the reference A* is checked against. */
     public Route routeByDijkstra(long fromVdsId, long toVdsId) {
-        return routeWith(dijkstra.getPath(network.requireDetector(fromVdsId), network.requireDetector(toVdsId)),
-                fromVdsId, toVdsId);
+        return routeWith(
+                dijkstra.getPath(network.requireDetector(fromVdsId), network.requireDetector(toVdsId)),
+                fromVdsId,
+                toVdsId);
     }
 
     /** The current cost of one segment of this router's graph, in seconds. */

@@ -36,6 +36,7 @@ public final class TravelTimeCost {
 
     /** Exact by definition of the international mile. */
     static final double METERS_PER_SECOND_PER_MPH = 0.44704;
+
     private static final double FIVE_MINUTE_INTERVALS_PER_HOUR = 12;
 
     private final TravelTimeParameters parameters;

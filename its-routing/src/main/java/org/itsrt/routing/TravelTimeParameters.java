@@ -68,8 +68,8 @@ public record TravelTimeParameters(
     }
 
     public TravelTimeParameters withBpr(double newAlpha, double newBeta) {
-        return new TravelTimeParameters(freeFlowSpeedMph, minSpeedMph, maxSpeedMph, laneCapacityVehPerHourLane,
-                newAlpha, newBeta);
+        return new TravelTimeParameters(
+                freeFlowSpeedMph, minSpeedMph, maxSpeedMph, laneCapacityVehPerHourLane, newAlpha, newBeta);
     }
 
     private static void requireFinite(double value, String name) {

@@ -18,8 +18,7 @@ class DetectorGraphTest {
 
     @Test
     void acceptsALengthEqualToTheGreatCircleDistanceAndLongerOnes() {
-        DetectorGraph graph = abc()
-                .addSegment(1, 2, A_TO_B, RoadSegment.Kind.FREEWAY, 405)
+        DetectorGraph graph = abc().addSegment(1, 2, A_TO_B, RoadSegment.Kind.FREEWAY, 405)
                 .addSegment(2, 3, GreatCircle.meters(B, C) * 3, RoadSegment.Kind.INTERCHANGE, 105)
                 .build();
 
@@ -63,8 +62,7 @@ class DetectorGraphTest {
 
     @Test
     void indexesSegmentsDenselyAndLooksDetectorsUpById() {
-        DetectorGraph graph = abc()
-                .addSegment(1, 2, A_TO_B, RoadSegment.Kind.FREEWAY, 405)
+        DetectorGraph graph = abc().addSegment(1, 2, A_TO_B, RoadSegment.Kind.FREEWAY, 405)
                 .addSegment(2, 3, 1e4, RoadSegment.Kind.INTERCHANGE, 105)
                 .addSegment(3, 1, 1e4, RoadSegment.Kind.INTERCHANGE, 405)
                 .build();
@@ -94,7 +92,8 @@ class DetectorGraphTest {
     void detectorsRejectImpossibleValues() {
         assertThatThrownBy(() -> new Detector(1, "", 405, 'X', 34, -118, 3)).hasMessageContaining("direction");
         assertThatThrownBy(() -> new Detector(1, "", 405, 'S', 91, -118, 3)).hasMessageContaining("latitude");
-        assertThatThrownBy(() -> new Detector(1, "", 405, 'S', Double.NaN, -118, 3)).hasMessageContaining("latitude");
+        assertThatThrownBy(() -> new Detector(1, "", 405, 'S', Double.NaN, -118, 3))
+                .hasMessageContaining("latitude");
         assertThatThrownBy(() -> new Detector(1, "", 405, 'S', 34, -118, 0)).hasMessageContaining("lanes");
     }
 }

@@ -28,7 +28,8 @@ class GreatCircleTest {
 
     @Test
     void aPointIsNowhereFromItself() {
-        assertThat(GreatCircle.meters(33.928621, -118.368522, 33.928621, -118.368522)).isZero();
+        assertThat(GreatCircle.meters(33.928621, -118.368522, 33.928621, -118.368522))
+                .isZero();
     }
 
     /**
@@ -44,9 +45,12 @@ class GreatCircleTest {
 
     @Property(tries = 500)
     void isSymmetricAndObeysTheTriangleInequality(
-            @ForAll @DoubleRange(min = -90, max = 90) double lat1, @ForAll @DoubleRange(min = -180, max = 180) double lon1,
-            @ForAll @DoubleRange(min = -90, max = 90) double lat2, @ForAll @DoubleRange(min = -180, max = 180) double lon2,
-            @ForAll @DoubleRange(min = -90, max = 90) double lat3, @ForAll @DoubleRange(min = -180, max = 180) double lon3) {
+            @ForAll @DoubleRange(min = -90, max = 90) double lat1,
+            @ForAll @DoubleRange(min = -180, max = 180) double lon1,
+            @ForAll @DoubleRange(min = -90, max = 90) double lat2,
+            @ForAll @DoubleRange(min = -180, max = 180) double lon2,
+            @ForAll @DoubleRange(min = -90, max = 90) double lat3,
+            @ForAll @DoubleRange(min = -180, max = 180) double lon3) {
         double ab = GreatCircle.meters(lat1, lon1, lat2, lon2);
         double bc = GreatCircle.meters(lat2, lon2, lat3, lon3);
         double ac = GreatCircle.meters(lat1, lon1, lat3, lon3);

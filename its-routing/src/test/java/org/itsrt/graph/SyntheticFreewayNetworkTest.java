@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
-
 import org.itsrt.readings.pems.StationMeta;
 import org.junit.jupiter.api.Test;
 
@@ -20,7 +19,8 @@ class SyntheticFreewayNetworkTest {
     private static final DetectorGraph GRAPH = MetaGraphBuilder.buildDefault(STATIONS);
 
     private static Map<String, List<StationMeta>> mainlineByCarriageway() {
-        return STATIONS.stream().filter(StationMeta::isMainline)
+        return STATIONS.stream()
+                .filter(StationMeta::isMainline)
                 .collect(Collectors.groupingBy(station -> station.freeway() + "-" + station.direction()));
     }
 
@@ -41,17 +41,20 @@ class SyntheticFreewayNetworkTest {
 
     @Test
     void theSameSeedGivesTheSameRowsAndAnotherSeedOthers() {
-        assertThat(SyntheticFreewayNetwork.stations(SyntheticFreewayNetwork.Spec.defaults(11))).isEqualTo(STATIONS);
-        assertThat(SyntheticFreewayNetwork.stations(SyntheticFreewayNetwork.Spec.defaults(12))).isNotEqualTo(STATIONS);
+        assertThat(SyntheticFreewayNetwork.stations(SyntheticFreewayNetwork.Spec.defaults(11)))
+                .isEqualTo(STATIONS);
+        assertThat(SyntheticFreewayNetwork.stations(SyntheticFreewayNetwork.Spec.defaults(12)))
+                .isNotEqualTo(STATIONS);
     }
 
     @Test
     void postmilesGrowNorthwardAndEastward() {
         mainlineByCarriageway().forEach((carriageway, stations) -> {
-            ToDoubleFunction<StationMeta> northOrEast = southNorth(stations.get(0))
-                    ? StationMeta::latitude : StationMeta::longitude;
+            ToDoubleFunction<StationMeta> northOrEast =
+                    southNorth(stations.get(0)) ? StationMeta::latitude : StationMeta::longitude;
             List<StationMeta> byPostmile = stations.stream()
-                    .sorted(Comparator.comparingDouble(StationMeta::absPostmile)).toList();
+                    .sorted(Comparator.comparingDouble(StationMeta::absPostmile))
+                    .toList();
             for (int i = 1; i < byPostmile.size(); i++) {
                 assertThat(northOrEast.applyAsDouble(byPostmile.get(i)))
                         .as("%s station %d", carriageway, byPostmile.get(i).id())
@@ -78,7 +81,9 @@ class SyntheticFreewayNetworkTest {
     void stationsAreAboutTheSpecifiedSpacingApart() {
         double[] lengths = GRAPH.segments().stream()
                 .filter(segment -> segment.kind() == RoadSegment.Kind.FREEWAY)
-                .mapToDouble(RoadSegment::lengthMeters).sorted().toArray();
+                .mapToDouble(RoadSegment::lengthMeters)
+                .sorted()
+                .toArray();
         double median = lengths[lengths.length / 2];
 
         assertThat(median).isBetween(0.9 * SPEC.stationSpacingMeters(), 1.2 * SPEC.stationSpacingMeters());
@@ -89,15 +94,18 @@ class SyntheticFreewayNetworkTest {
     void everySouthNorthFreewayHasInterchangesWithEveryWestEastFreeway() {
         Set<String> crossings = GRAPH.segments().stream()
                 .filter(segment -> segment.kind() == RoadSegment.Kind.INTERCHANGE)
-                .map(segment -> segment.from().freeway() + "" + segment.from().direction()
-                        + ">" + segment.to().freeway() + segment.to().direction())
+                .map(segment -> segment.from().freeway() + "" + segment.from().direction() + ">"
+                        + segment.to().freeway() + segment.to().direction())
                 .collect(Collectors.toSet());
-        List<StationMeta> carriagewayHeads = mainlineByCarriageway().values().stream().map(list -> list.get(0)).toList();
+        List<StationMeta> carriagewayHeads = mainlineByCarriageway().values().stream()
+                .map(list -> list.get(0))
+                .toList();
 
         for (StationMeta from : carriagewayHeads) {
             for (StationMeta to : carriagewayHeads) {
                 if (southNorth(from) != southNorth(to)) {
-                    assertThat(crossings).contains(from.freeway() + "" + from.direction() + ">" + to.freeway() + to.direction());
+                    assertThat(crossings)
+                            .contains(from.freeway() + "" + from.direction() + ">" + to.freeway() + to.direction());
                 }
             }
         }
@@ -105,8 +113,10 @@ class SyntheticFreewayNetworkTest {
 
     @Test
     void rejectsSpecsThatCannotMakeANetwork() {
-        assertThatThrownBy(() -> new SyntheticFreewayNetwork.Spec(1, 0, 3, 30_000, 800)).hasMessageContaining("freeway");
-        assertThatThrownBy(() -> new SyntheticFreewayNetwork.Spec(1, 3, 3, 1_000, 800)).hasMessageContaining("regionSizeMeters");
+        assertThatThrownBy(() -> new SyntheticFreewayNetwork.Spec(1, 0, 3, 30_000, 800))
+                .hasMessageContaining("freeway");
+        assertThatThrownBy(() -> new SyntheticFreewayNetwork.Spec(1, 3, 3, 1_000, 800))
+                .hasMessageContaining("regionSizeMeters");
     }
 
     private static double mean(List<StationMeta> stations, ToDoubleFunction<StationMeta> value) {

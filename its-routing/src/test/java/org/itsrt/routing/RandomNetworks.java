@@ -3,7 +3,6 @@ package org.itsrt.routing;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-
 import org.itsrt.graph.Detector;
 import org.itsrt.graph.DetectorGraph;
 import org.itsrt.graph.GreatCircle;
@@ -17,8 +16,7 @@ final class RandomNetworks {
 
     private static final int[] FREEWAYS = {5, 105, 405, 710};
 
-    private RandomNetworks() {
-    }
+    private RandomNetworks() {}
 
     /**
      * A graph of 2-40 detectors, from a street corner to the whole globe in extent, some of them
@@ -44,15 +42,24 @@ final class RandomNetworks {
                 latitude = clamp(centreLatitude + (random.nextDouble() - 0.5) * spreadDegrees, -90, 90);
                 longitude = wrap(centreLongitude + (random.nextDouble() - 0.5) * spreadDegrees);
             }
-            Detector detector = new Detector(1000 + i, "d" + i, FREEWAYS[random.nextInt(FREEWAYS.length)],
-                    "NSEW".charAt(random.nextInt(4)), latitude, longitude, 1 + random.nextInt(6));
+            Detector detector = new Detector(
+                    1000 + i,
+                    "d" + i,
+                    FREEWAYS[random.nextInt(FREEWAYS.length)],
+                    "NSEW".charAt(random.nextInt(4)),
+                    latitude,
+                    longitude,
+                    1 + random.nextInt(6));
             detectors.add(detector);
             builder.addDetector(detector);
         }
         for (Detector from : detectors) {
             for (Detector to : detectors) {
                 if (from != to && random.nextDouble() < edgeProbability) {
-                    builder.addSegment(from.vdsId(), to.vdsId(), length(random, GreatCircle.meters(from, to)),
+                    builder.addSegment(
+                            from.vdsId(),
+                            to.vdsId(),
+                            length(random, GreatCircle.meters(from, to)),
                             random.nextBoolean() ? RoadSegment.Kind.FREEWAY : RoadSegment.Kind.INTERCHANGE,
                             random.nextBoolean() ? from.freeway() : to.freeway());
                 }
@@ -82,8 +89,13 @@ final class RandomNetworks {
         double minSpeed = 1 + random.nextDouble() * 20;
         double freeSpeed = minSpeed + random.nextDouble() * 60;
         double maxSpeed = freeSpeed + (random.nextBoolean() ? 0 : random.nextDouble() * 30);
-        return new TravelTimeParameters(freeSpeed, minSpeed, maxSpeed, 1000 + random.nextDouble() * 1500,
-                random.nextDouble(), 0.5 + random.nextDouble() * 5);
+        return new TravelTimeParameters(
+                freeSpeed,
+                minSpeed,
+                maxSpeed,
+                1000 + random.nextDouble() * 1500,
+                random.nextDouble(),
+                0.5 + random.nextDouble() * 5);
     }
 
     /**

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.time.Instant;
 import java.util.List;
-
 import org.itsrt.graph.StudyNetwork;
 import org.junit.jupiter.api.Test;
 
@@ -25,10 +24,13 @@ class RouteAdvisorTest {
     void routesLikeTheRouterUnderTheConditionsTaken() {
         RouteAdvisor advisor = advisor();
         Router router = Router.withDefaults(StudyNetwork.build());
-        assertThat(advisor.route().vdsIds()).isEqualTo(router.route(EL_SEGUNDO, LONG_BEACH).vdsIds());
+        assertThat(advisor.route().vdsIds())
+                .isEqualTo(router.route(EL_SEGUNDO, LONG_BEACH).vdsIds());
 
-        assertThat(advisor.update(EL_SEGUNDO, T0, 0, DetectorConditions.of(15, 400))).isTrue();
-        assertThat(advisor.update(WILMINGTON, T0, 0, DetectorConditions.of(12, 350))).isTrue();
+        assertThat(advisor.update(EL_SEGUNDO, T0, 0, DetectorConditions.of(15, 400)))
+                .isTrue();
+        assertThat(advisor.update(WILMINGTON, T0, 0, DetectorConditions.of(12, 350)))
+                .isTrue();
         router.update(EL_SEGUNDO, DetectorConditions.of(15, 400));
         router.update(WILMINGTON, DetectorConditions.of(12, 350));
 
@@ -54,7 +56,8 @@ class RouteAdvisorTest {
             }
             RouteAdvisor jammed = advisor();
             jammed.update(EL_SEGUNDO, T0, 0, jam);
-            assertThat(advisor.route().costSeconds()).as("order %s", order)
+            assertThat(advisor.route().costSeconds())
+                    .as("order %s", order)
                     .isCloseTo(jammed.route().costSeconds(), within(1e-9));
         }
     }
@@ -62,9 +65,12 @@ class RouteAdvisorTest {
     @Test
     void anOlderReadingIsNotTaken() {
         RouteAdvisor advisor = advisor();
-        assertThat(advisor.update(EL_SEGUNDO, T0.plusSeconds(300), 1, DetectorConditions.of(60, 300))).isTrue();
-        assertThat(advisor.update(EL_SEGUNDO, T0, 9, DetectorConditions.of(10, 900))).isFalse();
-        assertThat(advisor.update(EL_SEGUNDO, T0.plusSeconds(300), 1, DetectorConditions.of(10, 900))).isFalse();
+        assertThat(advisor.update(EL_SEGUNDO, T0.plusSeconds(300), 1, DetectorConditions.of(60, 300)))
+                .isTrue();
+        assertThat(advisor.update(EL_SEGUNDO, T0, 9, DetectorConditions.of(10, 900)))
+                .isFalse();
+        assertThat(advisor.update(EL_SEGUNDO, T0.plusSeconds(300), 1, DetectorConditions.of(10, 900)))
+                .isFalse();
         assertThat(RouteAdvisor.isNewer(T0, 2, T0, 1)).isTrue();
         assertThat(RouteAdvisor.isNewer(T0, 1, T0.plusSeconds(1), 0)).isFalse();
     }
@@ -72,6 +78,7 @@ class RouteAdvisorTest {
     @Test
     void anEndOutsideTheGraphIsRejected() {
         assertThatThrownBy(() -> new RouteAdvisor(StudyNetwork.build(), 999_999, LONG_BEACH))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("999999");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("999999");
     }
 }

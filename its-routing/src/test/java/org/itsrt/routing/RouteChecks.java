@@ -3,7 +3,6 @@ package org.itsrt.routing;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-
 import org.itsrt.graph.Detector;
 import org.itsrt.graph.RoadSegment;
 import org.jgrapht.Graph;
@@ -26,16 +25,15 @@ final class RouteChecks {
     private static final double RELATIVE_TOLERANCE = 1e-9;
     private static final double ABSOLUTE_TOLERANCE_S = 1e-9;
 
-    private RouteChecks() {
-    }
+    private RouteChecks() {}
 
     static boolean withinTolerance(double actual, double bound) {
         return actual <= bound + RELATIVE_TOLERANCE * Math.abs(bound) + ABSOLUTE_TOLERANCE_S;
     }
 
     /** Nodes n with h(n) > exact cost n -> goal (by Dijkstra on the reversed graph). */
-    static List<String> admissibilityViolations(Graph<Detector, RoadSegment> costGraph,
-                                                AStarAdmissibleHeuristic<Detector> heuristic, Detector goal) {
+    static List<String> admissibilityViolations(
+            Graph<Detector, RoadSegment> costGraph, AStarAdmissibleHeuristic<Detector> heuristic, Detector goal) {
         ShortestPathAlgorithm.SingleSourcePaths<Detector, RoadSegment> toGoal =
                 new DijkstraShortestPath<>(new EdgeReversedGraph<>(costGraph)).getPaths(goal);
         List<String> violations = new ArrayList<>();
@@ -43,23 +41,34 @@ final class RouteChecks {
             double exact = toGoal.getWeight(node);
             double estimate = heuristic.getCostEstimate(node, goal);
             if (!withinTolerance(estimate, exact)) {
-                violations.add(String.format(Locale.ROOT, "h(%d -> %d) = %.9f s > exact %.9f s",
-                        node.vdsId(), goal.vdsId(), estimate, exact));
+                violations.add(String.format(
+                        Locale.ROOT,
+                        "h(%d -> %d) = %.9f s > exact %.9f s",
+                        node.vdsId(),
+                        goal.vdsId(),
+                        estimate,
+                        exact));
             }
         }
         return violations;
     }
 
     /** Segments (u, v) with h(u) > w(u, v) + h(v) for this goal. */
-    static List<String> consistencyViolations(Graph<Detector, RoadSegment> costGraph,
-                                              AStarAdmissibleHeuristic<Detector> heuristic, Detector goal) {
+    static List<String> consistencyViolations(
+            Graph<Detector, RoadSegment> costGraph, AStarAdmissibleHeuristic<Detector> heuristic, Detector goal) {
         List<String> violations = new ArrayList<>();
         for (RoadSegment segment : costGraph.edgeSet()) {
             double hFrom = heuristic.getCostEstimate(segment.from(), goal);
             double viaSegment = costGraph.getEdgeWeight(segment) + heuristic.getCostEstimate(segment.to(), goal);
             if (!withinTolerance(hFrom, viaSegment)) {
-                violations.add(String.format(Locale.ROOT, "h(%d) = %.9f s > w + h(%d) = %.9f s, goal %d",
-                        segment.from().vdsId(), hFrom, segment.to().vdsId(), viaSegment, goal.vdsId()));
+                violations.add(String.format(
+                        Locale.ROOT,
+                        "h(%d) = %.9f s > w + h(%d) = %.9f s, goal %d",
+                        segment.from().vdsId(),
+                        hFrom,
+                        segment.to().vdsId(),
+                        viaSegment,
+                        goal.vdsId()));
             }
         }
         return violations;

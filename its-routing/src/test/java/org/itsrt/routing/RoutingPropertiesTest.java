@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
 import java.util.Random;
-
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.LongRange;
@@ -46,8 +45,10 @@ class RoutingPropertiesTest {
         Router router = randomRouter(random);
 
         for (Detector goal : router.network().detectors()) {
-            assertThat(RouteChecks.admissibilityViolations(router.costGraph(), router.heuristic(), goal)).isEmpty();
-            assertThat(RouteChecks.consistencyViolations(router.costGraph(), router.heuristic(), goal)).isEmpty();
+            assertThat(RouteChecks.admissibilityViolations(router.costGraph(), router.heuristic(), goal))
+                    .isEmpty();
+            assertThat(RouteChecks.consistencyViolations(router.costGraph(), router.heuristic(), goal))
+                    .isEmpty();
         }
     }
 
@@ -66,7 +67,8 @@ class RoutingPropertiesTest {
 
     /** Synthetic freeway networks of a few hundred detectors, with random traffic. */
     @Property(tries = 8)
-    void aStarMatchesDijkstraAndTheHeuristicHoldsOnSyntheticNetworks(@ForAll @LongRange(min = 1, max = 1_000_000) long seed) {
+    void aStarMatchesDijkstraAndTheHeuristicHoldsOnSyntheticNetworks(
+            @ForAll @LongRange(min = 1, max = 1_000_000) long seed) {
         Random random = new Random(seed);
         DetectorGraph graph = SyntheticFreewayNetwork.graph(new SyntheticFreewayNetwork.Spec(seed, 3, 3, 30_000, 800));
         Router router = new Router(graph, new TravelTimeCost(RandomNetworks.parameters(random)));
@@ -92,11 +94,15 @@ class RoutingPropertiesTest {
     void theChecksCatchAHeuristicThatOverestimates() {
         Router router = Router.withDefaults(StudyNetwork.build());
         TravelTimeHeuristic halfSpeed = new TravelTimeHeuristic(TravelTimeParameters.DEFAULTS
-                .withMinSpeedMph(1).withFreeFlowSpeedMph(32.5).withMaxSpeedMph(32.5));
+                .withMinSpeedMph(1)
+                .withFreeFlowSpeedMph(32.5)
+                .withMaxSpeedMph(32.5));
         Detector longBeach = router.network().requireDetector(774445);
 
-        assertThat(RouteChecks.admissibilityViolations(router.costGraph(), halfSpeed, longBeach)).isNotEmpty();
-        assertThat(RouteChecks.consistencyViolations(router.costGraph(), halfSpeed, longBeach)).isNotEmpty();
+        assertThat(RouteChecks.admissibilityViolations(router.costGraph(), halfSpeed, longBeach))
+                .isNotEmpty();
+        assertThat(RouteChecks.consistencyViolations(router.costGraph(), halfSpeed, longBeach))
+                .isNotEmpty();
     }
 
     private static void assertAStarMatchesDijkstra(Router router, Random random, int pairs) {
@@ -110,10 +116,11 @@ class RoutingPropertiesTest {
             assertThat(aStar.isReachable()).as("reachable %d -> %d", from, to).isEqualTo(dijkstra.isReachable());
             if (aStar.isReachable()) {
                 assertThat(RouteChecks.withinTolerance(aStar.costSeconds(), dijkstra.costSeconds())
-                        && RouteChecks.withinTolerance(dijkstra.costSeconds(), aStar.costSeconds()))
-                        .as("A* %s vs Dijkstra %s", aStar, dijkstra).isTrue();
-                assertThat(sumOfSegmentCosts(router, aStar)).isCloseTo(aStar.costSeconds(),
-                        within(1e-9 * Math.max(1, aStar.costSeconds())));
+                                && RouteChecks.withinTolerance(dijkstra.costSeconds(), aStar.costSeconds()))
+                        .as("A* %s vs Dijkstra %s", aStar, dijkstra)
+                        .isTrue();
+                assertThat(sumOfSegmentCosts(router, aStar))
+                        .isCloseTo(aStar.costSeconds(), within(1e-9 * Math.max(1, aStar.costSeconds())));
             }
         }
     }
@@ -122,8 +129,10 @@ class RoutingPropertiesTest {
         List<Detector> detectors = router.network().detectors();
         for (int i = 0; i < goals; i++) {
             Detector goal = detectors.get(random.nextInt(detectors.size()));
-            assertThat(RouteChecks.admissibilityViolations(router.costGraph(), router.heuristic(), goal)).isEmpty();
-            assertThat(RouteChecks.consistencyViolations(router.costGraph(), router.heuristic(), goal)).isEmpty();
+            assertThat(RouteChecks.admissibilityViolations(router.costGraph(), router.heuristic(), goal))
+                    .isEmpty();
+            assertThat(RouteChecks.consistencyViolations(router.costGraph(), router.heuristic(), goal))
+                    .isEmpty();
         }
     }
 
@@ -132,9 +141,14 @@ class RoutingPropertiesTest {
         double sum = 0;
         List<Long> ids = route.vdsIds();
         for (int i = 1; i < ids.size(); i++) {
-            RoadSegment segment = router.network().graph().getEdge(
-                    router.network().requireDetector(ids.get(i - 1)), router.network().requireDetector(ids.get(i)));
-            assertThat(segment).as("segment %d -> %d", ids.get(i - 1), ids.get(i)).isNotNull();
+            RoadSegment segment = router.network()
+                    .graph()
+                    .getEdge(
+                            router.network().requireDetector(ids.get(i - 1)),
+                            router.network().requireDetector(ids.get(i)));
+            assertThat(segment)
+                    .as("segment %d -> %d", ids.get(i - 1), ids.get(i))
+                    .isNotNull();
             sum += router.seconds(segment);
         }
         return sum;

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
 import java.util.Map;
-
 import org.itsrt.graph.StudyNetwork;
 import org.junit.jupiter.api.Test;
 
@@ -26,6 +25,7 @@ class StudyRoutingTest {
 
     /** Segment lengths in meters, computed independently (see StudyNetworkTest). */
     private static final double EL_SEGUNDO_TO_WILMINGTON = 16_477.050;
+
     private static final double WILMINGTON_TO_LONG_BEACH = 3_050.305;
     private static final double LENGTH_VIA_405 = EL_SEGUNDO_TO_WILMINGTON + WILMINGTON_TO_LONG_BEACH;
     private static final double LENGTH_VIA_105_AND_710 = 7_795.356 + 9_325.256 + 4_155.081 + 6_067.855;
@@ -40,7 +40,7 @@ class StudyRoutingTest {
         Route route = router.route(EL_SEGUNDO, LONG_BEACH);
 
         assertThat(route.vdsIds()).isEqualTo(VIA_405);
-        assertThat(route.costSeconds()).isCloseTo(LENGTH_VIA_405 / (65 * MPH), within(TOLERANCE_S));   // 672.0 s
+        assertThat(route.costSeconds()).isCloseTo(LENGTH_VIA_405 / (65 * MPH), within(TOLERANCE_S)); // 672.0 s
     }
 
     @Test
@@ -70,7 +70,8 @@ class StudyRoutingTest {
         Route alternative = router.routeByDijkstra(EL_SEGUNDO, LONG_BEACH);
         double elSegundoMph = 65 / (1 + 0.15 * Math.pow(1.44, 4));
         double wilmingtonMph = 65 / (1 + 0.15 * Math.pow(1.5, 4));
-        double via405 = EL_SEGUNDO_TO_WILMINGTON / (elSegundoMph * MPH) + WILMINGTON_TO_LONG_BEACH / (wilmingtonMph * MPH);
+        double via405 =
+                EL_SEGUNDO_TO_WILMINGTON / (elSegundoMph * MPH) + WILMINGTON_TO_LONG_BEACH / (wilmingtonMph * MPH);
 
         assertThat(route.vdsIds()).isEqualTo(VIA_105_AND_710);
         assertThat(alternative).isEqualTo(route);

@@ -23,7 +23,9 @@ class TravelTimeCostTest {
 
     private final TravelTimeCost cost = TravelTimeCost.withDefaults();
     private final DetectorGraph graph = DetectorGraph.builder()
-            .addDetector(UPSTREAM).addDetector(DOWNSTREAM).addDetector(OTHER_FREEWAY)
+            .addDetector(UPSTREAM)
+            .addDetector(DOWNSTREAM)
+            .addDetector(OTHER_FREEWAY)
             .addSegment(1, 2, ONE_MILE_METERS, RoadSegment.Kind.FREEWAY, 405)
             .addSegment(2, 3, ONE_MILE_METERS, RoadSegment.Kind.INTERCHANGE, 105)
             .build();
@@ -45,14 +47,16 @@ class TravelTimeCostTest {
     void predictedFlowAtCapacitySlowsByTheBprFactor() {
         // 4 lanes at 2,000 veh/h/lane = 8,000 veh/h = 666.67 veh/5 min: v = 65 / (1 + 0.15 * 1^4).
         double atCapacity = 4 * 2000 / 12.0;
-        assertThat(cost.speedMph(UPSTREAM, DetectorConditions.flowOnly(atCapacity))).isCloseTo(65 / 1.15, within(1e-9));
+        assertThat(cost.speedMph(UPSTREAM, DetectorConditions.flowOnly(atCapacity)))
+                .isCloseTo(65 / 1.15, within(1e-9));
         // At twice capacity: 65 / (1 + 0.15 * 16) = 19.12 mph.
-        assertThat(cost.speedMph(UPSTREAM, DetectorConditions.flowOnly(2 * atCapacity))).isCloseTo(65 / 3.4, within(1e-9));
+        assertThat(cost.speedMph(UPSTREAM, DetectorConditions.flowOnly(2 * atCapacity)))
+                .isCloseTo(65 / 3.4, within(1e-9));
     }
 
     @Test
     void anObservedSpeedCanOnlyLowerTheSpeed() {
-        double flow = 300;   // 900 veh/h/lane: v_flow = 65 / (1 + 0.15 * 0.45^4) = 64.60 mph
+        double flow = 300; // 900 veh/h/lane: v_flow = 65 / (1 + 0.15 * 0.45^4) = 64.60 mph
         double flowSpeed = cost.speedMph(UPSTREAM, DetectorConditions.flowOnly(flow));
         assertThat(flowSpeed).isCloseTo(65 / (1 + 0.15 * Math.pow(0.45, 4)), within(1e-9));
 
@@ -67,7 +71,7 @@ class TravelTimeCostTest {
 
         assertThat(unknown).isCloseTo(3600.0 / cost.speedMph(UPSTREAM, DetectorConditions.flowOnly(100)), within(1e-9));
         assertThat(unknown).isLessThan(60);
-        assertThat(stopped).isCloseTo(3600.0 / 5, within(1e-9));   // clamped to v_min = 5 mph
+        assertThat(stopped).isCloseTo(3600.0 / 5, within(1e-9)); // clamped to v_min = 5 mph
     }
 
     @Test
@@ -84,8 +88,10 @@ class TravelTimeCostTest {
         assertThat(cost.measuringDetector(interchange)).isEqualTo(OTHER_FREEWAY);
 
         DetectorGraph study = StudyNetwork.build();
-        RoadSegment elSegundoToAthens = study.graph().getEdge(
-                study.requireDetector(StudyStation.EL_SEGUNDO.vdsId()), study.requireDetector(StudyStation.ATHENS.vdsId()));
+        RoadSegment elSegundoToAthens = study.graph()
+                .getEdge(
+                        study.requireDetector(StudyStation.EL_SEGUNDO.vdsId()),
+                        study.requireDetector(StudyStation.ATHENS.vdsId()));
         assertThat(cost.measuringDetector(elSegundoToAthens).vdsId()).isEqualTo(StudyStation.ATHENS.vdsId());
     }
 
@@ -101,8 +107,10 @@ class TravelTimeCostTest {
 
     @Test
     void parametersAndConditionsRejectNonsense() {
-        assertThatThrownBy(() -> TravelTimeParameters.DEFAULTS.withMaxSpeedMph(60)).hasMessageContaining("maxSpeedMph");
-        assertThatThrownBy(() -> TravelTimeParameters.DEFAULTS.withMinSpeedMph(0)).hasMessageContaining("minSpeedMph");
+        assertThatThrownBy(() -> TravelTimeParameters.DEFAULTS.withMaxSpeedMph(60))
+                .hasMessageContaining("maxSpeedMph");
+        assertThatThrownBy(() -> TravelTimeParameters.DEFAULTS.withMinSpeedMph(0))
+                .hasMessageContaining("minSpeedMph");
         assertThatThrownBy(() -> TravelTimeParameters.DEFAULTS.withBpr(0.15, 0)).hasMessageContaining("beta");
         assertThatThrownBy(() -> TravelTimeParameters.DEFAULTS.withLaneCapacityVehPerHourLane(Double.NaN))
                 .hasMessageContaining("laneCapacityVehPerHourLane");
@@ -113,12 +121,16 @@ class TravelTimeCostTest {
 
     @Property(tries = 500)
     void costIsMonotoneAndBounded(
-            @ForAll @DoubleRange(min = 0, max = 150) double speed, @ForAll @DoubleRange(min = 0, max = 150) double fasterBy,
-            @ForAll @DoubleRange(min = 0, max = 3000) double flow, @ForAll @DoubleRange(min = 0, max = 3000) double moreFlow) {
+            @ForAll @DoubleRange(min = 0, max = 150) double speed,
+            @ForAll @DoubleRange(min = 0, max = 150) double fasterBy,
+            @ForAll @DoubleRange(min = 0, max = 3000) double flow,
+            @ForAll @DoubleRange(min = 0, max = 3000) double moreFlow) {
         double base = secondsOverTheMile(DetectorConditions.of(speed, flow));
 
-        assertThat(secondsOverTheMile(DetectorConditions.of(speed + fasterBy, flow))).isLessThanOrEqualTo(base);
-        assertThat(secondsOverTheMile(DetectorConditions.of(speed, flow + moreFlow))).isGreaterThanOrEqualTo(base);
+        assertThat(secondsOverTheMile(DetectorConditions.of(speed + fasterBy, flow)))
+                .isLessThanOrEqualTo(base);
+        assertThat(secondsOverTheMile(DetectorConditions.of(speed, flow + moreFlow)))
+                .isGreaterThanOrEqualTo(base);
         assertThat(secondsOverTheMile(DetectorConditions.flowOnly(flow))).isLessThanOrEqualTo(base);
         assertThat(base).isBetween(3600.0 / 65 * (1 - 1e-12), 3600.0 / 5 * (1 + 1e-12));
     }

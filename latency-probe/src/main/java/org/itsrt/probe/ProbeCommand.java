@@ -1,5 +1,20 @@
 package org.itsrt.probe;
 
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.itsrt.cli.DurationConverter;
 import org.itsrt.cli.Durations;
 import org.itsrt.clock.Clocks;
@@ -22,42 +37,30 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.util.EnumMap;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-
 /** {@code its-probe}: measures end-to-end latency off a Kafka topic; {@code its-probe compare} sets runs side by side. */
-@Command(name = "its-probe", sortOptions = false, subcommands = CompareCommand.class,
+@Command(
+        name = "its-probe",
+        sortOptions = false,
+        subcommands = CompareCommand.class,
         description = {
-                "Consumes its.advice (or its.readings), stamps each poll's records on arrival with the same clock the "
-                        + "producers stamp sends with, and writes a run folder: summary.md and summary.json (count, "
-                        + "min, mean, p50 .. p99.99, max of latency from the send stamp and from the intended send "
-                        + "time, for the whole run and its steady state; job stage durations; lost, duplicated and "
-                        + "reordered records per detector; p95 per window and the SLO-violation ratio), "
-                        + "latencies.csv (one row per record), latency.hlog (HdrHistogram interval log), windows.csv, "
-                        + "and plots as PNG and SVG (ECDF, ECDF on a log scale, latency over time, stages).",
-                "Stops after --records, --duration or --idle-timeout, or on Ctrl-C, and writes the report of what "
-                        + "arrived in every case. 'its-probe compare' overlays runs and the study's raw latencies. "
-                        + "Details: docs/latency-probe.md."},
+            "Consumes its.advice (or its.readings), stamps each poll's records on arrival with the same clock the "
+                    + "producers stamp sends with, and writes a run folder: summary.md and summary.json (count, "
+                    + "min, mean, p50 .. p99.99, max of latency from the send stamp and from the intended send "
+                    + "time, for the whole run and its steady state; job stage durations; lost, duplicated and "
+                    + "reordered records per detector; p95 per window and the SLO-violation ratio), "
+                    + "latencies.csv (one row per record), latency.hlog (HdrHistogram interval log), windows.csv, "
+                    + "and plots as PNG and SVG (ECDF, ECDF on a log scale, latency over time, stages).",
+            "Stops after --records, --duration or --idle-timeout, or on Ctrl-C, and writes the report of what "
+                    + "arrived in every case. 'its-probe compare' overlays runs and the study's raw latencies. "
+                    + "Details: docs/latency-probe.md."
+        },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
-                "  0:report written (stopped by --records, --duration or --idle-timeout)",
-                "  1:Kafka unreachable, topic missing, consuming failed, or the run folder could not be written",
-                "  2:bad usage (the message names the option)",
-                "130:interrupted (Ctrl-C) after writing the report"})
+            "  0:report written (stopped by --records, --duration or --idle-timeout)",
+            "  1:Kafka unreachable, topic missing, consuming failed, or the run folder could not be written",
+            "  2:bad usage (the message names the option)",
+            "130:interrupted (Ctrl-C) after writing the report"
+        })
 public final class ProbeCommand implements Callable<Integer> {
 
     /** How long the shutdown hook waits for the report of an interrupted run. */
@@ -66,72 +69,117 @@ public final class ProbeCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--bootstrap-servers", defaultValue = "localhost:9092", paramLabel = "HOST:PORT[,...]",
+    @Option(
+            names = "--bootstrap-servers",
+            defaultValue = "localhost:9092",
+            paramLabel = "HOST:PORT[,...]",
             description = "Kafka brokers (default: ${DEFAULT-VALUE})")
     String bootstrapServers;
 
-    @Option(names = "--topic", defaultValue = Topics.ADVICE, paramLabel = "TOPIC",
+    @Option(
+            names = "--topic",
+            defaultValue = Topics.ADVICE,
+            paramLabel = "TOPIC",
             description = "topic to measure: its.advice (end to end, with job stages) or its.readings (the Kafka "
                     + "hop alone) (default: ${DEFAULT-VALUE})")
     String topic;
 
-    @Option(names = "--out", paramLabel = "DIR",
+    @Option(
+            names = "--out",
+            paramLabel = "DIR",
             description = "run folder to create (default: results/probe/YYYYMMDD-HHMMSS, UTC)")
     Path out;
 
-    @Option(names = "--records", defaultValue = "0", paramLabel = "N",
+    @Option(
+            names = "--records",
+            defaultValue = "0",
+            paramLabel = "N",
             description = "stop after N measurable records (default: no limit)")
     long records;
 
-    @Option(names = "--duration", converter = DurationConverter.class, paramLabel = "TIME",
+    @Option(
+            names = "--duration",
+            converter = DurationConverter.class,
+            paramLabel = "TIME",
             description = "stop this long after the probe is ready, e.g. 10m (default: no limit)")
     Duration duration;
 
-    @Option(names = "--idle-timeout", converter = DurationConverter.class, paramLabel = "TIME",
+    @Option(
+            names = "--idle-timeout",
+            converter = DurationConverter.class,
+            paramLabel = "TIME",
             description = "stop when nothing arrived for this long, counted from the first record; a stall "
                     + "shorter than this stays in the measurement (default: off)")
     Duration idleTimeout;
 
-    @Option(names = "--expect", defaultValue = "0", paramLabel = "N",
+    @Option(
+            names = "--expect",
+            defaultValue = "0",
+            paramLabel = "N",
             description = "records the producers will send in all; the report gives the shortfall and progress "
                     + "an ETA (default: unknown)")
     long expect;
 
-    @Option(names = "--from-beginning",
+    @Option(
+            names = "--from-beginning",
             description = "read the topic from its earliest offsets instead of only what is sent from now on")
     boolean fromBeginning;
 
-    @Option(names = "--consumer-prop", paramLabel = "KEY=VALUE",
+    @Option(
+            names = "--consumer-prop",
+            paramLabel = "KEY=VALUE",
             description = "Kafka consumer setting, overriding the probe's (repeatable)")
     Map<String, String> consumerProps = new LinkedHashMap<>();
 
-    @Option(names = "--window", defaultValue = "1s", converter = DurationConverter.class, paramLabel = "TIME",
+    @Option(
+            names = "--window",
+            defaultValue = "1s",
+            converter = DurationConverter.class,
+            paramLabel = "TIME",
             description = "SLO window: p95 is taken per window of this length (default: ${DEFAULT-VALUE})")
     Duration window;
 
-    @Option(names = "--slo-ms", defaultValue = "20", paramLabel = "MS",
+    @Option(
+            names = "--slo-ms",
+            defaultValue = "20",
+            paramLabel = "MS",
             description = "SLO for a window's p95, in ms; 20 = the per-record bound of the targets (max <= 20 ms) "
                     + "(default: ${DEFAULT-VALUE})")
     double sloMs;
 
-    @Option(names = "--warmup", defaultValue = "120s", converter = DurationConverter.class, paramLabel = "TIME",
+    @Option(
+            names = "--warmup",
+            defaultValue = "120s",
+            converter = DurationConverter.class,
+            paramLabel = "TIME",
             description = "left out of the steady-state rows, counted from the first arrival "
                     + "(default: ${DEFAULT-VALUE})")
     Duration warmup;
 
-    @Option(names = "--connect-timeout", defaultValue = "10s", converter = DurationConverter.class, paramLabel = "TIME",
+    @Option(
+            names = "--connect-timeout",
+            defaultValue = "10s",
+            converter = DurationConverter.class,
+            paramLabel = "TIME",
             description = "how long to wait for the broker to describe the topic before giving up "
                     + "(default: ${DEFAULT-VALUE})")
     Duration connectTimeout;
 
-    @Option(names = "--progress", defaultValue = "2s", converter = DurationConverter.class, paramLabel = "TIME",
+    @Option(
+            names = "--progress",
+            defaultValue = "2s",
+            converter = DurationConverter.class,
+            paramLabel = "TIME",
             description = "time between progress lines on stderr; 0 for none (default: ${DEFAULT-VALUE})")
     Duration progress;
 
     @Option(names = "--verbose", description = "on failure, print the stack trace too")
     boolean verbose;
 
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            description = "show this help")
     boolean help;
 
     public static void main(String[] args) {
@@ -146,7 +194,8 @@ public final class ProbeCommand implements Callable<Integer> {
         commandLine.setExecutionExceptionHandler((error, cmd, parseResult) -> {
             cmd.getErr().println(cmd.getCommandName() + ": " + message(error));
             if (parseResult.hasMatchedOption("--verbose")
-                    || parseResult.subcommand() != null && parseResult.subcommand().hasMatchedOption("--verbose")) {
+                    || parseResult.subcommand() != null
+                            && parseResult.subcommand().hasMatchedOption("--verbose")) {
                 error.printStackTrace(cmd.getErr());
             }
             cmd.getErr().flush();
@@ -166,10 +215,15 @@ public final class ProbeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ProbeRun.Options options = options();
-        Path folder = out != null ? out
-                : Path.of("results", "probe", LocalDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        Path folder = out != null
+                ? out
+                : Path.of(
+                        "results",
+                        "probe",
+                        LocalDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         if (Files.exists(folder.resolve(RunReport.SUMMARY_JSON))) {
-            throw new CommandLine.ParameterException(spec.commandLine(),
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(),
                     "--out " + folder + " already holds a run (summary.json); choose another folder");
         }
         PrintStream err = System.err;
@@ -177,15 +231,17 @@ public final class ProbeCommand implements Callable<Integer> {
         LatencyClock clock = Clocks.system();
         ProbeRun run = new ProbeRun(options, clock, err);
         CountDownLatch reported = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-            run.stop();
-            try {
-                // Keep the JVM alive until the report of what arrived is on disk.
-                reported.await(REPORT_GRACE.toSeconds(), TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "its-probe-shutdown");
+        Thread hook = new Thread(
+                () -> {
+                    run.stop();
+                    try {
+                        // Keep the JVM alive until the report of what arrived is on disk.
+                        reported.await(REPORT_GRACE.toSeconds(), TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                },
+                "its-probe-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         ProbeRun.Result result;
         try {
@@ -234,21 +290,34 @@ public final class ProbeCommand implements Callable<Integer> {
                 throw new CommandLine.ParameterException(cmd, "--consumer-prop needs KEY=VALUE with a key");
             }
         }
-        String groupId = consumerProps.getOrDefault("group.id", "its-probe-"
-                + LocalDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-"
-                + ProcessHandle.current().pid());
+        String groupId = consumerProps.getOrDefault(
+                "group.id",
+                "its-probe-"
+                        + LocalDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-"
+                        + ProcessHandle.current().pid());
         long durationNs = duration == null ? 0 : duration.toNanos();
         long idleNs = idleTimeout == null ? 0 : idleTimeout.toNanos();
         Map<ConsumeLoop.StopReason, String> stops = new EnumMap<>(ConsumeLoop.StopReason.class);
         stops.put(ConsumeLoop.StopReason.RECORDS, "--records " + records);
-        stops.put(ConsumeLoop.StopReason.DURATION, "--duration " + (duration == null ? "" : Durations.format(duration)));
-        stops.put(ConsumeLoop.StopReason.IDLE, "--idle-timeout " + (idleTimeout == null ? ""
-                : Durations.format(idleTimeout)) + " (nothing arrived for that long)");
+        stops.put(
+                ConsumeLoop.StopReason.DURATION, "--duration " + (duration == null ? "" : Durations.format(duration)));
+        stops.put(
+                ConsumeLoop.StopReason.IDLE,
+                "--idle-timeout " + (idleTimeout == null ? "" : Durations.format(idleTimeout))
+                        + " (nothing arrived for that long)");
         stops.put(ConsumeLoop.StopReason.INTERRUPTED, "interrupt (Ctrl-C)");
         long sloNs = Math.round(sloMs * 1e6);
-        return new ProbeRun.Options(topic, bootstrapServers, groupId, fromBeginning, Map.copyOf(consumerProps),
+        return new ProbeRun.Options(
+                topic,
+                bootstrapServers,
+                groupId,
+                fromBeginning,
+                Map.copyOf(consumerProps),
                 new ConsumeLoop.Limits(records, durationNs, idleNs),
-                new RunStats.Settings(window.toNanos(), sloNs, warmup.toNanos()), expect, progress.toNanos(), stops);
+                new RunStats.Settings(window.toNanos(), sloNs, warmup.toNanos()),
+                expect,
+                progress.toNanos(),
+                stops);
     }
 
     private static void printOutcome(PrintStream err, ProbeRun.Result result) {
@@ -258,14 +327,24 @@ public final class ProbeCommand implements Callable<Integer> {
         SequenceTracker.DetectorCounts total = stats.sequences().total();
         WindowedSlo.Report slo = stats.slo(kind);
         if (s.isEmpty()) {
-            err.println("its-probe: no measurable record arrived (" + stats.malformed().total() + " malformed)");
+            err.println("its-probe: no measurable record arrived ("
+                    + stats.malformed().total() + " malformed)");
         } else {
-            err.println(String.format(Locale.ROOT,
+            err.println(String.format(
+                    Locale.ROOT,
                     "its-probe: %,d records, latency %s: p50 %s ms, p99 %s ms, p99.9 %s ms, max %s ms; "
                             + "lost %d, dup %d, reordered %d, malformed %d; SLO violation ratio %s",
-                    s.count(), kind.label(), Decimals.ms(s.p50Ns(), 3), Decimals.ms(s.p99Ns(), 3),
-                    Decimals.ms(s.p999Ns(), 3), Decimals.ms(s.maxNs(), 3), total.lost(), total.duplicated(),
-                    total.reordered(), stats.malformed().total(), Decimals.percent(slo.ratio())));
+                    s.count(),
+                    kind.label(),
+                    Decimals.ms(s.p50Ns(), 3),
+                    Decimals.ms(s.p99Ns(), 3),
+                    Decimals.ms(s.p999Ns(), 3),
+                    Decimals.ms(s.maxNs(), 3),
+                    total.lost(),
+                    total.duplicated(),
+                    total.reordered(),
+                    stats.malformed().total(),
+                    Decimals.percent(slo.ratio())));
         }
         err.println("its-probe: report in " + result.folder().resolve(RunReport.SUMMARY_MD));
         err.flush();

@@ -1,5 +1,16 @@
 package org.itsrt.probe;
 
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -14,18 +25,6 @@ import org.itsrt.probe.report.RunInfo;
 import org.itsrt.probe.report.RunReport;
 import org.itsrt.probe.report.TimelinePoints;
 import org.itsrt.probe.stats.RunStats;
-
-import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Instant;
-import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.Map;
-import java.util.stream.Collectors;
 
 /**
  * One probe run, given its consumer: consume -> stamp -> statistics and raw files -> report. The
@@ -43,14 +42,20 @@ public final class ProbeRun {
      * @param progressEveryNs time between progress lines, 0 for none
      * @param stopDescription why the run stopped, per reason, for the report (e.g. {@code --records 20000})
      */
-    public record Options(String topic, String bootstrapServers, String groupId, boolean fromBeginning,
-                          Map<String, String> consumerOverrides, ConsumeLoop.Limits limits, RunStats.Settings settings,
-                          long expected, long progressEveryNs, Map<ConsumeLoop.StopReason, String> stopDescription) {
-    }
+    public record Options(
+            String topic,
+            String bootstrapServers,
+            String groupId,
+            boolean fromBeginning,
+            Map<String, String> consumerOverrides,
+            ConsumeLoop.Limits limits,
+            RunStats.Settings settings,
+            long expected,
+            long progressEveryNs,
+            Map<ConsumeLoop.StopReason, String> stopDescription) {}
 
     /** How a run ended and what it measured. */
-    public record Result(ConsumeLoop.StopReason reason, RunStats stats, Path folder) {
-    }
+    public record Result(ConsumeLoop.StopReason reason, RunStats stats, Path folder) {}
 
     private final Options options;
     private final LatencyClock clock;
@@ -76,8 +81,8 @@ public final class ProbeRun {
      */
     public Result runOnKafka(Duration connectTimeout, Path folder)
             throws IOException, KafkaSettings.KafkaUnavailableException {
-        List<TopicPartition> partitions = KafkaSettings.partitionsOf(options.bootstrapServers(), options.topic(),
-                connectTimeout, options.consumerOverrides());
+        List<TopicPartition> partitions = KafkaSettings.partitionsOf(
+                options.bootstrapServers(), options.topic(), connectTimeout, options.consumerOverrides());
         if (partitions.isEmpty()) {
             throw new KafkaSettings.KafkaUnavailableException("topic " + options.topic() + " has no partitions");
         }
@@ -103,7 +108,8 @@ public final class ProbeRun {
      * Consumes {@code partitions} until a limit or {@link #stop()}, then writes the report into
      * {@code folder}. The report is written even when consuming fails; the failure is rethrown after.
      */
-    public Result run(Consumer<byte[], byte[]> consumer, List<TopicPartition> partitions, Path folder) throws IOException {
+    public Result run(Consumer<byte[], byte[]> consumer, List<TopicPartition> partitions, Path folder)
+            throws IOException {
         Files.createDirectories(folder);
         long epochAnchorMs = System.currentTimeMillis();
         long clockAnchorNs = clock.nanos();
@@ -115,9 +121,15 @@ public final class ProbeRun {
         long target = options.limits().records() > 0 ? options.limits().records() : options.expected();
         Progress progress = new Progress(stats, log, options.progressEveryNs(), target);
         LatencyCsv csv = new LatencyCsv(folder.resolve(LatencyCsv.FILE));
-        HistogramLog hlog = new HistogramLog(folder.resolve(HistogramLog.FILE), options.settings().windowNs(),
-                epochAnchorMs, clockAnchorNs, List.of("its-probe topic " + options.topic() + " at "
-                + options.bootstrapServers(), "clock " + clock.info().describe(), "values in ns"));
+        HistogramLog hlog = new HistogramLog(
+                folder.resolve(HistogramLog.FILE),
+                options.settings().windowNs(),
+                epochAnchorMs,
+                clockAnchorNs,
+                List.of(
+                        "its-probe topic " + options.topic() + " at " + options.bootstrapServers(),
+                        "clock " + clock.info().describe(),
+                        "values in ns"));
         ArrivalSink sink = ArrivalSink.all(List.of(stats, csv, hlog, timeline, progress));
 
         ConsumeLoop consumeLoop = new ConsumeLoop(consumer, clock, sink, options.limits());
@@ -139,11 +151,21 @@ public final class ProbeRun {
         Instant ended = Instant.now();
         sink.finish();
         progress.finalLine(clock.nanos());
-        String stoppedBy = failure != null ? "error: " + failure.getMessage()
+        String stoppedBy = failure != null
+                ? "error: " + failure.getMessage()
                 : options.stopDescription().getOrDefault(reason, reason.name());
-        RunInfo info = new RunInfo(options.topic(), options.bootstrapServers(), options.groupId(),
-                options.fromBeginning(), startOffsets, options.consumerOverrides(), started[0], ended, stoppedBy,
-                clock.info().describe(), options.expected());
+        RunInfo info = new RunInfo(
+                options.topic(),
+                options.bootstrapServers(),
+                options.groupId(),
+                options.fromBeginning(),
+                startOffsets,
+                options.consumerOverrides(),
+                started[0],
+                ended,
+                stoppedBy,
+                clock.info().describe(),
+                options.expected());
         new RunReport(info, stats, timeline).write(folder);
         if (failure != null) {
             throw failure;
@@ -155,8 +177,8 @@ public final class ProbeRun {
         String where = offsets.entrySet().stream()
                 .map(e -> e.getKey().partition() + "@" + e.getValue())
                 .collect(Collectors.joining(", "));
-        log.println("its-probe: ready, reading " + options.topic() + " partitions " + where + " (partition@offset); clock "
-                + clock.info().describe());
+        log.println("its-probe: ready, reading " + options.topic() + " partitions " + where
+                + " (partition@offset); clock " + clock.info().describe());
         log.flush();
         try {
             Files.writeString(folder.resolve(READY_FILE), where + "\n");

@@ -1,21 +1,19 @@
 package org.itsrt.probe;
 
-import org.itsrt.probe.report.Charts;
-import org.w3c.dom.Element;
+import static org.assertj.core.api.Assertions.assertThat;
 
-import javax.imageio.ImageIO;
-import javax.xml.parsers.DocumentBuilderFactory;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import javax.imageio.ImageIO;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.itsrt.probe.report.Charts;
+import org.w3c.dom.Element;
 
 /** Checks that a plot was written as a real PNG and a well-formed SVG of the charts' fixed size. */
 public final class PlotFiles {
 
-    private PlotFiles() {
-    }
+    private PlotFiles() {}
 
     public static void assertValid(Path dir, String base) throws Exception {
         Path png = dir.resolve(base + ".png");

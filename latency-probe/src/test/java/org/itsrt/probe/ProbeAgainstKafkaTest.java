@@ -1,16 +1,10 @@
 package org.itsrt.probe;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.itsrt.stack.kafka.LocalKafka;
-import org.itsrt.producers.ProducerCommand;
-import org.itsrt.probe.report.RunReport;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
-
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -23,9 +17,14 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
+import org.itsrt.probe.report.RunReport;
+import org.itsrt.producers.ProducerCommand;
+import org.itsrt.stack.kafka.LocalKafka;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /**
  * The probe and the producer CLI against a real local broker: what the producers send on
@@ -33,8 +32,8 @@ import static org.assertj.core.api.Assertions.within;
  */
 class ProbeAgainstKafkaTest {
 
-    private static final Path SAMPLE = Path.of(System.getProperty("itsrt.repo.root", ".."),
-            "data", "sample", "synthetic-readings.csv");
+    private static final Path SAMPLE =
+            Path.of(System.getProperty("itsrt.repo.root", ".."), "data", "sample", "synthetic-readings.csv");
 
     private static LocalKafka kafka;
 
@@ -49,8 +48,7 @@ class ProbeAgainstKafkaTest {
         kafka.close();
     }
 
-    private record Result(int exit, String out, String err) {
-    }
+    private record Result(int exit, String out, String err) {}
 
     /** Runs the probe's command line; its stderr (progress, outcome) is captured by redirecting System.err. */
     private static Result probe(String... args) {
@@ -76,22 +74,47 @@ class ProbeAgainstKafkaTest {
         Path run = dir.resolve("run");
         int records = 120;
         CompletableFuture<Result> probe = CompletableFuture.supplyAsync(() -> probe(
-                "--bootstrap-servers", kafka.bootstrapServers(), "--topic", "its.readings", "--out", run.toString(),
-                "--records", Integer.toString(records), "--expect", Integer.toString(records), "--warmup", "0s",
-                "--duration", "60s", "--progress", "0"));
+                "--bootstrap-servers",
+                kafka.bootstrapServers(),
+                "--topic",
+                "its.readings",
+                "--out",
+                run.toString(),
+                "--records",
+                Integer.toString(records),
+                "--expect",
+                Integer.toString(records),
+                "--warmup",
+                "0s",
+                "--duration",
+                "60s",
+                "--progress",
+                "0"));
         awaitReady(run, probe);
 
-        int producerExit = new CommandLine(new ProducerCommand()).setOut(new PrintWriter(new StringWriter()))
-                .execute("--bootstrap-servers", kafka.bootstrapServers(), "--data", SAMPLE.toString(),
-                        "--records", Integer.toString(records), "--rate", "20", "--progress-every", "10s");
+        int producerExit = new CommandLine(new ProducerCommand())
+                .setOut(new PrintWriter(new StringWriter()))
+                .execute(
+                        "--bootstrap-servers",
+                        kafka.bootstrapServers(),
+                        "--data",
+                        SAMPLE.toString(),
+                        "--records",
+                        Integer.toString(records),
+                        "--rate",
+                        "20",
+                        "--progress-every",
+                        "10s");
         assertThat(producerExit).isZero();
 
         Result result = probe.get(90, TimeUnit.SECONDS);
         assertThat(result.exit()).as(result.err()).isZero();
-        assertThat(result.err()).contains("its-probe: ready, reading its.readings partitions")
+        assertThat(result.err())
+                .contains("its-probe: ready, reading its.readings partitions")
                 .contains("records, latency from intended");
 
-        JsonNode summary = new ObjectMapper().readTree(run.resolve(RunReport.SUMMARY_JSON).toFile());
+        JsonNode summary =
+                new ObjectMapper().readTree(run.resolve(RunReport.SUMMARY_JSON).toFile());
         assertThat(summary.at("/run/stopped_by").asText()).isEqualTo("--records " + records);
         assertThat(summary.at("/records/measured").asLong()).isEqualTo(records);
         assertThat(summary.at("/records/malformed").asLong()).isZero();
@@ -119,8 +142,15 @@ class ProbeAgainstKafkaTest {
 
     @Test
     void aMissingTopicIsNamed(@TempDir Path dir) {
-        Result result = probe("--bootstrap-servers", kafka.bootstrapServers(), "--topic", "no.such.topic",
-                "--out", dir.resolve("run").toString(), "--connect-timeout", "5s");
+        Result result = probe(
+                "--bootstrap-servers",
+                kafka.bootstrapServers(),
+                "--topic",
+                "no.such.topic",
+                "--out",
+                dir.resolve("run").toString(),
+                "--connect-timeout",
+                "5s");
         assertThat(result.exit()).isEqualTo(1);
         assertThat(result.err()).contains("no.such.topic");
     }
@@ -132,8 +162,8 @@ class ProbeAgainstKafkaTest {
             port = socket.getLocalPort();
         }
         String servers = "127.0.0.1:" + port;
-        Result result = probe("--bootstrap-servers", servers, "--out", dir.resolve("run").toString(),
-                "--connect-timeout", "2s");
+        Result result = probe(
+                "--bootstrap-servers", servers, "--out", dir.resolve("run").toString(), "--connect-timeout", "2s");
         assertThat(result.exit()).isEqualTo(1);
         assertThat(result.err()).contains(servers);
     }
@@ -142,7 +172,8 @@ class ProbeAgainstKafkaTest {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!Files.exists(run.resolve(ProbeRun.READY_FILE))) {
             if (probe.isDone()) {
-                throw new AssertionError("the probe ended before it was ready: " + probe.get().err());
+                throw new AssertionError(
+                        "the probe ended before it was ready: " + probe.get().err());
             }
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("the probe was not ready within 60 s");

@@ -1,14 +1,13 @@
 package org.itsrt.probe;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import org.itsrt.probe.arrival.ConsumeLoop;
 import org.itsrt.records.Topics;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
-
-import java.io.PrintWriter;
-import java.io.StringWriter;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** The probe's options as the shared command-line types read them, without a broker. */
 class ProbeCommandTest {
@@ -16,8 +15,17 @@ class ProbeCommandTest {
     @Test
     void durationsAreReadInTheSharedSyntaxAndReportedCompactly() {
         CommandLine cmd = ProbeCommand.commandLine();
-        cmd.parseArgs("--duration", "1m30s", "--idle-timeout", "0.5s", "--window", "250ms", "--warmup", "PT2M",
-                "--progress", "0");
+        cmd.parseArgs(
+                "--duration",
+                "1m30s",
+                "--idle-timeout",
+                "0.5s",
+                "--window",
+                "250ms",
+                "--warmup",
+                "PT2M",
+                "--progress",
+                "0");
         ProbeRun.Options options = ((ProbeCommand) cmd.getCommand()).options();
 
         assertThat(options.topic()).isEqualTo(Topics.ADVICE);
@@ -26,7 +34,8 @@ class ProbeCommandTest {
         assertThat(options.settings().windowNs()).isEqualTo(250_000_000L);
         assertThat(options.settings().warmupNs()).isEqualTo(120_000_000_000L);
         assertThat(options.progressEveryNs()).isZero();
-        assertThat(options.stopDescription().get(ConsumeLoop.StopReason.DURATION)).isEqualTo("--duration 1m30s");
+        assertThat(options.stopDescription().get(ConsumeLoop.StopReason.DURATION))
+                .isEqualTo("--duration 1m30s");
         assertThat(options.stopDescription().get(ConsumeLoop.StopReason.IDLE)).startsWith("--idle-timeout 500ms ");
     }
 
@@ -39,7 +48,7 @@ class ProbeCommandTest {
         int exit = cmd.execute("--window", "1 sec");
 
         assertThat(exit).isEqualTo(2);
-        assertThat(err.toString()).contains("Invalid value for option '--window': '1 sec' is not a duration; "
-                + "write e.g. 500ms, 30s");
+        assertThat(err.toString())
+                .contains("Invalid value for option '--window': '1 sec' is not a duration; " + "write e.g. 500ms, 30s");
     }
 }

@@ -1,7 +1,17 @@
 package org.itsrt.probe;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogReader;
@@ -15,17 +25,6 @@ import org.itsrt.probe.stats.RunStats;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 
 class ProbeRunTest {
 
@@ -121,15 +120,27 @@ class ProbeRunTest {
         assertThat(lines.get(0)).isEqualTo(LatencyCsv.HEADER);
         long arrival = SampleRun.START;
         long sent = arrival - 2 * SampleRun.MS;
-        assertThat(lines).contains(String.join(",", "1", "0", Long.toString(sent), Long.toString(sent - 100_000),
-                Long.toString(arrival), "2.000000", "2.100000", "10.000", "400.000", "60.000"));
+        assertThat(lines)
+                .contains(String.join(
+                        ",",
+                        "1",
+                        "0",
+                        Long.toString(sent),
+                        Long.toString(sent - 100_000),
+                        Long.toString(arrival),
+                        "2.000000",
+                        "2.100000",
+                        "10.000",
+                        "400.000",
+                        "60.000"));
     }
 
     @Test
     void theHistogramLogAddsUpToTheRun() throws Exception {
         Histogram total = new Histogram(3);
         int intervals = 0;
-        try (HistogramLogReader reader = new HistogramLogReader(folder.resolve(HistogramLog.FILE).toFile())) {
+        try (HistogramLogReader reader =
+                new HistogramLogReader(folder.resolve(HistogramLog.FILE).toFile())) {
             EncodableHistogram h;
             while ((h = reader.nextIntervalHistogram()) != null) {
                 if ("from_sent".equals(h.getTag())) {
@@ -140,8 +151,8 @@ class ProbeRunTest {
         }
         assertThat(intervals).isEqualTo(10);
         assertThat(total.getTotalCount()).isEqualTo(600);
-        assertThat(total.getValueAtPercentile(50)).isEqualTo(
-                (long) (summary.at("/latency/from_sent/all/p50_ms").asDouble() * 1e6 + 0.5));
+        assertThat(total.getValueAtPercentile(50))
+                .isEqualTo((long) (summary.at("/latency/from_sent/all/p50_ms").asDouble() * 1e6 + 0.5));
     }
 
     @Test
@@ -154,7 +165,8 @@ class ProbeRunTest {
     @Test
     void summaryMarkdownHasTheSections() throws Exception {
         String md = Files.readString(folder.resolve(RunReport.SUMMARY_MD));
-        assertThat(md).contains("| clock | manual at 1000.000 MHz (test) |")
+        assertThat(md)
+                .contains("| clock | manual at 1000.000 MHz (test) |")
                 .contains("## End-to-end latency (ms)")
                 .contains("| from intended | steady state (from 5 s) | 300 |")
                 .contains("## Stages in the job (µs)")
@@ -170,7 +182,8 @@ class ProbeRunTest {
     @Test
     void announcesReadinessAndProgress() throws Exception {
         assertThat(folder.resolve(ProbeRun.READY_FILE)).hasContent("0@0");
-        assertThat(sample.log()).contains("its-probe: ready, reading its.advice partitions 0@0")
+        assertThat(sample.log())
+                .contains("its-probe: ready, reading its.advice partitions 0@0")
                 .containsPattern("its-probe: [0-9,]+ records, [0-9,]+/s, p50 2\\.10[0-9] ms")
                 .contains("% of 600, ETA");
     }
@@ -181,7 +194,8 @@ class ProbeRunTest {
         assertThat(readings.result.stats().hasStages()).isFalse();
         assertThat(other.resolve(RunReport.STAGES + ".png")).doesNotExist();
         PlotFiles.assertValid(other, RunReport.TIMELINE);
-        assertThat(Files.readString(other.resolve(RunReport.SUMMARY_MD))).contains("None: the records carry no stage durations");
+        assertThat(Files.readString(other.resolve(RunReport.SUMMARY_MD)))
+                .contains("None: the records carry no stage durations");
     }
 
     @Test
@@ -191,9 +205,19 @@ class ProbeRunTest {
         consumer.updateEndOffsets(Map.of(p0, 0L));
         ManualClock clock = new ManualClock(0);
         ByteArrayOutputStream log = new ByteArrayOutputStream();
-        ProbeRun run = new ProbeRun(new ProbeRun.Options("its.advice", "mock:9092", "g", false, Map.of(),
-                ConsumeLoop.Limits.none(), new RunStats.Settings(SampleRun.MS * 1000, 20 * SampleRun.MS, 0), 0, 0,
-                Map.of(ConsumeLoop.StopReason.INTERRUPTED, "interrupt (Ctrl-C)")), clock,
+        ProbeRun run = new ProbeRun(
+                new ProbeRun.Options(
+                        "its.advice",
+                        "mock:9092",
+                        "g",
+                        false,
+                        Map.of(),
+                        ConsumeLoop.Limits.none(),
+                        new RunStats.Settings(SampleRun.MS * 1000, 20 * SampleRun.MS, 0),
+                        0,
+                        0,
+                        Map.of(ConsumeLoop.StopReason.INTERRUPTED, "interrupt (Ctrl-C)")),
+                clock,
                 new PrintStream(log, true, StandardCharsets.UTF_8));
         consumer.schedulePollTask(run::stop);
 
@@ -203,7 +227,8 @@ class ProbeRunTest {
         JsonNode json = JSON.readTree(empty.resolve(RunReport.SUMMARY_JSON).toFile());
         assertThat(json.at("/records/measured").asLong()).isZero();
         assertThat(json.at("/run/stopped_by").asText()).isEqualTo("interrupt (Ctrl-C)");
-        assertThat(Files.readString(empty.resolve(RunReport.SUMMARY_MD))).contains("No record arrived")
+        assertThat(Files.readString(empty.resolve(RunReport.SUMMARY_MD)))
+                .contains("No record arrived")
                 .contains("None: no record arrived.");
         assertThat(Files.readAllLines(empty.resolve(LatencyCsv.FILE))).containsExactly(LatencyCsv.HEADER);
     }

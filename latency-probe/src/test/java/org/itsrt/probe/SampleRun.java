@@ -1,16 +1,15 @@
 package org.itsrt.probe;
 
-import org.apache.kafka.clients.consumer.MockConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.itsrt.probe.arrival.ConsumeLoop;
-import org.itsrt.probe.stats.RunStats;
-
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.consumer.MockConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.itsrt.probe.arrival.ConsumeLoop;
+import org.itsrt.probe.stats.RunStats;
 
 /**
  * A constructed probe run through a MockConsumer: 3 detectors, one poll every 50 ms for 10 s
@@ -66,20 +65,36 @@ public final class SampleRun {
                     }
                 }
                 if (poll == 100) {
-                    consumer.addRecord(TestRecords.record(topic, 0, offset[0]++, "{oops".getBytes(StandardCharsets.UTF_8)));
+                    consumer.addRecord(
+                            TestRecords.record(topic, 0, offset[0]++, "{oops".getBytes(StandardCharsets.UTF_8)));
                 }
             });
         }
-        ProbeRun.Options options = new ProbeRun.Options(topic, "mock:9092", "its-probe-test", false, Map.of(),
-                new ConsumeLoop.Limits(RECORDS, 0, 0), new RunStats.Settings(1000 * MS, 20 * MS, 5000 * MS), RECORDS,
-                500 * MS, Map.of(ConsumeLoop.StopReason.RECORDS, "--records " + RECORDS));
+        ProbeRun.Options options = new ProbeRun.Options(
+                topic,
+                "mock:9092",
+                "its-probe-test",
+                false,
+                Map.of(),
+                new ConsumeLoop.Limits(RECORDS, 0, 0),
+                new RunStats.Settings(1000 * MS, 20 * MS, 5000 * MS),
+                RECORDS,
+                500 * MS,
+                Map.of(ConsumeLoop.StopReason.RECORDS, "--records " + RECORDS));
         ProbeRun run = new ProbeRun(options, clock, new PrintStream(log, true, StandardCharsets.UTF_8));
         result = run.run(consumer, List.of(p0), folder);
     }
 
-    private static void add(MockConsumer<byte[], byte[]> consumer, String topic, long[] offset, int detector, long seq,
-                            long sent, boolean readings) {
-        byte[] value = readings ? TestRecords.reading(detector, seq, sent, sent - 100_000)
+    private static void add(
+            MockConsumer<byte[], byte[]> consumer,
+            String topic,
+            long[] offset,
+            int detector,
+            long seq,
+            long sent,
+            boolean readings) {
+        byte[] value = readings
+                ? TestRecords.reading(detector, seq, sent, sent - 100_000)
                 : TestRecords.advice(detector, seq, sent, sent - 100_000, 10_000, 400_000, 60_000);
         consumer.addRecord(TestRecords.record(topic, 0, offset[0]++, value));
     }

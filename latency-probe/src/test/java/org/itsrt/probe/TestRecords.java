@@ -1,30 +1,44 @@
 package org.itsrt.probe;
 
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /** D2 records as the producers and the job write them, for tests. */
 public final class TestRecords {
 
-    private TestRecords() {
-    }
+    private TestRecords() {}
 
     /** An its.advice record with stage durations. */
-    public static byte[] advice(long detector, long seq, long sentNs, long intendedNs, long parseNs, long inferNs, long routeNs) {
-        return String.format(Locale.ROOT, "{\"v\":1,\"detector\":%d,\"seq\":%d,\"sent_ns\":%d,\"intended_ns\":%d,"
-                        + "\"predicted_flow\":412.5,\"model\":\"lstm-flow\",\"route\":[764598,774614,718155,716847,774445],"
-                        + "\"route_cost_s\":903.2,\"parse_ns\":%d,\"infer_ns\":%d,\"route_ns\":%d}",
-                detector, seq, sentNs, intendedNs, parseNs, inferNs, routeNs).getBytes(StandardCharsets.UTF_8);
+    public static byte[] advice(
+            long detector, long seq, long sentNs, long intendedNs, long parseNs, long inferNs, long routeNs) {
+        return String.format(
+                        Locale.ROOT,
+                        "{\"v\":1,\"detector\":%d,\"seq\":%d,\"sent_ns\":%d,\"intended_ns\":%d,"
+                                + "\"predicted_flow\":412.5,\"model\":\"lstm-flow\",\"route\":[764598,774614,718155,716847,774445],"
+                                + "\"route_cost_s\":903.2,\"parse_ns\":%d,\"infer_ns\":%d,\"route_ns\":%d}",
+                        detector,
+                        seq,
+                        sentNs,
+                        intendedNs,
+                        parseNs,
+                        inferNs,
+                        routeNs)
+                .getBytes(StandardCharsets.UTF_8);
     }
 
     /** An its.readings record: no stage durations. */
     public static byte[] reading(long detector, long seq, long sentNs, long intendedNs) {
-        return String.format(Locale.ROOT, "{\"v\":1,\"detector\":%d,\"ts\":\"2018-03-01T08:55:00Z\","
-                        + "\"flow\":[1,2,3,4,5,6,7,8,9,10,11,12],\"speed\":[60,61,null,63,64,65,66,67,68,69,70,71],"
-                        + "\"seq\":%d,\"sent_ns\":%d,\"intended_ns\":%d}",
-                detector, seq, sentNs, intendedNs).getBytes(StandardCharsets.UTF_8);
+        return String.format(
+                        Locale.ROOT,
+                        "{\"v\":1,\"detector\":%d,\"ts\":\"2018-03-01T08:55:00Z\","
+                                + "\"flow\":[1,2,3,4,5,6,7,8,9,10,11,12],\"speed\":[60,61,null,63,64,65,66,67,68,69,70,71],"
+                                + "\"seq\":%d,\"sent_ns\":%d,\"intended_ns\":%d}",
+                        detector,
+                        seq,
+                        sentNs,
+                        intendedNs)
+                .getBytes(StandardCharsets.UTF_8);
     }
 
     public static ConsumerRecord<byte[], byte[]> record(String topic, int partition, long offset, byte[] value) {

@@ -52,8 +52,14 @@ public final class ChildJvm implements AutoCloseable {
      * @param logFiles    further logs in the work folder that the child writes itself, tailed
      *                    with {@code NAME.out} when it fails to start
      */
-    public record Launch(String name, String classPath, List<String> jvmOptions,
-                         String mainClass, List<String> args, Map<String, String> environment, List<String> logFiles) {
+    public record Launch(
+            String name,
+            String classPath,
+            List<String> jvmOptions,
+            String mainClass,
+            List<String> args,
+            Map<String, String> environment,
+            List<String> logFiles) {
 
         public Launch {
             Objects.requireNonNull(name, "name");
@@ -144,17 +150,25 @@ public final class ChildJvm implements AutoCloseable {
      * @param parentDir    where the work folder goes (null: java.io.tmpdir)
      * @param folderPrefix the start of the work folder's name
      */
-    public static ChildJvm start(String description, Path parentDir, String folderPrefix, Duration startTimeout,
-                                 Preparation preparation, Readiness readiness) {
+    public static ChildJvm start(
+            String description,
+            Path parentDir,
+            String folderPrefix,
+            Duration startTimeout,
+            Preparation preparation,
+            Readiness readiness) {
         Path dir = null;
         ChildJvm child = null;
         try {
             // Absolute: paths into it are handed to the child (Flink's REST server, for one, fails
             // to store an uploaded job jar under a relative temporary folder).
-            dir = (parentDir == null ? Files.createTempDirectory(folderPrefix)
-                    : Files.createTempDirectory(Files.createDirectories(parentDir), folderPrefix)).toAbsolutePath();
+            dir = (parentDir == null
+                            ? Files.createTempDirectory(folderPrefix)
+                            : Files.createTempDirectory(Files.createDirectories(parentDir), folderPrefix))
+                    .toAbsolutePath();
             Launch launch = preparation.prepare(dir);
-            child = new ChildJvm(description, launch, dir, launch.processBuilder(dir).start());
+            child = new ChildJvm(
+                    description, launch, dir, launch.processBuilder(dir).start());
             child.awaitReady(startTimeout, readiness);
             return child;
         } catch (IOException e) {
@@ -182,8 +196,11 @@ public final class ChildJvm implements AutoCloseable {
             boolean ended = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
             if (!ended || process.exitValue() != 0) {
                 process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-                throw new IOException(description + (ended ? " failed with exit code " + process.exitValue()
-                        : " did not end within " + timeout.toSeconds() + " s") + ":\n"
+                throw new IOException(description
+                        + (ended
+                                ? " failed with exit code " + process.exitValue()
+                                : " did not end within " + timeout.toSeconds() + " s")
+                        + ":\n"
                         + tail(dir.resolve(launch.name() + ".out")));
             }
         } catch (InterruptedException e) {
@@ -199,16 +216,20 @@ public final class ChildJvm implements AutoCloseable {
      */
     public static String log4jToFile(Path dir, String logFile, String pattern) throws IOException {
         Path file = dir.resolve("log4j2.properties");
-        Files.writeString(file, String.join("\n",
-                "status = warn",
-                "appender.file.type = File",
-                "appender.file.name = file",
-                "appender.file.fileName = " + dir.resolve(logFile),
-                "appender.file.layout.type = PatternLayout",
-                "appender.file.layout.pattern = " + pattern,
-                "rootLogger.level = info",
-                "rootLogger.appenderRef.file.ref = file",
-                ""), StandardCharsets.UTF_8);
+        Files.writeString(
+                file,
+                String.join(
+                        "\n",
+                        "status = warn",
+                        "appender.file.type = File",
+                        "appender.file.name = file",
+                        "appender.file.fileName = " + dir.resolve(logFile),
+                        "appender.file.layout.type = PatternLayout",
+                        "appender.file.layout.pattern = " + pattern,
+                        "rootLogger.level = info",
+                        "rootLogger.appenderRef.file.ref = file",
+                        ""),
+                StandardCharsets.UTF_8);
         return "-Dlog4j2.configurationFile=" + file.toUri();
     }
 
@@ -273,12 +294,12 @@ public final class ChildJvm implements AutoCloseable {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!readiness.isReady(dir)) {
             if (!process.isAlive()) {
-                throw new IllegalStateException(description + " exited with code " + process.exitValue()
-                        + " while starting:\n" + logTail());
+                throw new IllegalStateException(
+                        description + " exited with code " + process.exitValue() + " while starting:\n" + logTail());
             }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException(description + " was not ready within "
-                        + timeout.toSeconds() + " s:\n" + logTail());
+                throw new IllegalStateException(
+                        description + " was not ready within " + timeout.toSeconds() + " s:\n" + logTail());
             }
             Thread.sleep(50);
         }

@@ -11,8 +11,7 @@ import java.io.InputStream;
  */
 public final class ParentWatch {
 
-    private ParentWatch() {
-    }
+    private ParentWatch() {}
 
     /** Blocks until stdin ends, then exits this JVM (status 0; its shutdown hooks run). */
     public static void exitWhenParentEnds() {

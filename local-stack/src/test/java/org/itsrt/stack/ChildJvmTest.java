@@ -16,7 +16,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,8 +28,8 @@ class ChildJvmTest {
 
     /** {@link WaitingMain} as a child, ready once it has said that it waits. */
     static ChildJvm startWaitingMain(Path parent, Duration timeout, String... args) {
-        return ChildJvm.start("the waiting child", parent, "waiting-", timeout,
-                dir -> launch(args), dir -> saysItWaits(dir));
+        return ChildJvm.start(
+                "the waiting child", parent, "waiting-", timeout, dir -> launch(args), dir -> saysItWaits(dir));
     }
 
     private static ChildJvm.Launch launch(String... args) {
@@ -41,7 +40,8 @@ class ChildJvmTest {
 
     private static boolean saysItWaits(Path dir) {
         try {
-            return Files.readString(dir.resolve("waiting.out"), StandardCharsets.UTF_8).contains("waiting for the parent");
+            return Files.readString(dir.resolve("waiting.out"), StandardCharsets.UTF_8)
+                    .contains("waiting for the parent");
         } catch (IOException notYet) {
             return false;
         }
@@ -75,8 +75,8 @@ class ChildJvmTest {
     @Test
     void aChildThatIsNotReadyInTimeIsKilledAndTheErrorShowsItsOutput(@TempDir Path parent) throws Exception {
         Throwable error = null;
-        try (ChildJvm never = ChildJvm.start("the waiting child", parent, "waiting-", Duration.ofSeconds(3),
-                dir -> launch(), dir -> false)) {
+        try (ChildJvm never = ChildJvm.start(
+                "the waiting child", parent, "waiting-", Duration.ofSeconds(3), dir -> launch(), dir -> false)) {
             throw new AssertionError("started although never ready: " + never.dir());
         } catch (IllegalStateException e) {
             error = e;
@@ -85,17 +85,23 @@ class ChildJvmTest {
         // The child may not have said anything yet when the time is up; when it has, it is dead now.
         Matcher pid = PID.matcher(error.getMessage());
         if (pid.find()) {
-            assertThat(ProcessHandle.of(Long.parseLong(pid.group(1))).filter(ProcessHandle::isAlive)).isEmpty();
+            assertThat(ProcessHandle.of(Long.parseLong(pid.group(1))).filter(ProcessHandle::isAlive))
+                    .isEmpty();
         }
         assertThat(folders(parent)).isEmpty();
     }
 
     @Test
     void aFailingPreparationRemovesTheFolderAndNamesTheChild(@TempDir Path parent) throws IOException {
-        assertThatThrownBy(() -> ChildJvm.start("the waiting child", parent, "waiting-", GENEROUS,
-                dir -> {
-                    throw new IOException("cannot write " + dir.resolve("server.properties"));
-                }, dir -> true))
+        assertThatThrownBy(() -> ChildJvm.start(
+                        "the waiting child",
+                        parent,
+                        "waiting-",
+                        GENEROUS,
+                        dir -> {
+                            throw new IOException("cannot write " + dir.resolve("server.properties"));
+                        },
+                        dir -> true))
                 .isInstanceOf(UncheckedIOException.class)
                 .hasMessageContaining("could not start the waiting child: cannot write");
         assertThat(folders(parent)).isEmpty();
@@ -112,24 +118,30 @@ class ChildJvmTest {
     /** The parent dies by SIGKILL, so no hook of its runs: the child sees its stdin end and exits. */
     @Test
     void theChildEndsWhenItsParentIsKilled(@TempDir Path parent) throws Exception {
-        Process parentJvm = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx64m", "-cp", System.getProperty("java.class.path"), ParentOfWaitingMain.class.getName(),
-                parent.toString())
+        Process parentJvm = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-Xmx64m",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        ParentOfWaitingMain.class.getName(),
+                        parent.toString())
                 .redirectError(ProcessBuilder.Redirect.INHERIT)
                 .start();
         ProcessHandle child;
         try {
-            BufferedReader out = new BufferedReader(new InputStreamReader(parentJvm.getInputStream(),
-                    StandardCharsets.UTF_8));
+            BufferedReader out =
+                    new BufferedReader(new InputStreamReader(parentJvm.getInputStream(), StandardCharsets.UTF_8));
             String line = out.readLine();
             assertThat(line).as("the parent's first line").startsWith("child ");
-            child = ProcessHandle.of(Long.parseLong(line.substring("child ".length()))).orElseThrow();
+            child = ProcessHandle.of(Long.parseLong(line.substring("child ".length())))
+                    .orElseThrow();
             assertThat(child.isAlive()).isTrue();
         } finally {
             parentJvm.destroyForcibly();
         }
         assertThat(parentJvm.waitFor(GENEROUS.toSeconds(), TimeUnit.SECONDS)).isTrue();
-        assertThat(child.onExit().get(GENEROUS.toSeconds(), TimeUnit.SECONDS).isAlive()).isFalse();
+        assertThat(child.onExit().get(GENEROUS.toSeconds(), TimeUnit.SECONDS).isAlive())
+                .isFalse();
     }
 
     private static List<Path> folders(Path parent) throws IOException {

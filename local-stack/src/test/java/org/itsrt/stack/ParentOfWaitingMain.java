@@ -9,8 +9,7 @@ import java.time.Duration;
  */
 public final class ParentOfWaitingMain {
 
-    private ParentOfWaitingMain() {
-    }
+    private ParentOfWaitingMain() {}
 
     public static void main(String[] args) throws InterruptedException {
         ChildJvm child = ChildJvmTest.startWaitingMain(Path.of(args[0]), Duration.ofSeconds(60));

@@ -6,15 +6,15 @@ package org.itsrt.stack;
  */
 public final class WaitingMain {
 
-    private WaitingMain() {
-    }
+    private WaitingMain() {}
 
     public static void main(String[] args) {
         if (args.length > 0 && args[0].equals("fail")) {
             System.err.println("no such setting: " + WaitingMain.class.getName());
             System.exit(3);
         }
-        System.out.println("waiting for the parent (pid " + ProcessHandle.current().pid() + ")");
+        System.out.println(
+                "waiting for the parent (pid " + ProcessHandle.current().pid() + ")");
         ParentWatch.exitWhenParentEnds();
     }
 }

@@ -16,7 +16,8 @@ import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-
+import org.itsrt.cli.DurationConverter;
+import org.itsrt.cli.MissingDefaultException;
 import org.itsrt.pipeline.BudgetHook;
 import org.itsrt.pipeline.JobSpec;
 import org.itsrt.pipeline.LoadSpec;
@@ -25,14 +26,11 @@ import org.itsrt.pipeline.PipelineRun;
 import org.itsrt.pipeline.RunResult;
 import org.itsrt.pipeline.RunningStack;
 import org.itsrt.pipeline.StackSpec;
-import org.itsrt.cli.DurationConverter;
-import org.itsrt.cli.MissingDefaultException;
 import org.itsrt.probe.compare.CompareReport;
 import org.itsrt.probe.compare.Distribution;
 import org.itsrt.probe.compare.RunLatencies;
 import org.itsrt.probe.stats.LatencyKind;
 import org.itsrt.producers.ProducerRun;
-
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -49,22 +47,35 @@ import picocli.CommandLine.Spec;
  * and {@code --flink-rest} it runs the same measurement against a broker and a cluster that
  * already run; {@code --with-floor} measures the identity floor and then the job on one stack.
  */
-@Command(name = "its-demo", mixinStandardHelpOptions = false, sortOptions = false,
-        description = {"Runs the whole pipeline on this machine: a local Kafka broker, the Flink job on a MiniCluster "
-                + "in a child JVM given the job jar (or in this JVM with --flink in-process, or on a cluster that "
-                + "already runs with --flink-rest), one producer per detector and the latency probe; prints progress, "
-                + "then the latency summary; writes a run folder (summary.md, the probe's and the producers' "
-                + "reports)."},
+@Command(
+        name = "its-demo",
+        mixinStandardHelpOptions = false,
+        sortOptions = false,
+        description = {
+            "Runs the whole pipeline on this machine: a local Kafka broker, the Flink job on a MiniCluster "
+                    + "in a child JVM given the job jar (or in this JVM with --flink in-process, or on a cluster that "
+                    + "already runs with --flink-rest), one producer per detector and the latency probe; prints progress, "
+                    + "then the latency summary; writes a run folder (summary.md, the probe's and the producers' "
+                    + "reports)."
+        },
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:done", "1:a part failed to start or the run failed (the message says which)",
-                "2:bad usage", "130:interrupted (Ctrl-C); what was measured is still reported"})
+        exitCodeList = {
+            "0:done",
+            "1:a part failed to start or the run failed (the message says which)",
+            "2:bad usage",
+            "130:interrupted (Ctrl-C); what was measured is still reported"
+        })
 public final class DemoCommand implements Callable<Integer> {
 
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--records", defaultValue = "20000", paramLabel = "N",
-            description = "records to send and measure, all detectors together (default: ${DEFAULT-VALUE}, the study's run)")
+    @Option(
+            names = "--records",
+            defaultValue = "20000",
+            paramLabel = "N",
+            description =
+                    "records to send and measure, all detectors together (default: ${DEFAULT-VALUE}, the study's run)")
     long records;
 
     @Option(names = "--quick", description = "a 30-second run: 30 s of records at the rate, 10 s warm-up")
@@ -73,90 +84,140 @@ public final class DemoCommand implements Callable<Integer> {
     @CommandLine.Mixin
     PipelineInputs inputs;
 
-    @Option(names = "--rate", defaultValue = "10", paramLabel = "HZ",
+    @Option(
+            names = "--rate",
+            defaultValue = "10",
+            paramLabel = "HZ",
             description = "records per second per detector (default: ${DEFAULT-VALUE}, the study's load)")
     double rate;
 
-    @Option(names = "--identity",
-            description = "replace predict and route by an identity step: the stack's own floor, same records, same path")
+    @Option(
+            names = "--identity",
+            description =
+                    "replace predict and route by an identity step: the stack's own floor, same records, same path")
     boolean identity;
 
-    @Option(names = "--with-floor",
+    @Option(
+            names = "--with-floor",
             description = "first the identity floor, then the job, one after the other on the same broker and cluster: "
                     + "floor/ and job/ run folders and compare.md, the job's cost over the floor from one invocation")
     boolean withFloor;
 
-    @Option(names = "--parallelism", defaultValue = "1", paramLabel = "N", description = "job parallelism (default: ${DEFAULT-VALUE})")
+    @Option(
+            names = "--parallelism",
+            defaultValue = "1",
+            paramLabel = "N",
+            description = "job parallelism (default: ${DEFAULT-VALUE})")
     int parallelism;
 
-    @Option(names = "--flink", defaultValue = "child", paramLabel = "WHERE",
-            description = "where the job's cluster runs: child (a child JVM with Flink and TensorFlow on its class path, "
-                    + "the job submitted as the job jar, like a real cluster; default) or in-process (a MiniCluster in "
-                    + "this JVM, sharing its heap with the producers and the probe)")
+    @Option(
+            names = "--flink",
+            defaultValue = "child",
+            paramLabel = "WHERE",
+            description =
+                    "where the job's cluster runs: child (a child JVM with Flink and TensorFlow on its class path, "
+                            + "the job submitted as the job jar, like a real cluster; default) or in-process (a MiniCluster in "
+                            + "this JVM, sharing its heap with the producers and the probe)")
     String flink;
 
-    @Option(names = "--flink-jvm-arg", paramLabel = "ARG",
+    @Option(
+            names = "--flink-jvm-arg",
+            paramLabel = "ARG",
             description = "a JVM option for the child cluster (repeatable), e.g. --flink-jvm-arg=-XX:+UseZGC")
     List<String> flinkJvmArgs = new ArrayList<>();
 
-    @Option(names = "--flink-rest", paramLabel = "URL",
+    @Option(
+            names = "--flink-rest",
+            paramLabel = "URL",
             description = "submit the job jar to a Flink cluster that already runs, at this REST address (e.g. "
                     + "http://rt-vm:8081; its lib/ set up as docs/job.md says) instead of starting one; the cluster "
                     + "is left running, the job is cancelled at the end")
     java.net.URI flinkRest;
 
-    @Option(names = "--cluster-pid", paramLabel = "PID",
+    @Option(
+            names = "--cluster-pid",
+            paramLabel = "PID",
             description = "with --flink-rest: the TaskManager's process, where it runs on this host (what "
                     + "./its experiment applies a Linux budget to)")
     Long clusterPid;
 
-    @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT",
+    @Option(
+            names = "--bootstrap-servers",
+            paramLabel = "HOST:PORT",
             description = "use a Kafka cluster that already runs instead of starting a local broker; the pipeline's "
                     + "topics are created there when missing")
     String bootstrapServers;
 
-    @Option(names = "--broker-heap", defaultValue = "512m", paramLabel = "SIZE",
+    @Option(
+            names = "--broker-heap",
+            defaultValue = "512m",
+            paramLabel = "SIZE",
             description = "the local broker's heap, -Xms and -Xmx (default: ${DEFAULT-VALUE})")
     String brokerHeap;
 
-    @Option(names = "--broker-jvm-arg", paramLabel = "ARG",
+    @Option(
+            names = "--broker-jvm-arg",
+            paramLabel = "ARG",
             description = "a JVM option for the local broker (repeatable); a collector chosen here (e.g. "
                     + "--broker-jvm-arg=-XX:+UseZGC) replaces the default G1 with a 20 ms pause goal")
     List<String> brokerJvmArgs = new ArrayList<>();
 
-    @Option(names = "--pin", paramLabel = "PART=CPUS",
+    @Option(
+            names = "--pin",
+            paramLabel = "PART=CPUS",
             description = "pin every thread of a part to CPUs with taskset (repeatable): broker (the local broker), "
                     + "flink (the child cluster), clients (the producers and the probe: this JVM); e.g. "
                     + "--pin flink=1 --pin broker=0 --pin clients=0")
     Map<String, String> pins = new LinkedHashMap<>();
 
-    @Option(names = "--job-arg", paramLabel = "KEY=VALUE",
+    @Option(
+            names = "--job-arg",
+            paramLabel = "KEY=VALUE",
             description = "a job option, passed as --KEY VALUE (repeatable), e.g. --job-arg engine=tensorflow")
     Map<String, String> jobArgs = new LinkedHashMap<>();
 
-    @Option(names = "--producer-prop", paramLabel = "KEY=VALUE",
-            description = "a Kafka producer setting for the detector producers (repeatable), e.g. linger.ms=5 for throughput")
+    @Option(
+            names = "--producer-prop",
+            paramLabel = "KEY=VALUE",
+            description =
+                    "a Kafka producer setting for the detector producers (repeatable), e.g. linger.ms=5 for throughput")
     Map<String, String> producerProps = new LinkedHashMap<>();
 
-    @Option(names = "--consumer-prop", paramLabel = "KEY=VALUE",
+    @Option(
+            names = "--consumer-prop",
+            paramLabel = "KEY=VALUE",
             description = "a Kafka consumer setting for the probe (repeatable)")
     Map<String, String> consumerProps = new LinkedHashMap<>();
 
-    @Option(names = "--warmup", paramLabel = "TIME", converter = DurationConverter.class,
+    @Option(
+            names = "--warmup",
+            paramLabel = "TIME",
+            converter = DurationConverter.class,
             description = "left out of the steady-state rows, e.g. 500ms, 30s, 2m (default: 120s; 10s with --quick)")
     Duration warmup;
 
-    @Option(names = "--slo-ms", defaultValue = "20", paramLabel = "MS", description = "SLO for a window's p95 (default: ${DEFAULT-VALUE})")
+    @Option(
+            names = "--slo-ms",
+            defaultValue = "20",
+            paramLabel = "MS",
+            description = "SLO for a window's p95 (default: ${DEFAULT-VALUE})")
     double sloMs;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "run folder (default: results/demo/YYYYMMDD-HHMMSS, UTC)")
+    @Option(
+            names = "--out",
+            paramLabel = "DIR",
+            description = "run folder (default: results/demo/YYYYMMDD-HHMMSS, UTC)")
     Path out;
 
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            description = "show this help")
     boolean help;
 
     /** Folders of the two runs of --with-floor. */
     private static final String FLOOR_DIR = "floor";
+
     private static final String JOB_DIR = "job";
 
     private volatile RunningStack running;
@@ -180,8 +241,12 @@ public final class DemoCommand implements Callable<Integer> {
         } catch (IllegalArgumentException | MissingDefaultException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
-        Path run = out != null ? out : Path.of("results", "demo",
-                LocalDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        Path run = out != null
+                ? out
+                : Path.of(
+                        "results",
+                        "demo",
+                        LocalDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         if (Files.exists(run.resolve("summary.md")) || Files.exists(run.resolve(CompareReport.MARKDOWN))) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--out " + run + " already holds a run");
         }
@@ -189,19 +254,21 @@ public final class DemoCommand implements Callable<Integer> {
         PrintStream log = System.err;
 
         CountDownLatch finished = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-            interrupted = true;
-            RunningStack stack0 = running;
-            if (stack0 != null) {
-                stack0.stop();
-            }
-            try {
-                // Wait for the report of what was measured and for the clean-up.
-                finished.await(90, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "its-demo-shutdown");
+        Thread hook = new Thread(
+                () -> {
+                    interrupted = true;
+                    RunningStack stack0 = running;
+                    if (stack0 != null) {
+                        stack0.stop();
+                    }
+                    try {
+                        // Wait for the report of what was measured and for the clean-up.
+                        finished.await(90, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                },
+                "its-demo-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         try (RunningStack started = RunningStack.start(stack, run.resolve(PipelineRun.FLINK_TMP), log)) {
             running = started;
@@ -242,12 +309,17 @@ public final class DemoCommand implements Callable<Integer> {
     private static void report(LoadSpec load, RunResult result) {
         PipelineReport report = new PipelineReport(result);
         Path summary = result.dir().resolve("summary.md");
-        System.out.printf(Locale.ROOT, "%n%s: %,d of %,d records measured end to end%n", report.title(),
-                result.probe().records().measured(), load.records());
+        System.out.printf(
+                Locale.ROOT,
+                "%n%s: %,d of %,d records measured end to end%n",
+                report.title(),
+                result.probe().records().measured(),
+                load.records());
         System.out.println(report.latencyTable());
         System.out.println(report.deliveryLine());
-        System.out.println("results: " + summary + " (probe: " + result.dir().resolve("probe").resolve("summary.md")
-                + ", producers: " + result.dir().resolve("producer.md") + ")");
+        System.out.println("results: " + summary + " (probe: "
+                + result.dir().resolve("probe").resolve("summary.md") + ", producers: "
+                + result.dir().resolve("producer.md") + ")");
     }
 
     /** compare.md and the ECDF overlay of the two phases, and the table on the console. */
@@ -261,9 +333,13 @@ public final class DemoCommand implements Callable<Integer> {
                         .withLabel("job (predict + route)"));
         String table = CompareReport.write(run, rows, sloMs, 1);
         System.out.println();
-        System.out.println("The job against its floor, same broker and cluster, one after the other (ms, from intended):");
+        System.out.println(
+                "The job against its floor, same broker and cluster, one after the other (ms, from intended):");
         System.out.print(table);
-        System.out.printf(Locale.ROOT, "job - floor: p50 %+.2f ms, p99 %+.2f ms%n", rows.get(1).p50Ms() - rows.get(0).p50Ms(),
+        System.out.printf(
+                Locale.ROOT,
+                "job - floor: p50 %+.2f ms, p99 %+.2f ms%n",
+                rows.get(1).p50Ms() - rows.get(0).p50Ms(),
                 rows.get(1).p99Ms() - rows.get(0).p99Ms());
         System.out.println("comparison: " + run.resolve(CompareReport.MARKDOWN));
     }
@@ -274,20 +350,24 @@ public final class DemoCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--cluster-pid goes with --flink-rest (a child cluster's pid is known)");
         }
         if (flinkRest != null && !flinkJvmArgs.isEmpty()) {
-            throw new IllegalArgumentException("--flink-jvm-arg is for a cluster the demo starts, not one at --flink-rest");
+            throw new IllegalArgumentException(
+                    "--flink-jvm-arg is for a cluster the demo starts, not one at --flink-rest");
         }
         if (bootstrapServers != null && !brokerJvmArgs.isEmpty()) {
-            throw new IllegalArgumentException("--broker-jvm-arg is for a broker the demo starts, not one at "
-                    + "--bootstrap-servers");
+            throw new IllegalArgumentException(
+                    "--broker-jvm-arg is for a broker the demo starts, not one at " + "--bootstrap-servers");
         }
         if (parallelism < 1) {
             throw new IllegalArgumentException("--parallelism must be >= 1, got " + parallelism);
         }
-        StackSpec.Broker broker = bootstrapServers != null ? new StackSpec.Broker.Existing(bootstrapServers)
+        StackSpec.Broker broker = bootstrapServers != null
+                ? new StackSpec.Broker.Existing(bootstrapServers)
                 : new StackSpec.Broker.Local(brokerHeap, brokerJvmArgs);
         StackSpec.Cluster cluster;
         if (flinkRest != null) {
-            cluster = new StackSpec.Cluster.Existing(flinkRest, inputs.jobJar(),
+            cluster = new StackSpec.Cluster.Existing(
+                    flinkRest,
+                    inputs.jobJar(),
                     clusterPid == null ? OptionalLong.empty() : OptionalLong.of(clusterPid));
         } else if ("child".equals(flink)) {
             cluster = new StackSpec.Cluster.Child(inputs.jobJar(), flinkJvmArgs);
@@ -304,8 +384,8 @@ public final class DemoCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--records must be > 0, got " + records);
         }
         long total = quick ? Math.round(rate * ProducerRun.STUDY_DETECTORS.size() * 30) : records;
-        Duration warm = warmup != null ? warmup
-                : quick ? Duration.ofSeconds(10) : Duration.ofSeconds(120);
-        return new LoadSpec(inputs.data(), ProducerRun.STUDY_DETECTORS, rate, total, warm, sloMs, producerProps, consumerProps);
+        Duration warm = warmup != null ? warmup : quick ? Duration.ofSeconds(10) : Duration.ofSeconds(120);
+        return new LoadSpec(
+                inputs.data(), ProducerRun.STUDY_DETECTORS, rate, total, warm, sloMs, producerProps, consumerProps);
     }
 }

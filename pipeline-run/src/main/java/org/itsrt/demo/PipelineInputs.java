@@ -2,10 +2,8 @@ package org.itsrt.demo;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-
 import org.itsrt.cli.MissingDefaultException;
 import org.itsrt.cli.ProjectPaths;
-
 import picocli.CommandLine.Option;
 
 /**
@@ -16,18 +14,24 @@ import picocli.CommandLine.Option;
  */
 public final class PipelineInputs {
 
-    @Option(names = "--data", paramLabel = "FILE",
+    @Option(
+            names = "--data",
+            paramLabel = "FILE",
             description = "canonical readings to replay (default: the committed synthetic sample, "
                     + ProjectPaths.SAMPLE_TABLE + ")")
     Path data;
 
-    @Option(names = "--model", paramLabel = "DIR",
+    @Option(
+            names = "--model",
+            paramLabel = "DIR",
             description = "model bundle (default: the shipped one, " + ProjectPaths.MODEL_BUNDLE + ")")
     Path model;
 
-    @Option(names = "--job-jar", paramLabel = "JAR",
-            description = "the job jar submitted to the cluster (default: its-job's build, " + ProjectPaths.JOB_JAR_FOLDER
-                    + "/" + ProjectPaths.JOB_JAR_GLOB + ")")
+    @Option(
+            names = "--job-jar",
+            paramLabel = "JAR",
+            description = "the job jar submitted to the cluster (default: its-job's build, "
+                    + ProjectPaths.JOB_JAR_FOLDER + "/" + ProjectPaths.JOB_JAR_GLOB + ")")
     Path jobJar;
 
     /** @throws MissingDefaultException when --data is not given and the sample is not where it belongs */

@@ -13,7 +13,7 @@ import java.util.OptionalLong;
 public interface BudgetHook {
 
     /** No budget. */
-    BudgetHook NONE = pid -> () -> { };
+    BudgetHook NONE = pid -> () -> {};
 
     AutoCloseable jobLive(OptionalLong clusterPid) throws Exception;
 }

@@ -15,8 +15,7 @@ final class CpuPinning {
     /** The parts of the demo that can be pinned. */
     static final Set<String> PARTS = Set.of("broker", "flink", "clients");
 
-    private CpuPinning() {
-    }
+    private CpuPinning() {}
 
     /**
      * {@code taskset -a} walks the process's threads one by one; a thread that ends meanwhile (the
@@ -32,11 +31,13 @@ final class CpuPinning {
             if (output == null) {
                 return;
             }
-            if (!output.contains("No such process") || !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+            if (!output.contains("No such process")
+                    || !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
                 break;
             }
         }
-        throw new IllegalStateException("--pin " + part + "=" + cpus + ": taskset failed for pid " + pid + ": " + output);
+        throw new IllegalStateException(
+                "--pin " + part + "=" + cpus + ": taskset failed for pid " + pid + ": " + output);
     }
 
     /** Runs taskset once; null when it succeeded, else what it printed. */
@@ -44,10 +45,11 @@ final class CpuPinning {
         Process taskset;
         try {
             taskset = new ProcessBuilder("taskset", "-a", "-p", "-c", cpus, Long.toString(pid))
-                    .redirectErrorStream(true).start();
+                    .redirectErrorStream(true)
+                    .start();
         } catch (IOException e) {
-            throw new IllegalStateException("--pin " + part + "=" + cpus + ": cannot run taskset (util-linux): "
-                    + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "--pin " + part + "=" + cpus + ": cannot run taskset (util-linux): " + e.getMessage(), e);
         }
         try {
             String output = new String(taskset.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();

@@ -1,5 +1,13 @@
 package org.itsrt.pipeline;
 
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -10,15 +18,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import java.util.Properties;
-import java.util.TreeMap;
-import java.util.UUID;
-import java.util.function.BooleanSupplier;
 
 /**
  * The dead-letter topic, used twice: as the readiness handshake of the job, and to count what the
@@ -57,9 +56,10 @@ public final class DeadLetters {
         long deadline = System.nanoTime() + timeout.toNanos();
         int sent = 0;
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerProps());
-             KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProps())) {
+                KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProps())) {
             List<TopicPartition> partitions = consumer.partitionsFor(deadLetterTopic).stream()
-                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+                    .map(p -> new TopicPartition(p.topic(), p.partition()))
+                    .toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             long nextSend = 0;
@@ -80,8 +80,8 @@ public final class DeadLetters {
                 }
             }
         }
-        throw new IllegalStateException("the job did not answer within " + timeout.toSeconds() + " s: no record sent to "
-                + inputTopic + " reached " + deadLetterTopic);
+        throw new IllegalStateException("the job did not answer within " + timeout.toSeconds()
+                + " s: no record sent to " + inputTopic + " reached " + deadLetterTopic);
     }
 
     /** Dead letters other than handshake markers, by the reason in their {@code reason} header. */
@@ -89,7 +89,8 @@ public final class DeadLetters {
         Map<String, Long> counts = new TreeMap<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProps())) {
             List<TopicPartition> partitions = consumer.partitionsFor(deadLetterTopic).stream()
-                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+                    .map(p -> new TopicPartition(p.topic(), p.partition()))
+                    .toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
@@ -100,7 +101,8 @@ public final class DeadLetters {
                         continue;
                     }
                     Header reason = record.headers().lastHeader(org.itsrt.records.DeadLetterHeaders.REASON);
-                    String text = reason == null ? "(no reason header)" : new String(reason.value(), StandardCharsets.UTF_8);
+                    String text =
+                            reason == null ? "(no reason header)" : new String(reason.value(), StandardCharsets.UTF_8);
                     counts.merge(text, 1L, Long::sum);
                 }
             }

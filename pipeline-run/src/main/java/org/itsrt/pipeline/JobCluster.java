@@ -1,14 +1,13 @@
 package org.itsrt.pipeline;
 
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.itsrt.stack.flink.EmbeddedFlink;
-import org.itsrt.stack.flink.LocalFlink;
-
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.OptionalLong;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.itsrt.stack.flink.EmbeddedFlink;
+import org.itsrt.stack.flink.LocalFlink;
 
 /**
  * Where the demo's job runs: a Flink cluster reached over REST, either in this JVM, or as a child
@@ -18,7 +17,11 @@ import java.util.OptionalLong;
 interface JobCluster extends AutoCloseable {
 
     /** How the cluster is deployed, for reports. */
-    enum Kind { IN_PROCESS, CHILD, EXISTING }
+    enum Kind {
+        IN_PROCESS,
+        CHILD,
+        EXISTING
+    }
 
     URI restAddress();
 
@@ -58,8 +61,8 @@ interface JobCluster extends AutoCloseable {
 
             @Override
             public StreamExecutionEnvironment environment() {
-                return StreamExecutionEnvironment.createRemoteEnvironment(rest.getHost(), rest.getPort(),
-                        jobJar.toString());
+                return StreamExecutionEnvironment.createRemoteEnvironment(
+                        rest.getHost(), rest.getPort(), jobJar.toString());
             }
 
             @Override
@@ -82,8 +85,8 @@ interface JobCluster extends AutoCloseable {
 
     private static void requireJobJar(Path jobJar) {
         if (jobJar == null || !Files.isRegularFile(jobJar)) {
-            throw new IllegalArgumentException("--job-jar: no such file: " + jobJar
-                    + " (built by `mvn -pl its-job package`)");
+            throw new IllegalArgumentException(
+                    "--job-jar: no such file: " + jobJar + " (built by `mvn -pl its-job package`)");
         }
     }
 
@@ -97,8 +100,8 @@ interface JobCluster extends AutoCloseable {
             @Override
             public StreamExecutionEnvironment environment() {
                 // The job's classes are on this JVM's class path: nothing to ship.
-                return StreamExecutionEnvironment.createRemoteEnvironment(flink.restAddress().getHost(),
-                        flink.restAddress().getPort());
+                return StreamExecutionEnvironment.createRemoteEnvironment(
+                        flink.restAddress().getHost(), flink.restAddress().getPort());
             }
 
             @Override
@@ -120,7 +123,9 @@ interface JobCluster extends AutoCloseable {
 
     private static JobCluster child(int slots, Path workDir, Path jobJar, List<String> jvmArgs) {
         requireJobJar(jobJar);
-        LocalFlink flink = LocalFlink.start(LocalFlink.Options.defaults().withSlots(slots).withParentDir(workDir)
+        LocalFlink flink = LocalFlink.start(LocalFlink.Options.defaults()
+                .withSlots(slots)
+                .withParentDir(workDir)
                 .withJvmArgs(jvmArgs));
         return new JobCluster() {
             @Override
@@ -131,8 +136,8 @@ interface JobCluster extends AutoCloseable {
             @Override
             public StreamExecutionEnvironment environment() {
                 // As `flink run` does: the job jar travels with the job graph and is loaded child-first.
-                return StreamExecutionEnvironment.createRemoteEnvironment(flink.restAddress().getHost(),
-                        flink.restAddress().getPort(), jobJar.toString());
+                return StreamExecutionEnvironment.createRemoteEnvironment(
+                        flink.restAddress().getHost(), flink.restAddress().getPort(), jobJar.toString());
             }
 
             @Override

@@ -1,9 +1,8 @@
 package org.itsrt.pipeline;
 
-import org.itsrt.stack.kafka.LocalKafka;
-
 import java.util.List;
 import java.util.OptionalLong;
+import org.itsrt.stack.kafka.LocalKafka;
 
 /**
  * Where the demo's topics live: a local broker started for the run (a child JVM, removed at the
@@ -24,7 +23,8 @@ interface KafkaBroker extends AutoCloseable {
     void close();
 
     static KafkaBroker local(String heap, List<String> jvmArgs) {
-        LocalKafka kafka = LocalKafka.start(LocalKafka.Options.defaults().withHeap(heap).withExtraJvmArgs(jvmArgs));
+        LocalKafka kafka =
+                LocalKafka.start(LocalKafka.Options.defaults().withHeap(heap).withExtraJvmArgs(jvmArgs));
         try {
             kafka.createTopics(LocalKafka.PIPELINE_TOPICS, 1);
         } catch (RuntimeException e) {
@@ -44,8 +44,8 @@ interface KafkaBroker extends AutoCloseable {
 
             @Override
             public String describe() {
-                return "KRaft, child process (heap " + heap + (jvmArgs.isEmpty() ? "" : ", " + String.join(" ", jvmArgs))
-                        + ")";
+                return "KRaft, child process (heap " + heap
+                        + (jvmArgs.isEmpty() ? "" : ", " + String.join(" ", jvmArgs)) + ")";
             }
 
             @Override

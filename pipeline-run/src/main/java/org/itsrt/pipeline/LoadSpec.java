@@ -18,8 +18,15 @@ import java.util.Map;
  * @param producerProperties Kafka producer settings for the detector producers
  * @param consumerProperties Kafka consumer settings for the probe
  */
-public record LoadSpec(Path data, List<Long> detectors, double ratePerDetector, long records, Duration warmup,
-                       double sloMs, Map<String, String> producerProperties, Map<String, String> consumerProperties) {
+public record LoadSpec(
+        Path data,
+        List<Long> detectors,
+        double ratePerDetector,
+        long records,
+        Duration warmup,
+        double sloMs,
+        Map<String, String> producerProperties,
+        Map<String, String> consumerProperties) {
 
     public LoadSpec {
         detectors = List.copyOf(detectors);

@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.itsrt.clock.Clocks;
@@ -44,15 +43,18 @@ final class Measurement {
 
     /** The folder of the probe's run inside a run's folder. */
     static final String PROBE_DIR = "probe";
+
     static final String PRODUCER_MD = "producer.md";
     static final String PRODUCER_JSON = "producer.json";
     static final String SUMMARY_MD = "summary.md";
 
     /** How long a live job gets to answer the handshake: start, model load and warm-up. */
     private static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(120);
+
     private static final Duration PROBE_READY_TIMEOUT = Duration.ofSeconds(60);
     /** The probe stops when nothing arrived for this long after the first record. */
     private static final Duration PROBE_IDLE_TIMEOUT = Duration.ofSeconds(30);
+
     private static final Duration PROGRESS_EVERY = Duration.ofSeconds(2);
     private static final Duration SLO_WINDOW = Duration.ofSeconds(1);
 
@@ -104,7 +106,8 @@ final class Measurement {
         ItsJob.build(env, settings, KafkaJobIO.of(settings));
         JobClient client = env.executeAsync(job.identity() ? ItsJob.JOB_NAME + " (identity)" : ItsJob.JOB_NAME);
         try {
-            log.println("its-demo: waiting for the job to read " + READINGS + " and answer on " + DEAD_LETTERS + " ...");
+            log.println(
+                    "its-demo: waiting for the job to read " + READINGS + " and answer on " + DEAD_LETTERS + " ...");
             int markers = deadLetters.awaitPipeline(HANDSHAKE_TIMEOUT, () -> !stopped && isRunning(client));
             log.println("its-demo: job " + client.getJobID() + " is live (" + markers + " handshake record(s))");
             RunResult result;
@@ -121,11 +124,19 @@ final class Measurement {
     /** What summary.md says the run was: the job, its settings, the load, the stack, the pins. */
     private java.util.List<String> facts(JobSettings settings) {
         java.util.List<String> facts = new java.util.ArrayList<>();
-        facts.add("pipeline: " + (job.identity() ? "identity (predict and route replaced by an identity step: the floor)"
-                : "predict (LSTM) and route (A*)") + ", parallelism " + stack.spec().slots());
+        facts.add("pipeline: "
+                + (job.identity()
+                        ? "identity (predict and route replaced by an identity step: the floor)"
+                        : "predict (LSTM) and route (A*)")
+                + ", parallelism " + stack.spec().slots());
         facts.add("job settings: `" + settings + "`");
-        facts.add(String.format(java.util.Locale.ROOT, "load: %,d records, %d detectors at %s records/s each, from `%s`",
-                load.records(), load.detectors().size(), load.ratePerDetector(), load.data()));
+        facts.add(String.format(
+                java.util.Locale.ROOT,
+                "load: %,d records, %d detectors at %s records/s each, from `%s`",
+                load.records(),
+                load.detectors().size(),
+                load.ratePerDetector(),
+                load.data()));
         facts.add(stack.describe());
         if (!stack.spec().pins().isEmpty()) {
             facts.add("pinned (taskset): " + stack.spec().pins());
@@ -146,7 +157,8 @@ final class Measurement {
         });
         if (!probeRun.awaitReady(PROBE_READY_TIMEOUT)) {
             probeRun.stop();
-            String why = probed.isDone() ? "it stopped: " + failure(probed)
+            String why = probed.isDone()
+                    ? "it stopped: " + failure(probed)
                     : "it was not ready within " + PROBE_READY_TIMEOUT.toSeconds() + " s";
             throw new IllegalStateException("the probe could not start reading " + ADVICE + ": " + why);
         }
@@ -154,8 +166,16 @@ final class Measurement {
             probeRun.stop();
         }
 
-        ProducerRun.Plan plan = new ProducerRun.Plan(stack.bootstrapServers(), READINGS, load.data(), load.detectors(),
-                load.ratePerDetector(), load.records(), "all", load.producerProperties(), PROGRESS_EVERY);
+        ProducerRun.Plan plan = new ProducerRun.Plan(
+                stack.bootstrapServers(),
+                READINGS,
+                load.data(),
+                load.detectors(),
+                load.ratePerDetector(),
+                load.records(),
+                "all",
+                load.producerProperties(),
+                PROGRESS_EVERY);
         ProducerRun replay = ProducerRun.prepare(plan, log);
         producers = replay;
         if (stopped) {
@@ -178,7 +198,8 @@ final class Measurement {
             measured = probed.get();
         } catch (java.util.concurrent.ExecutionException e) {
             if (!Files.exists(probeDir.resolve(RunReport.SUMMARY_JSON))) {
-                throw new IllegalStateException("the probe wrote no report: " + e.getCause().getMessage(), e.getCause());
+                throw new IllegalStateException(
+                        "the probe wrote no report: " + e.getCause().getMessage(), e.getCause());
             }
             measured = null;
         }
@@ -191,9 +212,13 @@ final class Measurement {
             dead = own;
         }
         ProbeSummary probeSummary = ProbeSummary.read(probeDir.resolve(RunReport.SUMMARY_JSON));
-        int exit = stopped ? RunResult.INTERRUPTED
-                : measured != null && measured.reason() != ConsumeLoop.StopReason.INTERRUPTED
-                && producerSummary.complete() ? RunResult.OK : RunResult.FAILED;
+        int exit = stopped
+                ? RunResult.INTERRUPTED
+                : measured != null
+                                && measured.reason() != ConsumeLoop.StopReason.INTERRUPTED
+                                && producerSummary.complete()
+                        ? RunResult.OK
+                        : RunResult.FAILED;
         return new RunResult(dir, job.identity(), exit, probeSummary, producerSummary, dead);
     }
 
@@ -202,16 +227,32 @@ final class Measurement {
         Map<ConsumeLoop.StopReason, String> stops = new EnumMap<>(ConsumeLoop.StopReason.class);
         stops.put(ConsumeLoop.StopReason.RECORDS, "--records " + total);
         stops.put(ConsumeLoop.StopReason.DURATION, "--duration");
-        stops.put(ConsumeLoop.StopReason.IDLE, "--idle-timeout " + PROBE_IDLE_TIMEOUT.toSeconds()
-                + "s (nothing arrived for that long)");
+        stops.put(
+                ConsumeLoop.StopReason.IDLE,
+                "--idle-timeout " + PROBE_IDLE_TIMEOUT.toSeconds() + "s (nothing arrived for that long)");
         stops.put(ConsumeLoop.StopReason.INTERRUPTED, "interrupt (Ctrl-C)");
-        String groupId = load.consumerProperties().getOrDefault("group.id", "its-probe-"
-                + LocalDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-"
-                + ProcessHandle.current().pid());
-        return new ProbeRun.Options(ADVICE, bootstrap, groupId, false, load.consumerProperties(),
+        String groupId = load.consumerProperties()
+                .getOrDefault(
+                        "group.id",
+                        "its-probe-"
+                                + LocalDateTime.now(ZoneOffset.UTC)
+                                        .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
+                                + "-"
+                                + ProcessHandle.current().pid());
+        return new ProbeRun.Options(
+                ADVICE,
+                bootstrap,
+                groupId,
+                false,
+                load.consumerProperties(),
                 new ConsumeLoop.Limits(total, 0, PROBE_IDLE_TIMEOUT.toNanos()),
-                new RunStats.Settings(SLO_WINDOW.toNanos(), Math.round(load.sloMs() * 1e6), load.warmup().toNanos()),
-                total, PROGRESS_EVERY.toNanos(), stops);
+                new RunStats.Settings(
+                        SLO_WINDOW.toNanos(),
+                        Math.round(load.sloMs() * 1e6),
+                        load.warmup().toNanos()),
+                total,
+                PROGRESS_EVERY.toNanos(),
+                stops);
     }
 
     /** Stops the producers after their current record and the probe after its current poll. */

@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-
 import org.itsrt.probe.report.ProbeSummary;
 import org.itsrt.probe.report.ProbeSummary.LatencyStats;
 
@@ -51,7 +50,11 @@ public final class PipelineReport {
     }
 
     private static void row(StringBuilder md, String kind, String span, LatencyStats s) {
-        md.append("| ").append(kind.replace('_', ' ')).append(" | ").append(span).append(" | ");
+        md.append("| ")
+                .append(kind.replace('_', ' '))
+                .append(" | ")
+                .append(span)
+                .append(" | ");
         md.append(String.format(Locale.ROOT, "%,d", s.count())).append(" |");
         for (Double value : new Double[] {s.p50Ms(), s.p90Ms(), s.p99Ms(), s.p999Ms(), s.maxMs()}) {
             md.append(value == null ? " - |" : String.format(Locale.ROOT, " %.2f |", value));
@@ -64,11 +67,16 @@ public final class PipelineReport {
         ProbeSummary probe = result.probe();
         ProbeSummary.Delivery total = probe.sequence().total();
         Map<String, Long> deadLetters = result.deadLetters();
-        StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
-                "lost %d, duplicated %d, reordered %d", total.lost(), total.duplicated(), total.reordered()));
+        StringBuilder line = new StringBuilder(String.format(
+                Locale.ROOT,
+                "lost %d, duplicated %d, reordered %d",
+                total.lost(),
+                total.duplicated(),
+                total.reordered()));
         // An interrupted run stopped its producers early: the announced total says nothing then.
         if (deadLetters != null && probe.records().shortfall() != null) {
-            line.append(String.format(Locale.ROOT, ", never arrived %d", probe.records().shortfall()));
+            line.append(String.format(
+                    Locale.ROOT, ", never arrived %d", probe.records().shortfall()));
         }
         if (deadLetters == null) {
             line.append(", dead letters not counted (interrupted)");
@@ -80,8 +88,12 @@ public final class PipelineReport {
         }
         Double ratio = probe.slo().fromIntended().all().violationRatio();
         if (ratio != null) {
-            line.append(String.format(Locale.ROOT, "; SLO violation ratio %.2f%% (p95 per %.0f s window > %.0f ms)",
-                    ratio * 100, probe.settings().windowS(), probe.settings().sloMs()));
+            line.append(String.format(
+                    Locale.ROOT,
+                    "; SLO violation ratio %.2f%% (p95 per %.0f s window > %.0f ms)",
+                    ratio * 100,
+                    probe.settings().windowS(),
+                    probe.settings().sloMs()));
         }
         return line.toString();
     }
@@ -94,9 +106,12 @@ public final class PipelineReport {
         }
         md.append("\n## End-to-end latency\n\n").append(latencyTable()).append('\n');
         md.append("*from intended* counts from the open-loop schedule's send time, *from sent* from the actual send "
-                + "stamp; percentiles are HdrHistogram's. Delivery: ").append(deliveryLine()).append(".\n\n");
-        md.append("Details: [the probe's report](probe/summary.md) (per-detector delivery, stages, SLO windows, plots), "
-                + "[the producers' report](producer.md).\n\n");
+                        + "stamp; percentiles are HdrHistogram's. Delivery: ")
+                .append(deliveryLine())
+                .append(".\n\n");
+        md.append(
+                "Details: [the probe's report](probe/summary.md) (per-detector delivery, stages, SLO windows, plots), "
+                        + "[the producers' report](producer.md).\n\n");
         md.append("![ECDF](probe/ecdf-log.png)\n\n![timeline](probe/timeline.png)\n");
         Files.writeString(file, md.toString(), StandardCharsets.UTF_8);
     }

@@ -2,7 +2,6 @@ package org.itsrt.pipeline;
 
 import java.nio.file.Path;
 import java.util.Map;
-
 import org.itsrt.probe.report.ProbeSummary;
 import org.itsrt.producers.send.ProducerSummary;
 
@@ -18,8 +17,13 @@ import org.itsrt.producers.send.ProducerSummary;
  * @param deadLetters the job's dead letters by reason during this run, the readiness handshake left out;
  *                    null when they could not be counted (an interrupted run)
  */
-public record RunResult(Path dir, boolean identity, int exitCode, ProbeSummary probe, ProducerSummary producers,
-                        Map<String, Long> deadLetters) {
+public record RunResult(
+        Path dir,
+        boolean identity,
+        int exitCode,
+        ProbeSummary probe,
+        ProducerSummary producers,
+        Map<String, Long> deadLetters) {
 
     public static final int OK = 0;
     public static final int FAILED = 1;
@@ -27,6 +31,8 @@ public record RunResult(Path dir, boolean identity, int exitCode, ProbeSummary p
 
     /** Dead letters other than the handshake; -1 when they were not counted. */
     public long deadLettered() {
-        return deadLetters == null ? -1 : deadLetters.values().stream().mapToLong(Long::longValue).sum();
+        return deadLetters == null
+                ? -1
+                : deadLetters.values().stream().mapToLong(Long::longValue).sum();
     }
 }

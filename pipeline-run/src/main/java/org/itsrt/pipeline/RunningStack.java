@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.OptionalLong;
 import java.util.stream.Stream;
-
 import org.itsrt.stack.kafka.LocalKafka;
 
 /**
@@ -54,7 +53,8 @@ public final class RunningStack implements AutoCloseable {
             // Last: a child process inherits the affinity of the thread that starts it, so pinning
             // this JVM before the broker and the cluster start would pin them too.
             if (spec.pins().containsKey("clients")) {
-                CpuPinning.pin("clients", ProcessHandle.current().pid(), spec.pins().get("clients"));
+                CpuPinning.pin(
+                        "clients", ProcessHandle.current().pid(), spec.pins().get("clients"));
             }
             if (!spec.pins().isEmpty()) {
                 log.println("its-demo: pinned " + spec.pins());

@@ -31,7 +31,8 @@ public record StackSpec(Broker broker, Cluster cluster, int slots, Map<String, S
         }
         for (Map.Entry<String, String> pin : pins.entrySet()) {
             if (!PINNABLE.contains(pin.getKey())) {
-                throw new IllegalArgumentException("--pin " + pin.getKey() + ": the parts are " + new TreeSet<>(PINNABLE));
+                throw new IllegalArgumentException(
+                        "--pin " + pin.getKey() + ": the parts are " + new TreeSet<>(PINNABLE));
             }
             if (!pin.getValue().matches("\\d+(-\\d+)?(,\\d+(-\\d+)?)*")) {
                 throw new IllegalArgumentException("--pin " + pin.getKey() + ": a CPU list like 1, 0-1 or 0,2 is "
@@ -39,7 +40,8 @@ public record StackSpec(Broker broker, Cluster cluster, int slots, Map<String, S
             }
         }
         if (pins.containsKey("broker") && broker instanceof Broker.Existing) {
-            throw new IllegalArgumentException("--pin broker: the broker at --bootstrap-servers is not the run's to pin");
+            throw new IllegalArgumentException(
+                    "--pin broker: the broker at --bootstrap-servers is not the run's to pin");
         }
         if (pins.containsKey("flink") && !(cluster instanceof Cluster.Child)) {
             throw new IllegalArgumentException("--pin flink needs the child cluster (the cluster's own process)");
@@ -48,8 +50,11 @@ public record StackSpec(Broker broker, Cluster cluster, int slots, Map<String, S
 
     /** A local broker and a child cluster, nothing pinned: what {@code ./its demo} runs by default. */
     public static StackSpec local(Path jobJar) {
-        return new StackSpec(new Broker.Local(Broker.Local.DEFAULT_HEAP, List.of()), new Cluster.Child(jobJar, List.of()),
-                1, Map.of());
+        return new StackSpec(
+                new Broker.Local(Broker.Local.DEFAULT_HEAP, List.of()),
+                new Cluster.Child(jobJar, List.of()),
+                1,
+                Map.of());
     }
 
     /** The topics' broker. */
@@ -72,8 +77,8 @@ public record StackSpec(Broker broker, Cluster cluster, int slots, Map<String, S
 
             @Override
             public String describe() {
-                return "KRaft, child process (heap " + heap + (jvmArgs.isEmpty() ? "" : ", " + String.join(" ", jvmArgs))
-                        + ")";
+                return "KRaft, child process (heap " + heap
+                        + (jvmArgs.isEmpty() ? "" : ", " + String.join(" ", jvmArgs)) + ")";
             }
         }
 
@@ -90,8 +95,7 @@ public record StackSpec(Broker broker, Cluster cluster, int slots, Map<String, S
     public sealed interface Cluster {
 
         /** A MiniCluster in this JVM, sharing its heap with the producers and the probe. */
-        record InProcess() implements Cluster {
-        }
+        record InProcess() implements Cluster {}
 
         /**
          * A MiniCluster in a child JVM whose class path is a Flink lib/ (Flink, TensorFlow Java), given
@@ -122,8 +126,8 @@ public record StackSpec(Broker broker, Cluster cluster, int slots, Map<String, S
 
         private static void requireJobJar(Path jobJar) {
             if (jobJar == null || !Files.isRegularFile(jobJar)) {
-                throw new IllegalArgumentException("--job-jar: no such file: " + jobJar
-                        + " (built by `mvn -pl its-job -am package`)");
+                throw new IllegalArgumentException(
+                        "--job-jar: no such file: " + jobJar + " (built by `mvn -pl its-job -am package`)");
             }
         }
     }

@@ -1,18 +1,17 @@
 package org.itsrt.demo;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
-
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /** The whole embedded pipeline, small: broker, job on a MiniCluster (child process, or in process), producers, probe. */
 class DemoCommandTest {
@@ -29,26 +28,46 @@ class DemoCommandTest {
             System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
             // The broker and cluster levers too: another collector for the broker, both child JVMs
             // pinned (CPU 0 exists on every machine).
-            exit = new CommandLine(new DemoCommand()).execute("--records", "120", "--rate", "10", "--warmup", "0s",
-                    "--data", ROOT.resolve("data/sample/synthetic-readings.csv").toString(),
-                    "--model", ROOT.resolve("models/lstm-flow").toString(), "--out", run.toString(),
-                    "--broker-jvm-arg=-XX:+UseSerialGC", "--pin", "flink=0", "--pin", "broker=0");
+            exit = new CommandLine(new DemoCommand())
+                    .execute(
+                            "--records",
+                            "120",
+                            "--rate",
+                            "10",
+                            "--warmup",
+                            "0s",
+                            "--data",
+                            ROOT.resolve("data/sample/synthetic-readings.csv").toString(),
+                            "--model",
+                            ROOT.resolve("models/lstm-flow").toString(),
+                            "--out",
+                            run.toString(),
+                            "--broker-jvm-arg=-XX:+UseSerialGC",
+                            "--pin",
+                            "flink=0",
+                            "--pin",
+                            "broker=0");
         } finally {
             System.setOut(oldOut);
         }
         String console = out.toString(StandardCharsets.UTF_8);
 
         assertThat(exit).as(console).isZero();
-        assertThat(console).contains("120 of 120 records measured end to end")
+        assertThat(console)
+                .contains("120 of 120 records measured end to end")
                 .contains("lost 0, duplicated 0, reordered 0, never arrived 0, dead-lettered 0");
-        JsonNode probe = new ObjectMapper().readTree(run.resolve("probe/summary.json").toFile());
+        JsonNode probe =
+                new ObjectMapper().readTree(run.resolve("probe/summary.json").toFile());
         assertThat(probe.at("/run/topic").asText()).isEqualTo("its.advice");
         assertThat(probe.at("/records/measured").asLong()).isEqualTo(120);
         // Advice carries the job's stage durations: the probe saw inference for every record.
         assertThat(probe.at("/stages/infer/count").asLong()).isEqualTo(120);
-        assertThat(Files.readString(run.resolve("summary.md"))).contains("## End-to-end latency")
-                .contains("predict (LSTM) and route (A*)").contains("MiniCluster as a child process")
-                .contains("-XX:+UseSerialGC").contains("pinned (taskset): {flink=0, broker=0}");
+        assertThat(Files.readString(run.resolve("summary.md")))
+                .contains("## End-to-end latency")
+                .contains("predict (LSTM) and route (A*)")
+                .contains("MiniCluster as a child process")
+                .contains("-XX:+UseSerialGC")
+                .contains("pinned (taskset): {flink=0, broker=0}");
         assertThat(run.resolve("producer.md")).isRegularFile();
         assertThat(run.resolve("flink-tmp")).doesNotExist();
     }
@@ -61,50 +80,74 @@ class DemoCommandTest {
         int exit;
         try {
             System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            exit = new CommandLine(new DemoCommand()).execute("--with-floor", "--flink", "in-process",
-                    "--records", "60", "--rate", "10",
-                    "--warmup", "0s", "--data", ROOT.resolve("data/sample/synthetic-readings.csv").toString(),
-                    "--model", ROOT.resolve("models/lstm-flow").toString(), "--out", run.toString());
+            exit = new CommandLine(new DemoCommand())
+                    .execute(
+                            "--with-floor",
+                            "--flink",
+                            "in-process",
+                            "--records",
+                            "60",
+                            "--rate",
+                            "10",
+                            "--warmup",
+                            "0s",
+                            "--data",
+                            ROOT.resolve("data/sample/synthetic-readings.csv").toString(),
+                            "--model",
+                            ROOT.resolve("models/lstm-flow").toString(),
+                            "--out",
+                            run.toString());
         } finally {
             System.setOut(oldOut);
         }
         String console = out.toString(StandardCharsets.UTF_8);
 
         assertThat(exit).as(console).isZero();
-        JsonNode floor = new ObjectMapper().readTree(run.resolve("floor/probe/summary.json").toFile());
-        JsonNode job = new ObjectMapper().readTree(run.resolve("job/probe/summary.json").toFile());
+        JsonNode floor = new ObjectMapper()
+                .readTree(run.resolve("floor/probe/summary.json").toFile());
+        JsonNode job = new ObjectMapper()
+                .readTree(run.resolve("job/probe/summary.json").toFile());
         assertThat(floor.at("/records/measured").asLong()).isEqualTo(60);
         assertThat(job.at("/records/measured").asLong()).isEqualTo(60);
         // The floor does no inference; the job infers every record.
         assertThat(floor.at("/stages/infer/max_us").asDouble()).isZero();
         assertThat(job.at("/stages/infer/count").asLong()).isEqualTo(60);
         assertThat(job.at("/stages/infer/min_us").asDouble()).isPositive();
-        assertThat(Files.readString(run.resolve("compare.md"))).contains("| identity floor | 60 |")
+        assertThat(Files.readString(run.resolve("compare.md")))
+                .contains("| identity floor | 60 |")
                 .contains("| job (predict + route) | 60 |");
         assertThat(console).contains("job - floor: p50");
-        assertThat(Files.readString(run.resolve("job/summary.md"))).contains("dead-lettered 0")
+        assertThat(Files.readString(run.resolve("job/summary.md")))
+                .contains("dead-lettered 0")
                 .contains("MiniCluster in this process");
     }
 
     @Test
     void optionsThatCannotWorkTogetherAreRefusedBeforeAnythingStarts(@TempDir Path dir) {
         String[][] wrong = {
-                {"--pin", "gpu=0"},
-                {"--pin", "flink=first"},
-                {"--cluster-pid", "1"},
-                {"--flink", "in-process", "--pin", "flink=0"},
-                {"--bootstrap-servers", "127.0.0.1:1", "--broker-jvm-arg=-XX:+UseZGC"},
-                {"--flink-rest", "http://127.0.0.1:1", "--flink-jvm-arg=-XX:+UseZGC"},
+            {"--pin", "gpu=0"},
+            {"--pin", "flink=first"},
+            {"--cluster-pid", "1"},
+            {"--flink", "in-process", "--pin", "flink=0"},
+            {"--bootstrap-servers", "127.0.0.1:1", "--broker-jvm-arg=-XX:+UseZGC"},
+            {"--flink-rest", "http://127.0.0.1:1", "--flink-jvm-arg=-XX:+UseZGC"},
         };
-        String[] named = {"--pin gpu", "--pin flink", "--cluster-pid", "--pin flink", "--broker-jvm-arg", "--flink-jvm-arg"};
+        String[] named = {
+            "--pin gpu", "--pin flink", "--cluster-pid", "--pin flink", "--broker-jvm-arg", "--flink-jvm-arg"
+        };
         for (int i = 0; i < wrong.length; i++) {
             ByteArrayOutputStream err = new ByteArrayOutputStream();
             CommandLine cmd = new CommandLine(new DemoCommand());
             cmd.setErr(new java.io.PrintWriter(err, true, StandardCharsets.UTF_8));
-            String[] args = java.util.stream.Stream.concat(java.util.Arrays.stream(wrong[i]),
-                    java.util.stream.Stream.of("--out", dir.resolve("run" + i).toString())).toArray(String[]::new);
+            String[] args = java.util.stream.Stream.concat(
+                            java.util.Arrays.stream(wrong[i]),
+                            java.util.stream.Stream.of(
+                                    "--out", dir.resolve("run" + i).toString()))
+                    .toArray(String[]::new);
             assertThat(cmd.execute(args)).as(String.join(" ", wrong[i])).isEqualTo(2);
-            assertThat(err.toString(StandardCharsets.UTF_8)).as(String.join(" ", wrong[i])).contains(named[i]);
+            assertThat(err.toString(StandardCharsets.UTF_8))
+                    .as(String.join(" ", wrong[i]))
+                    .contains(named[i]);
             assertThat(dir.resolve("run" + i)).doesNotExist();
         }
     }

@@ -1,29 +1,7 @@
 package org.itsrt.demo;
 
-import org.apache.flink.api.common.JobStatus;
-import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.itsrt.stack.flink.LocalFlink;
-import org.itsrt.job.ItsJob;
-import org.itsrt.job.config.JobSettings;
-import org.itsrt.job.kafka.KafkaJobIO;
-import org.itsrt.pipeline.DeadLetters;
-import org.itsrt.stack.kafka.LocalKafka;
-import org.itsrt.readings.Reading;
-import org.itsrt.readings.synthetic.SyntheticGenerator;
-import org.itsrt.records.AdviceRecord;
-import org.itsrt.records.ReadingRecord;
-import org.itsrt.records.RecordJson;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -36,9 +14,30 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowable;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.itsrt.job.ItsJob;
+import org.itsrt.job.config.JobSettings;
+import org.itsrt.job.kafka.KafkaJobIO;
+import org.itsrt.pipeline.DeadLetters;
+import org.itsrt.readings.Reading;
+import org.itsrt.readings.synthetic.SyntheticGenerator;
+import org.itsrt.records.AdviceRecord;
+import org.itsrt.records.ReadingRecord;
+import org.itsrt.records.RecordJson;
+import org.itsrt.stack.flink.LocalFlink;
+import org.itsrt.stack.kafka.LocalKafka;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The job as a cluster runs it: the job jar submitted over REST to a separate cluster process
@@ -51,8 +50,8 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 class JobJarOnLocalClusterTest {
 
     private static final Path ROOT = Path.of(System.getProperty("itsrt.repo.root", ".."));
-    private static final Path JOB_JAR = Path.of(System.getProperty("itsrt.job.jar",
-            "../its-job/target/its-job-0.1.0-SNAPSHOT-flink-job.jar"));
+    private static final Path JOB_JAR =
+            Path.of(System.getProperty("itsrt.job.jar", "../its-job/target/its-job-0.1.0-SNAPSHOT-flink-job.jar"));
     private static final int RECORDS = 12;
 
     @Test
@@ -60,7 +59,8 @@ class JobJarOnLocalClusterTest {
         assertThat(JOB_JAR).as("the job jar (built by its-job's package phase)").isRegularFile();
         List<ReadingRecord> readings = readings();
         try (LocalKafka kafka = LocalKafka.start(LocalKafka.Options.defaults().withParentDir(dir));
-             LocalFlink flink = LocalFlink.start(LocalFlink.Options.defaults().withParentDir(dir))) {
+                LocalFlink flink =
+                        LocalFlink.start(LocalFlink.Options.defaults().withParentDir(dir))) {
             kafka.createTopics(LocalKafka.PIPELINE_TOPICS, 1);
             assertThat(flink.restAddress().getHost()).isEqualTo("127.0.0.1");
 
@@ -68,7 +68,8 @@ class JobJarOnLocalClusterTest {
             Map<String, Double> second = runOnce(kafka, flink, JOB_JAR, readings, 1000);
 
             assertThat(first).hasSize(RECORDS);
-            assertThat(first.values()).allSatisfy(flow -> assertThat(flow).isFinite().isNotNegative());
+            assertThat(first.values())
+                    .allSatisfy(flow -> assertThat(flow).isFinite().isNotNegative());
             assertThat(second).isEqualTo(first);
             assertThat(flink.isAlive()).as("the cluster process").isTrue();
             assertThat(Files.readString(flink.dir().resolve("cluster.out"))).doesNotContain("libprotobuf FATAL");
@@ -86,8 +87,9 @@ class JobJarOnLocalClusterTest {
         Path fatJar = jarWithTensorFlow(dir.resolve("job-with-tensorflow.jar"));
         List<ReadingRecord> readings = readings();
         try (LocalKafka kafka = LocalKafka.start(LocalKafka.Options.defaults().withParentDir(dir));
-             LocalFlink flink = LocalFlink.start(LocalFlink.Options.defaults().withParentDir(dir)
-                     .withFlinkOptions(Map.of("classloader.parent-first-patterns.additional", "none.such")))) {
+                LocalFlink flink = LocalFlink.start(LocalFlink.Options.defaults()
+                        .withParentDir(dir)
+                        .withFlinkOptions(Map.of("classloader.parent-first-patterns.additional", "none.such")))) {
             kafka.createTopics(LocalKafka.PIPELINE_TOPICS, 1);
             assertThat(runOnce(kafka, flink, fatJar, readings, 0)).hasSize(RECORDS);
             Throwable failure = catchThrowable(() -> runOnce(kafka, flink, fatJar, readings, 1000));
@@ -130,18 +132,26 @@ class JobJarOnLocalClusterTest {
     }
 
     /** Submits a job jar, sends the readings under seq offset+i, collects their advice, cancels. */
-    private static Map<String, Double> runOnce(LocalKafka kafka, LocalFlink flink, Path jar,
-                                               List<ReadingRecord> readings, long seqOffset) throws Exception {
+    private static Map<String, Double> runOnce(
+            LocalKafka kafka, LocalFlink flink, Path jar, List<ReadingRecord> readings, long seqOffset)
+            throws Exception {
         String bootstrap = kafka.bootstrapServers();
-        JobSettings settings = JobSettings.fromArgs("--bootstrap-servers", bootstrap, "--engine", "tensorflow",
-                "--model", ROOT.resolve("models/lstm-flow").toAbsolutePath().toString(), "--warmup-calls", "10");
+        JobSettings settings = JobSettings.fromArgs(
+                "--bootstrap-servers",
+                bootstrap,
+                "--engine",
+                "tensorflow",
+                "--model",
+                ROOT.resolve("models/lstm-flow").toAbsolutePath().toString(),
+                "--warmup-calls",
+                "10");
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createRemoteEnvironment(
                 flink.restAddress().getHost(), flink.restAddress().getPort(), jar.toString());
         ItsJob.build(env, settings, KafkaJobIO.of(settings));
         JobClient job = env.executeAsync("submission at seq " + seqOffset);
         try {
-            new DeadLetters(bootstrap, "its.readings", "its.dead-letters").awaitPipeline(Duration.ofSeconds(120),
-                    () -> isRunning(job));
+            new DeadLetters(bootstrap, "its.readings", "its.dead-letters")
+                    .awaitPipeline(Duration.ofSeconds(120), () -> isRunning(job));
             send(bootstrap, readings, seqOffset);
             return collect(bootstrap, seqOffset, job);
         } finally {
@@ -178,13 +188,21 @@ class JobJarOnLocalClusterTest {
     private static void send(String bootstrap, List<ReadingRecord> readings, long seqOffset) throws Exception {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(),
-                new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
             for (ReadingRecord r : readings) {
-                ReadingRecord numbered = new ReadingRecord(r.detector(), r.ts(), r.flow(), r.speed(),
-                        seqOffset + r.seq(), System.nanoTime(), System.nanoTime());
-                producer.send(new ProducerRecord<>("its.readings",
-                        Long.toString(r.detector()).getBytes(StandardCharsets.UTF_8), RecordJson.write(numbered)))
+                ReadingRecord numbered = new ReadingRecord(
+                        r.detector(),
+                        r.ts(),
+                        r.flow(),
+                        r.speed(),
+                        seqOffset + r.seq(),
+                        System.nanoTime(),
+                        System.nanoTime());
+                producer.send(new ProducerRecord<>(
+                                "its.readings",
+                                Long.toString(r.detector()).getBytes(StandardCharsets.UTF_8),
+                                RecordJson.write(numbered)))
                         .get(30, TimeUnit.SECONDS);
             }
         }
@@ -198,12 +216,13 @@ class JobJarOnLocalClusterTest {
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         Map<String, Double> predictions = new TreeMap<>();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             consumer.subscribe(List.of("its.advice"));
             while (predictions.size() < RECORDS) {
-                assertThat(System.nanoTime()).as("advice for all %d readings within 120 s, got %d", RECORDS,
-                        predictions.size()).isLessThan(deadline);
+                assertThat(System.nanoTime())
+                        .as("advice for all %d readings within 120 s, got %d", RECORDS, predictions.size())
+                        .isLessThan(deadline);
                 assertThat(isRunning(job)).as("the job is running").isTrue();
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
                     AdviceRecord advice = RecordJson.readAdvice(record.value());

@@ -1,13 +1,12 @@
 package org.itsrt.pipeline;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 /** Pinning a running process: every thread's allowed CPUs, as the kernel reports them, become the set given. */
 class CpuPinningTest {
@@ -27,6 +26,7 @@ class CpuPinningTest {
     @Test
     void aCpuTheMachineLacksFailsNamingThePart() {
         assertThatThrownBy(() -> CpuPinning.pin("flink", ProcessHandle.current().pid(), "4095"))
-                .hasMessageContaining("--pin flink=4095").hasMessageContaining("taskset failed");
+                .hasMessageContaining("--pin flink=4095")
+                .hasMessageContaining("taskset failed");
     }
 }

@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-
 import org.itsrt.probe.report.ProbeSummary;
 import org.itsrt.producers.ProducerRun;
 import org.itsrt.producers.send.ProducerSummary;
@@ -22,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** The pipeline-run library as a program calls it: one spec in, typed summaries out, no command line. */
 class PipelineRunTest {
 
-    private static final Path ROOT = Path.of(System.getProperty("itsrt.repo.root", "..")).toAbsolutePath();
+    private static final Path ROOT =
+            Path.of(System.getProperty("itsrt.repo.root", "..")).toAbsolutePath();
     private static final Path SAMPLE = ROOT.resolve("data/sample/synthetic-readings.csv");
     private static final Path MODEL = ROOT.resolve("models/lstm-flow");
 
@@ -33,9 +33,10 @@ class PipelineRunTest {
             hookCalls.add("applied " + pid);
             return () -> hookCalls.add("restored");
         };
-        StackSpec stack = new StackSpec(new StackSpec.Broker.Local("256m", List.of()), new StackSpec.Cluster.InProcess(),
-                1, Map.of());
-        LoadSpec load = new LoadSpec(SAMPLE, ProducerRun.STUDY_DETECTORS, 20, 120, Duration.ZERO, 20, Map.of(), Map.of());
+        StackSpec stack = new StackSpec(
+                new StackSpec.Broker.Local("256m", List.of()), new StackSpec.Cluster.InProcess(), 1, Map.of());
+        LoadSpec load =
+                new LoadSpec(SAMPLE, ProducerRun.STUDY_DETECTORS, 20, 120, Duration.ZERO, 20, Map.of(), Map.of());
         JobSpec job = new JobSpec(MODEL, false, Map.of("engine", "linear"));
         ByteArrayOutputStream log = new ByteArrayOutputStream();
 
@@ -63,13 +64,28 @@ class PipelineRunTest {
 
     @Test
     void aBadSpecFailsBeforeAnythingStartsNamingTheOption(@TempDir Path dir) {
-        assertThatThrownBy(() -> new LoadSpec(dir.resolve("none.csv"), ProducerRun.STUDY_DETECTORS, 10, 100,
-                Duration.ZERO, 20, Map.of(), Map.of())).hasMessageContaining("--data").hasMessageContaining("none.csv");
-        assertThatThrownBy(() -> new StackSpec(new StackSpec.Broker.Existing("kafka:9092"),
-                new StackSpec.Cluster.InProcess(), 1, Map.of("broker", "0"))).hasMessageContaining("--pin broker");
+        assertThatThrownBy(() -> new LoadSpec(
+                        dir.resolve("none.csv"),
+                        ProducerRun.STUDY_DETECTORS,
+                        10,
+                        100,
+                        Duration.ZERO,
+                        20,
+                        Map.of(),
+                        Map.of()))
+                .hasMessageContaining("--data")
+                .hasMessageContaining("none.csv");
+        assertThatThrownBy(() -> new StackSpec(
+                        new StackSpec.Broker.Existing("kafka:9092"),
+                        new StackSpec.Cluster.InProcess(),
+                        1,
+                        Map.of("broker", "0")))
+                .hasMessageContaining("--pin broker");
         assertThatThrownBy(() -> new StackSpec.Cluster.Child(dir.resolve("job.jar"), List.of()))
-                .hasMessageContaining("--job-jar").hasMessageContaining("job.jar");
-        assertThatThrownBy(() -> PipelineRun.jobSettings(new JobSpec(MODEL, false, Map.of("engine", "gpu")),
-                "127.0.0.1:9092", 1)).hasMessageContaining("--engine");
+                .hasMessageContaining("--job-jar")
+                .hasMessageContaining("job.jar");
+        assertThatThrownBy(() -> PipelineRun.jobSettings(
+                        new JobSpec(MODEL, false, Map.of("engine", "gpu")), "127.0.0.1:9092", 1))
+                .hasMessageContaining("--engine");
     }
 }

@@ -9,84 +9,122 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-
 import org.itsrt.cli.DurationConverter;
 import org.itsrt.cli.Durations;
 import org.itsrt.cli.MissingDefaultException;
 import org.itsrt.cli.ProjectPaths;
 import org.itsrt.producers.send.RunSummary;
 import org.itsrt.records.Topics;
-
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code its-producer}: replays canonical readings into Kafka, one producer per detector, open loop. */
-@Command(name = "its-producer", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(
+        name = "its-producer",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
         description = {
-                "Replays canonical readings as D2 records (docs/records.md), one Kafka producer per detector, each "
-                        + "sending its last-hour window at a fixed rate on an open-loop schedule: every record carries "
-                        + "the time it was meant to be sent (intended_ns) beside the time it was (sent_ns), both on "
-                        + "the host's TSC clock, so a stalled producer cannot hide latency.",
-                "With --sweep it runs one step per total rate instead and reports the throughput and "
-                        + "acknowledgement latency each rate reached."},
+            "Replays canonical readings as D2 records (docs/records.md), one Kafka producer per detector, each "
+                    + "sending its last-hour window at a fixed rate on an open-loop schedule: every record carries "
+                    + "the time it was meant to be sent (intended_ns) beside the time it was (sent_ns), both on "
+                    + "the host's TSC clock, so a stalled producer cannot hide latency.",
+            "With --sweep it runs one step per total rate instead and reports the throughput and "
+                    + "acknowledgement latency each rate reached."
+        },
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0   all records sent and acknowledged", "1   broker, topic or input problem, or failed sends",
-                "2   bad usage"})
+        exitCodeList = {
+            "0   all records sent and acknowledged",
+            "1   broker, topic or input problem, or failed sends",
+            "2   bad usage"
+        })
 public final class ProducerCommand implements Callable<Integer> {
 
     @Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT", defaultValue = "localhost:9092",
+    @Option(
+            names = "--bootstrap-servers",
+            paramLabel = "HOST:PORT",
+            defaultValue = "localhost:9092",
             description = "Kafka to send to (default: ${DEFAULT-VALUE})")
     String bootstrapServers;
 
     @Option(names = "--topic", defaultValue = Topics.READINGS, description = "topic (default: ${DEFAULT-VALUE})")
     String topic;
 
-    @Option(names = "--data", paramLabel = "FILE",
+    @Option(
+            names = "--data",
+            paramLabel = "FILE",
             description = "canonical readings table to replay (default: the committed synthetic sample, "
                     + ProjectPaths.SAMPLE_TABLE + " in the repository)")
     Path data;
 
-    @Option(names = "--detectors", split = ",", paramLabel = "VDS",
+    @Option(
+            names = "--detectors",
+            split = ",",
+            paramLabel = "VDS",
             description = "detectors to replay, one producer each (default: the six study detectors)")
     List<Long> detectors;
 
-    @Option(names = "--rate", paramLabel = "HZ", defaultValue = "10",
+    @Option(
+            names = "--rate",
+            paramLabel = "HZ",
+            defaultValue = "10",
             description = "records per second per detector (default: ${DEFAULT-VALUE}, the study's load)")
     double rate;
 
-    @Option(names = "--records", paramLabel = "N", defaultValue = "20000",
-            description = "records to send in total, shared by the detectors (default: ${DEFAULT-VALUE}, one study experiment)")
+    @Option(
+            names = "--records",
+            paramLabel = "N",
+            defaultValue = "20000",
+            description =
+                    "records to send in total, shared by the detectors (default: ${DEFAULT-VALUE}, one study experiment)")
     long records;
 
-    @Option(names = "--duration", paramLabel = "TIME", converter = DurationConverter.class,
+    @Option(
+            names = "--duration",
+            paramLabel = "TIME",
+            converter = DurationConverter.class,
             description = "send for this long instead of --records, e.g. 90s, 5m, 1m30s, 1h")
     Duration duration;
 
-    @Option(names = "--acks", defaultValue = "all", description = "all, 1 or 0 (default: ${DEFAULT-VALUE}; "
-            + "idempotence is on with all and off otherwise)")
+    @Option(
+            names = "--acks",
+            defaultValue = "all",
+            description = "all, 1 or 0 (default: ${DEFAULT-VALUE}; " + "idempotence is on with all and off otherwise)")
     String acks;
 
-    @Option(names = "--producer-prop", paramLabel = "KEY=VALUE",
+    @Option(
+            names = "--producer-prop",
+            paramLabel = "KEY=VALUE",
             description = "any Kafka producer setting, overriding the latency defaults (repeatable)")
     Map<String, String> producerProps = new LinkedHashMap<>();
 
-    @Option(names = "--sweep", split = ",", paramLabel = "RATE",
+    @Option(
+            names = "--sweep",
+            split = ",",
+            paramLabel = "RATE",
             description = "throughput test: total records/s per step, e.g. 100,1000,10000")
     List<Double> sweep;
 
-    @Option(names = "--step-duration", paramLabel = "TIME", defaultValue = "10s", converter = DurationConverter.class,
+    @Option(
+            names = "--step-duration",
+            paramLabel = "TIME",
+            defaultValue = "10s",
+            converter = DurationConverter.class,
             description = "length of each --sweep step (default: ${DEFAULT-VALUE})")
     Duration stepDuration;
 
     @Option(names = "--report", paramLabel = "FILE", description = "also write the summary (Markdown) to this file")
     Path report;
 
-    @Option(names = "--progress-every", paramLabel = "TIME", defaultValue = "2s", converter = DurationConverter.class,
+    @Option(
+            names = "--progress-every",
+            paramLabel = "TIME",
+            defaultValue = "2s",
+            converter = DurationConverter.class,
             description = "progress line interval on stderr (default: ${DEFAULT-VALUE})")
     Duration progressEvery;
 
@@ -102,8 +140,15 @@ public final class ProducerCommand implements Callable<Integer> {
             System.err.println("its-producer: --data not given, and its default is missing: " + e.getMessage());
             return 1;
         }
-        ProducerRun.Plan plan = new ProducerRun.Plan(bootstrapServers, topic, table,
-                detectors != null ? detectors : ProducerRun.STUDY_DETECTORS, rate, records, acks, producerProps,
+        ProducerRun.Plan plan = new ProducerRun.Plan(
+                bootstrapServers,
+                topic,
+                table,
+                detectors != null ? detectors : ProducerRun.STUDY_DETECTORS,
+                rate,
+                records,
+                acks,
+                producerProps,
                 progressEvery);
         ProducerRun run;
         try {
@@ -128,13 +173,16 @@ public final class ProducerCommand implements Callable<Integer> {
             Duration step = stepDuration;
             List<RunSummary> steps = new ArrayList<>();
             for (double totalRate : sweep) {
-                System.err.printf(Locale.ROOT, "its-producer: sweep step %,.0f records/s for %s%n", totalRate,
+                System.err.printf(
+                        Locale.ROOT,
+                        "its-producer: sweep step %,.0f records/s for %s%n",
+                        totalRate,
                         Durations.format(step));
                 long total = Math.max(run.detectors(), Math.round(totalRate * step.toNanos() / 1e9));
                 steps.add(run.replay(totalRate, total));
             }
-            markdown = RunSummary.sweepMarkdown(steps, topic, bootstrapServers, run.clock().info().describe(),
-                    run.producerConfig());
+            markdown = RunSummary.sweepMarkdown(
+                    steps, topic, bootstrapServers, run.clock().info().describe(), run.producerConfig());
             failures = steps.stream().anyMatch(s -> s.failed() > 0);
         }
         System.out.print(markdown);
@@ -171,8 +219,8 @@ public final class ProducerCommand implements Callable<Integer> {
 
     private void requireLongerThanZero(Duration value, String option) {
         if (value != null && (value.isZero() || value.isNegative())) {
-            throw new CommandLine.ParameterException(spec.commandLine(), option + " must be longer than 0, got "
-                    + Durations.format(value));
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), option + " must be longer than 0, got " + Durations.format(value));
         }
     }
 

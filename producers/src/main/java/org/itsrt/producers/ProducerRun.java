@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.itsrt.clock.Clocks;
 import org.itsrt.clock.LatencyClock;
@@ -40,15 +39,23 @@ public final class ProducerRun {
      * @param producerProperties Kafka producer settings that override the latency defaults
      * @param progressEvery   time between progress lines; zero for none
      */
-    public record Plan(String bootstrapServers, String topic, Path data, List<Long> detectors, double ratePerDetector,
-                       long records, String acks, Map<String, String> producerProperties, Duration progressEvery) {
+    public record Plan(
+            String bootstrapServers,
+            String topic,
+            Path data,
+            List<Long> detectors,
+            double ratePerDetector,
+            long records,
+            String acks,
+            Map<String, String> producerProperties,
+            Duration progressEvery) {
 
         public Plan {
             detectors = List.copyOf(detectors);
             producerProperties = Map.copyOf(producerProperties);
             if (!(ratePerDetector > 0) || ratePerDetector > 1_000_000) {
-                throw new IllegalArgumentException("the rate must be in (0, 1000000] records/s per detector, got "
-                        + ratePerDetector);
+                throw new IllegalArgumentException(
+                        "the rate must be in (0, 1000000] records/s per detector, got " + ratePerDetector);
             }
             if (records < 1) {
                 throw new IllegalArgumentException("records must be >= 1, got " + records);
@@ -63,44 +70,100 @@ public final class ProducerRun {
 
         /** The study's load: its six detectors at 10 records/s each, acks=all, a progress line every 2 s. */
         public static Plan studyLoad(String bootstrapServers, String topic, Path data, long records) {
-            return new Plan(bootstrapServers, topic, data, STUDY_DETECTORS, 10, records, "all", Map.of(),
+            return new Plan(
+                    bootstrapServers,
+                    topic,
+                    data,
+                    STUDY_DETECTORS,
+                    10,
+                    records,
+                    "all",
+                    Map.of(),
                     Duration.ofSeconds(2));
         }
 
         public Plan withRate(double perDetector) {
-            return new Plan(bootstrapServers, topic, data, detectors, perDetector, records, acks, producerProperties,
+            return new Plan(
+                    bootstrapServers,
+                    topic,
+                    data,
+                    detectors,
+                    perDetector,
+                    records,
+                    acks,
+                    producerProperties,
                     progressEvery);
         }
 
         public Plan withDetectors(List<Long> ids) {
-            return new Plan(bootstrapServers, topic, data, ids, ratePerDetector, records, acks, producerProperties,
+            return new Plan(
+                    bootstrapServers,
+                    topic,
+                    data,
+                    ids,
+                    ratePerDetector,
+                    records,
+                    acks,
+                    producerProperties,
                     progressEvery);
         }
 
         public Plan withAcks(String value) {
-            return new Plan(bootstrapServers, topic, data, detectors, ratePerDetector, records, value,
-                    producerProperties, progressEvery);
+            return new Plan(
+                    bootstrapServers,
+                    topic,
+                    data,
+                    detectors,
+                    ratePerDetector,
+                    records,
+                    value,
+                    producerProperties,
+                    progressEvery);
         }
 
         public Plan withProducerProperties(Map<String, String> properties) {
-            return new Plan(bootstrapServers, topic, data, detectors, ratePerDetector, records, acks, properties,
+            return new Plan(
+                    bootstrapServers,
+                    topic,
+                    data,
+                    detectors,
+                    ratePerDetector,
+                    records,
+                    acks,
+                    properties,
                     progressEvery);
         }
 
         public Plan withProgressEvery(Duration every) {
-            return new Plan(bootstrapServers, topic, data, detectors, ratePerDetector, records, acks,
-                    producerProperties, every);
+            return new Plan(
+                    bootstrapServers,
+                    topic,
+                    data,
+                    detectors,
+                    ratePerDetector,
+                    records,
+                    acks,
+                    producerProperties,
+                    every);
         }
 
         public Plan withRecords(long total) {
-            return new Plan(bootstrapServers, topic, data, detectors, ratePerDetector, total, acks,
-                    producerProperties, progressEvery);
+            return new Plan(
+                    bootstrapServers,
+                    topic,
+                    data,
+                    detectors,
+                    ratePerDetector,
+                    total,
+                    acks,
+                    producerProperties,
+                    progressEvery);
         }
     }
 
     /** The six detectors of the study, in the order of {@link StudyStation}. */
-    public static final List<Long> STUDY_DETECTORS = Arrays.stream(StudyStation.values()).map(StudyStation::vdsId)
-            .toList();
+    public static final List<Long> STUDY_DETECTORS =
+            Arrays.stream(StudyStation.values()).map(StudyStation::vdsId).toList();
 
     /** The table or a detector cannot be replayed, or Kafka is not ready for it. */
     public static final class NotReplayable extends Exception {
@@ -207,6 +270,7 @@ public final class ProducerRun {
 
     /** The Markdown report of a replay. */
     public String markdown(RunSummary summary) {
-        return summary.markdown(plan.topic(), plan.bootstrapServers(), plan.data(), clock.info().describe(), config);
+        return summary.markdown(
+                plan.topic(), plan.bootstrapServers(), plan.data(), clock.info().describe(), config);
     }
 }

@@ -2,7 +2,6 @@ package org.itsrt.producers;
 
 import java.io.PrintStream;
 import java.util.Locale;
-
 import org.itsrt.producers.send.SendStats;
 
 /** The progress line on stderr: sent of total, rate, acknowledged, failed, send lag, ETA. */
@@ -23,9 +22,17 @@ final class Progress {
         double seconds = (System.nanoTime() - startedNs) / 1e9;
         double rate = sent / Math.max(seconds, 1e-9);
         double eta = rate > 0 ? (total - sent) / rate : Double.NaN;
-        log.printf(Locale.ROOT, "sent %,d/%,d (%.1f%%), %,.1f/s, acked %,d, failed %,d, send lag p99 %.2f ms, ETA %s%n",
-                sent, total, 100.0 * sent / total, rate, stats.acked(), stats.failed(),
-                stats.sendLagNs().getValueAtPercentile(99) / 1e6, eta(eta));
+        log.printf(
+                Locale.ROOT,
+                "sent %,d/%,d (%.1f%%), %,.1f/s, acked %,d, failed %,d, send lag p99 %.2f ms, ETA %s%n",
+                sent,
+                total,
+                100.0 * sent / total,
+                rate,
+                stats.acked(),
+                stats.failed(),
+                stats.sendLagNs().getValueAtPercentile(99) / 1e6,
+                eta(eta));
     }
 
     private static String eta(double seconds) {

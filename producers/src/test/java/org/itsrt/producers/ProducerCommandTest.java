@@ -16,27 +16,25 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.itsrt.stack.kafka.LocalKafka;
 import org.itsrt.records.ReadingRecord;
 import org.itsrt.records.RecordJson;
+import org.itsrt.stack.kafka.LocalKafka;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import picocli.CommandLine;
 
 /** The producer CLI against a real local broker. */
 class ProducerCommandTest {
 
     private static LocalKafka kafka;
-    private static final Path SAMPLE = Path.of(System.getProperty("itsrt.repo.root", "..")
-            , "data", "sample", "synthetic-readings.csv");
+    private static final Path SAMPLE =
+            Path.of(System.getProperty("itsrt.repo.root", ".."), "data", "sample", "synthetic-readings.csv");
 
     @BeforeAll
     static void startKafka() {
@@ -49,8 +47,7 @@ class ProducerCommandTest {
         kafka.close();
     }
 
-    private record Result(int exit, String out, String err) {
-    }
+    private record Result(int exit, String out, String err) {}
 
     private static Result run(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -72,8 +69,19 @@ class ProducerCommandTest {
     @Test
     void sendsEveryDetectorsWindowsInOrderOnTheOpenLoopSchedule(@TempDir Path dir) throws Exception {
         Path report = dir.resolve("producer.md");
-        Result result = run("--bootstrap-servers", kafka.bootstrapServers(), "--data", SAMPLE.toString(),
-                "--records", "60", "--rate", "20", "--progress-every", "500ms", "--report", report.toString());
+        Result result = run(
+                "--bootstrap-servers",
+                kafka.bootstrapServers(),
+                "--data",
+                SAMPLE.toString(),
+                "--records",
+                "60",
+                "--rate",
+                "20",
+                "--progress-every",
+                "500ms",
+                "--report",
+                report.toString());
 
         assertThat(result.exit()).as(result.err()).isZero();
         assertThat(result.out()).contains("60 of 60 records sent").contains("acknowledged 60, failed 0");
@@ -101,8 +109,15 @@ class ProducerCommandTest {
 
     @Test
     void aMissingTopicIsNamed() {
-        Result result = run("--bootstrap-servers", kafka.bootstrapServers(), "--data", SAMPLE.toString(),
-                "--topic", "no.such.topic", "--records", "6");
+        Result result = run(
+                "--bootstrap-servers",
+                kafka.bootstrapServers(),
+                "--data",
+                SAMPLE.toString(),
+                "--topic",
+                "no.such.topic",
+                "--records",
+                "6");
         assertThat(result.exit()).isEqualTo(1);
         assertThat(result.err()).contains("topic no.such.topic does not exist on " + kafka.bootstrapServers());
     }
@@ -124,8 +139,8 @@ class ProducerCommandTest {
         assertThat(run("--duration", "soon").err())
                 .contains("Invalid value for option '--duration': 'soon' is not a duration; write e.g. 500ms, 30s");
         assertThat(run("--step-duration", "0s").err()).contains("--step-duration must be longer than 0, got 0s");
-        assertThat(run("--progress-every", "-1s").err()).contains("Invalid value for option '--progress-every': "
-                + "'-1s' is negative");
+        assertThat(run("--progress-every", "-1s").err())
+                .contains("Invalid value for option '--progress-every': " + "'-1s' is negative");
         assertThat(run("--acks", "2").err()).contains("--acks must be all, 1 or 0");
         assertThat(run("--data", "/no/such.csv", "--records", "6").err()).contains("cannot read /no/such.csv");
     }
@@ -133,8 +148,17 @@ class ProducerCommandTest {
     @Test
     void withoutDataTheCommittedSampleIsReplayed() {
         // The Maven build sets itsrt.repo.root, as the launcher does; the command finds the table itself.
-        Result result = run("--bootstrap-servers", kafka.bootstrapServers(), "--records", "6", "--detectors", "764598",
-                "--rate", "100", "--duration", "0.05s");
+        Result result = run(
+                "--bootstrap-servers",
+                kafka.bootstrapServers(),
+                "--records",
+                "6",
+                "--detectors",
+                "764598",
+                "--rate",
+                "100",
+                "--duration",
+                "0.05s");
         assertThat(result.exit()).as(result.err()).isZero();
         assertThat(result.out()).contains(SAMPLE.getFileName().toString());
     }
@@ -146,9 +170,10 @@ class ProducerCommandTest {
         try {
             Result result = run("--bootstrap-servers", "127.0.0.1:1", "--records", "6");
             assertThat(result.exit()).isEqualTo(1);
-            assertThat(result.err()).contains("its-producer: --data not given, and its default is missing: "
-                    + emptyRepository.resolve("data/sample/synthetic-readings.csv") + ": missing; expected the "
-                    + "committed synthetic readings table");
+            assertThat(result.err())
+                    .contains("its-producer: --data not given, and its default is missing: "
+                            + emptyRepository.resolve("data/sample/synthetic-readings.csv") + ": missing; expected the "
+                            + "committed synthetic readings table");
         } finally {
             if (before == null) {
                 System.clearProperty("itsrt.repo.root");
@@ -160,10 +185,20 @@ class ProducerCommandTest {
 
     @Test
     void aSweepReportsEachStep() {
-        Result result = run("--bootstrap-servers", kafka.bootstrapServers(), "--data", SAMPLE.toString(),
-                "--topic", "sweep", "--sweep", "120,600", "--step-duration", "1s");
+        Result result = run(
+                "--bootstrap-servers",
+                kafka.bootstrapServers(),
+                "--data",
+                SAMPLE.toString(),
+                "--topic",
+                "sweep",
+                "--sweep",
+                "120,600",
+                "--step-duration",
+                "1s");
         assertThat(result.exit()).as(result.err()).isZero();
-        List<String> rows = result.out().lines().filter(l -> l.matches("\\| [0-9,]+ \\|.*")).toList();
+        List<String> rows =
+                result.out().lines().filter(l -> l.matches("\\| [0-9,]+ \\|.*")).toList();
         assertThat(rows).hasSize(2);
         assertThat(rows.get(0)).startsWith("| 120 |");
         assertThat(rows.get(1)).startsWith("| 600 |");

@@ -1,5 +1,6 @@
 package org.itsrt.experiment.backend;
 
+import java.util.OptionalLong;
 import org.itsrt.experiment.spec.ExperimentSpec;
 import org.itsrt.experiment.spec.ExperimentSpec.Row;
 import org.itsrt.sched.budget.EquivalentSettings;
@@ -8,14 +9,10 @@ import org.itsrt.sched.linux.AppliedBudget;
 import org.itsrt.sched.linux.CpuBudgetBackend;
 import org.itsrt.sched.linux.LinuxBackends;
 
-import java.util.OptionalLong;
-
-
 /** Turns an experiment's row into the backend that applies it to the job's process. */
 public final class RowBackend {
 
-    private RowBackend() {
-    }
+    private RowBackend() {}
 
     /** Applies a row once the job is live; closing what it returns restores what it changed. */
     @FunctionalInterface
@@ -33,8 +30,9 @@ public final class RowBackend {
     public static RowApplier applier(ExperimentSpec spec, Row row, String rowCommand) {
         if (spec.backend().yamlName.startsWith("xen-")) {
             if (rowCommand == null) {
-                throw new IllegalArgumentException(spec.backend().yamlName + " rows are set with xl in Xen's dom0: give "
-                        + "--row-command (e.g. \"ssh root@dom0 /opt/its-rt/xen-configs/apply-row.sh\")");
+                throw new IllegalArgumentException(
+                        spec.backend().yamlName + " rows are set with xl in Xen's dom0: give "
+                                + "--row-command (e.g. \"ssh root@dom0 /opt/its-rt/xen-configs/apply-row.sh\")");
             }
             return pid -> XenRowCommand.apply(spec.backend().yamlName, rowCommand, row.xenRow());
         }
@@ -48,10 +46,16 @@ public final class RowBackend {
     static CpuBudgetBackend of(ExperimentSpec spec, Row row) {
         return switch (spec.backend()) {
             case NONE -> LinuxBackends.none();
-            case LINUX_CGROUP, LINUX_DEADLINE -> LinuxBackends.byName(spec.backend().yamlName,
-                    new Reservation(row.budgetUs(), row.periodUs()), spec.vcpus(), row.cpus(), row.threads());
-            case XEN_RTDS, XEN_CREDIT, XEN_CREDIT2 -> throw new IllegalArgumentException(spec.backend().yamlName
-                    + " rows are applied by a command in dom0 (applier)");
+            case LINUX_CGROUP, LINUX_DEADLINE ->
+                LinuxBackends.byName(
+                        spec.backend().yamlName,
+                        new Reservation(row.budgetUs(), row.periodUs()),
+                        spec.vcpus(),
+                        row.cpus(),
+                        row.threads());
+            case XEN_RTDS, XEN_CREDIT, XEN_CREDIT2 ->
+                throw new IllegalArgumentException(
+                        spec.backend().yamlName + " rows are applied by a command in dom0 (applier)");
         };
     }
 
@@ -66,18 +70,31 @@ public final class RowBackend {
             case NONE -> "nothing (baseline)";
             case LINUX_CGROUP -> {
                 EquivalentSettings e = settings(spec, row);
-                yield String.format(java.util.Locale.ROOT, "the job's process tree in a new cgroup: cpu.max \"%s\" (v2) / "
-                                + "cfs_quota_us %d, cfs_period_us %d (v1) = %d x %d us every %d us%s", e.cgroupV2CpuMax(),
-                        e.cgroupQuotaUs(), e.cgroupPeriodUs(), spec.vcpus(), row.budgetUs(), row.periodUs(),
+                yield String.format(
+                        java.util.Locale.ROOT,
+                        "the job's process tree in a new cgroup: cpu.max \"%s\" (v2) / "
+                                + "cfs_quota_us %d, cfs_period_us %d (v1) = %d x %d us every %d us%s",
+                        e.cgroupV2CpuMax(),
+                        e.cgroupQuotaUs(),
+                        e.cgroupPeriodUs(),
+                        spec.vcpus(),
+                        row.budgetUs(),
+                        row.periodUs(),
                         row.cpus() == null ? "" : ", cpuset " + row.cpus());
             }
-            case LINUX_DEADLINE -> String.format(java.util.Locale.ROOT,
-                    "SCHED_DEADLINE runtime %d us, deadline = period %d us for each thread of the job's process%s "
-                            + "(chrt -d -T %d -D %d -P %d -p 0 TID)", row.budgetUs(), row.periodUs(),
-                    row.threads() == null ? "" : " named like /" + row.threads() + "/", row.budgetUs() * 1000,
-                    row.periodUs() * 1000, row.periodUs() * 1000);
-            case XEN_RTDS, XEN_CREDIT, XEN_CREDIT2 -> "xen-configs/apply-row.sh " + row.xenRow()
-                    + " (in dom0; restore: xen-configs/apply-row.sh --restore)";
+            case LINUX_DEADLINE ->
+                String.format(
+                        java.util.Locale.ROOT,
+                        "SCHED_DEADLINE runtime %d us, deadline = period %d us for each thread of the job's process%s "
+                                + "(chrt -d -T %d -D %d -P %d -p 0 TID)",
+                        row.budgetUs(),
+                        row.periodUs(),
+                        row.threads() == null ? "" : " named like /" + row.threads() + "/",
+                        row.budgetUs() * 1000,
+                        row.periodUs() * 1000,
+                        row.periodUs() * 1000);
+            case XEN_RTDS, XEN_CREDIT, XEN_CREDIT2 ->
+                "xen-configs/apply-row.sh " + row.xenRow() + " (in dom0; restore: xen-configs/apply-row.sh --restore)";
         };
     }
 }

@@ -1,13 +1,12 @@
 package org.itsrt.experiment.backend;
 
-import org.itsrt.sched.linux.AppliedBudget;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.itsrt.sched.linux.AppliedBudget;
 
 /**
  * A Xen row applied by a command: {@code xen-configs/apply-row.sh} where it can reach dom0, e.g.
@@ -79,7 +78,8 @@ public final class XenRowCommand implements AppliedBudget {
         Process process;
         try {
             process = new ProcessBuilder(List.of("/bin/sh", "-c", command + " \"$1\"", "sh", arg))
-                    .redirectErrorStream(true).start();
+                    .redirectErrorStream(true)
+                    .start();
         } catch (IOException e) {
             throw new IllegalStateException("--row-command: cannot run /bin/sh: " + e.getMessage(), e);
         }
@@ -88,8 +88,8 @@ public final class XenRowCommand implements AppliedBudget {
             String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!process.waitFor(TIMEOUT_S, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
-                throw new IllegalStateException("--row-command: `" + command + " " + arg + "` did not finish within "
-                        + TIMEOUT_S + " s");
+                throw new IllegalStateException(
+                        "--row-command: `" + command + " " + arg + "` did not finish within " + TIMEOUT_S + " s");
             }
             if (process.exitValue() != 0) {
                 throw new IllegalStateException("--row-command: `" + command + " " + arg + "` exited with "

@@ -1,5 +1,13 @@
 package org.itsrt.experiment.cli;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
 import org.itsrt.demo.PipelineInputs;
 import org.itsrt.experiment.backend.RowBackend;
 import org.itsrt.experiment.report.Environment;
@@ -13,69 +21,89 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.util.List;
-import java.util.Locale;
-import java.util.concurrent.Callable;
-
 /** {@code ./its experiment FILE.yaml}: runs an experiment file and writes its results folder. */
-@Command(name = "its-experiment", sortOptions = false,
-        description = {"Runs an experiment file (YAML): for each row and repetition, runs the whole pipeline (./its demo: "
-                + "a fresh local broker and Flink cluster, or the ones at --bootstrap-servers and --flink-rest), applies "
-                + "the row once the job is live (a Linux budget on the cluster's process, or a Xen row in dom0 through "
-                + "--row-command), restores after the run; then writes one results folder with results.md (comparison "
-                + "across rows, every run, environment), runs.csv and plots."},
+@Command(
+        name = "its-experiment",
+        sortOptions = false,
+        description = {
+            "Runs an experiment file (YAML): for each row and repetition, runs the whole pipeline (./its demo: "
+                    + "a fresh local broker and Flink cluster, or the ones at --bootstrap-servers and --flink-rest), applies "
+                    + "the row once the job is live (a Linux budget on the cluster's process, or a Xen row in dom0 through "
+                    + "--row-command), restores after the run; then writes one results folder with results.md (comparison "
+                    + "across rows, every run, environment), runs.csv and plots."
+        },
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:every run measured every record", "1:a run failed (the report covers the runs done)",
-                "2:bad file or usage (the message names the field)"})
+        exitCodeList = {
+            "0:every run measured every record",
+            "1:a run failed (the report covers the runs done)",
+            "2:bad file or usage (the message names the field)"
+        })
 public final class ExperimentCommand implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "the experiment file, e.g. experiments/linux-budgets.yaml")
+    @Parameters(
+            index = "0",
+            paramLabel = "FILE",
+            description = "the experiment file, e.g. experiments/linux-budgets.yaml")
     Path file;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "results folder (default: results/experiments/NAME-YYYYMMDD-HHMMSS)")
+    @Option(
+            names = "--out",
+            paramLabel = "DIR",
+            description = "results folder (default: results/experiments/NAME-YYYYMMDD-HHMMSS)")
     Path out;
 
     @Option(names = "--plan", description = "check the file and print what each row would set; run nothing")
     boolean plan;
 
-    @Option(names = "--report", paramLabel = "DIR",
-            description = "rewrite the report of an existing results folder from its runs (e.g. with --study); run nothing")
+    @Option(
+            names = "--report",
+            paramLabel = "DIR",
+            description =
+                    "rewrite the report of an existing results folder from its runs (e.g. with --study); run nothing")
     Path report;
 
     @CommandLine.Mixin
     PipelineInputs inputs;
 
-    @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT",
+    @Option(
+            names = "--bootstrap-servers",
+            paramLabel = "HOST:PORT",
             description = "run against a Kafka cluster that already runs (e.g. the messaging VM's) instead of a fresh "
                     + "local broker per run")
     String bootstrapServers;
 
-    @Option(names = "--flink-rest", paramLabel = "URL",
+    @Option(
+            names = "--flink-rest",
+            paramLabel = "URL",
             description = "submit the job to a Flink cluster that already runs (e.g. http://rt-vm:8081) instead of a "
                     + "fresh local cluster per run")
     java.net.URI flinkRest;
 
-    @Option(names = "--cluster-pid", paramLabel = "PID",
+    @Option(
+            names = "--cluster-pid",
+            paramLabel = "PID",
             description = "with --flink-rest and a linux-* backend: the TaskManager's process on this host, which the "
                     + "rows are applied to")
     Long clusterPid;
 
-    @Option(names = "--row-command", paramLabel = "COMMAND",
+    @Option(
+            names = "--row-command",
+            paramLabel = "COMMAND",
             description = "xen-* backends: the command that applies a row in dom0, called as COMMAND ROW once the job "
                     + "is live and COMMAND --restore after the run, e.g. \"ssh root@dom0 "
                     + "/opt/its-rt/xen-configs/apply-row.sh\"")
     String rowCommand;
 
-    @Option(names = "--study", paramLabel = "DIR",
+    @Option(
+            names = "--study",
+            paramLabel = "DIR",
             description = "the study's raw latency files to overlay (default: the file's `study`, or none)")
     Path study;
 
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            description = "show this help")
     boolean help;
 
     public static void main(String[] args) {
@@ -93,8 +121,14 @@ public final class ExperimentCommand implements Callable<Integer> {
             return 2;
         }
         if (plan) {
-            System.out.printf(Locale.ROOT, "%s: backend %s, %d row(s) x %d repetition(s), %,d records each%n",
-                    spec.name(), spec.backend().yamlName, spec.rows().size(), spec.repetitions(), spec.records());
+            System.out.printf(
+                    Locale.ROOT,
+                    "%s: backend %s, %d row(s) x %d repetition(s), %,d records each%n",
+                    spec.name(),
+                    spec.backend().yamlName,
+                    spec.rows().size(),
+                    spec.repetitions(),
+                    spec.records());
             for (ExperimentSpec.Row row : spec.rows()) {
                 System.out.println("  " + row.label() + ": " + RowBackend.plan(spec, row));
             }
@@ -107,9 +141,10 @@ public final class ExperimentCommand implements Callable<Integer> {
             }
             List<RunResult> existing = ExperimentRunner.readExisting(spec, report);
             Path studyDir = study != null ? study : studyFromSpec(spec);
-            System.out.print(ExperimentReport.write(report, spec, file, existing, Environment.facts(existing), studyDir));
-            System.out.println("results: " + report.resolve(ExperimentReport.MARKDOWN) + " (" + existing.size()
-                    + " run(s) read)");
+            System.out.print(
+                    ExperimentReport.write(report, spec, file, existing, Environment.facts(existing), studyDir));
+            System.out.println(
+                    "results: " + report.resolve(ExperimentReport.MARKDOWN) + " (" + existing.size() + " run(s) read)");
             return 0;
         }
         String problem = deploymentProblem(spec);
@@ -120,18 +155,31 @@ public final class ExperimentCommand implements Callable<Integer> {
             System.err.println("its-experiment: " + problem);
             return 2;
         }
-        Path dir = out != null ? out : Path.of("results", "experiments", spec.name() + "-"
-                + LocalDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        Path dir = out != null
+                ? out
+                : Path.of(
+                        "results",
+                        "experiments",
+                        spec.name() + "-"
+                                + LocalDateTime.now(ZoneOffset.UTC)
+                                        .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         if (Files.exists(dir.resolve(ExperimentReport.MARKDOWN))) {
             System.err.println("its-experiment: --out " + dir + " already holds results");
             return 2;
         }
         Files.createDirectories(dir);
         Files.copy(file, dir.resolve("experiment.yaml"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        ExperimentRunner runner = new ExperimentRunner(spec,
-                new ExperimentRunner.Pipeline(inputs.data(), inputs.model(), inputs.jobJar(), bootstrapServers, flinkRest,
+        ExperimentRunner runner = new ExperimentRunner(
+                spec,
+                new ExperimentRunner.Pipeline(
+                        inputs.data(),
+                        inputs.model(),
+                        inputs.jobJar(),
+                        bootstrapServers,
+                        flinkRest,
                         clusterPid == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(clusterPid),
-                        rowCommand), System.err);
+                        rowCommand),
+                System.err);
         List<RunResult> results = runner.run(dir);
         Path studyDir = study != null ? study : studyFromSpec(spec);
         String table = ExperimentReport.write(dir, spec, file, results, Environment.facts(results), studyDir);
@@ -161,7 +209,8 @@ public final class ExperimentCommand implements Callable<Integer> {
         }
         boolean onProcess = spec.backend().yamlName.startsWith("linux-");
         if (onProcess && flinkRest != null && clusterPid == null) {
-            return "backend " + spec.backend().yamlName + " applies rows to the process that runs the job's tasks: with "
+            return "backend " + spec.backend().yamlName
+                    + " applies rows to the process that runs the job's tasks: with "
                     + "--flink-rest give --cluster-pid (the TaskManager's pid on this host)";
         }
         return null;
@@ -173,7 +222,11 @@ public final class ExperimentCommand implements Callable<Integer> {
         }
         if ("auto".equals(spec.study())) {
             Path root = org.itsrt.cli.ProjectPaths.locate().root();
-            return root.resolve("..").resolve("shared").resolve("data").resolve("study-latencies").normalize();
+            return root.resolve("..")
+                    .resolve("shared")
+                    .resolve("data")
+                    .resolve("study-latencies")
+                    .normalize();
         }
         return file.toAbsolutePath().getParent().resolve(spec.study()).normalize();
     }

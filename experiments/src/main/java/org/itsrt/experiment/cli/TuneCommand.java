@@ -1,5 +1,20 @@
 package org.itsrt.experiment.cli;
 
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.Callable;
 import org.itsrt.cli.BadDurationException;
 import org.itsrt.cli.Durations;
 import org.itsrt.demo.PipelineInputs;
@@ -24,36 +39,27 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Locale;
-import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.Callable;
-
 /**
  * {@code ./its tune [FILE.yaml]}: searches the smallest CPU budget that meets a latency SLO, by
  * noise-aware bisection over whole-pipeline runs ({@link BudgetSearch}), and writes a folder with
  * every point tried ({@link TuneReport}).
  */
-@Command(name = "its-tune", sortOptions = false,
-        description = {"Searches the smallest CPU budget for the Flink cluster's process that meets a latency SLO: "
-                + "tries the upper bound, then bisects down to the resolution, each point a few whole-pipeline runs "
-                + "(as ./its experiment runs a row) that must all meet the SLO; where they disagree, more runs. "
-                + "With several periods, each is searched and the lowest share of a CPU wins. Writes tune.md, "
-                + "points.csv and a plot of p99 and max against the budget."},
+@Command(
+        name = "its-tune",
+        sortOptions = false,
+        description = {
+            "Searches the smallest CPU budget for the Flink cluster's process that meets a latency SLO: "
+                    + "tries the upper bound, then bisects down to the resolution, each point a few whole-pipeline runs "
+                    + "(as ./its experiment runs a row) that must all meet the SLO; where they disagree, more runs. "
+                    + "With several periods, each is searched and the lowest share of a CPU wins. Writes tune.md, "
+                    + "points.csv and a plot of p99 and max against the budget."
+        },
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:a budget that meets the SLO was found", "1:no budget in the range meets the SLO, or a run "
-                + "failed (the report covers the points tried)", "2:bad file or usage (the message names the option)"})
+        exitCodeList = {
+            "0:a budget that meets the SLO was found",
+            "1:no budget in the range meets the SLO, or a run " + "failed (the report covers the points tried)",
+            "2:bad file or usage (the message names the option)"
+        })
 public final class TuneCommand implements Callable<Integer> {
 
     /** The base file without one: linux-cgroup, the study's load, an SLO this kind of host can meet. */
@@ -65,57 +71,90 @@ public final class TuneCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandSpec commandSpec;
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "FILE",
-            description = {"base experiment file (linux-cgroup or linux-deadline): CPUs, load, records, warm-up, SLO, "
-                    + "job options, interference; its rows give the default periods and budget range and every "
-                    + "point's cpus or threads (default: " + DEFAULT_FILE + ")"})
+    @Parameters(
+            index = "0",
+            arity = "0..1",
+            paramLabel = "FILE",
+            description = {
+                "base experiment file (linux-cgroup or linux-deadline): CPUs, load, records, warm-up, SLO, "
+                        + "job options, interference; its rows give the default periods and budget range and every "
+                        + "point's cpus or threads (default: " + DEFAULT_FILE + ")"
+            })
     Path file;
 
-    @Option(names = "--slo-p99", paramLabel = "MS",
-            description = "a run meets the SLO when its steady-state p99 is at most this (default: the file's slo.p99_ms)")
+    @Option(
+            names = "--slo-p99",
+            paramLabel = "MS",
+            description =
+                    "a run meets the SLO when its steady-state p99 is at most this (default: the file's slo.p99_ms)")
     Double sloP99;
 
-    @Option(names = "--slo-max", paramLabel = "MS",
+    @Option(
+            names = "--slo-max",
+            paramLabel = "MS",
             description = "... and its steady-state max at most this (default: the file's slo.max_ms)")
     Double sloMax;
 
-    @Option(names = "--period-us", split = ",", paramLabel = "US",
+    @Option(
+            names = "--period-us",
+            split = ",",
+            paramLabel = "US",
             description = "period(s) to search, repeated or comma-separated; each is bisected and the lowest share "
                     + "of a CPU wins (default: the periods of the file's rows)")
     List<Long> periods;
 
-    @Option(names = "--min-budget-us", paramLabel = "US",
+    @Option(
+            names = "--min-budget-us",
+            paramLabel = "US",
             description = "lower end of the range, per CPU (default: the smallest budget of the file's rows with that "
                     + "period if below the upper end, else the backend's minimum: 1000 us for linux-cgroup, 2 us for "
                     + "linux-deadline)")
     Long minBudget;
 
-    @Option(names = "--max-budget-us", paramLabel = "US",
+    @Option(
+            names = "--max-budget-us",
+            paramLabel = "US",
             description = "upper end of the range, tried first (default: the largest budget of the file's rows with "
                     + "that period, or the period)")
     Long maxBudget;
 
-    @Option(names = "--resolution-us", paramLabel = "US",
-            description = "bisect until the smallest passing budget is known to within this (default: 1% of the period)")
+    @Option(
+            names = "--resolution-us",
+            paramLabel = "US",
+            description =
+                    "bisect until the smallest passing budget is known to within this (default: 1% of the period)")
     Long resolution;
 
-    @Option(names = "--repetitions", paramLabel = "N", defaultValue = "2",
+    @Option(
+            names = "--repetitions",
+            paramLabel = "N",
+            defaultValue = "2",
             description = "runs per point; a point passes only if every run meets the SLO (default: ${DEFAULT-VALUE})")
     int repetitions;
 
-    @Option(names = "--max-repetitions", paramLabel = "N",
+    @Option(
+            names = "--max-repetitions",
+            paramLabel = "N",
             description = "runs per point when its first runs disagree (default: " + DEFAULT_MAX_REPETITIONS
                     + ", or --repetitions if that is more)")
     Integer maxRepetitions;
 
-    @Option(names = "--records", paramLabel = "N", description = "records measured per run (default: the file's records)")
+    @Option(
+            names = "--records",
+            paramLabel = "N",
+            description = "records measured per run (default: the file's records)")
     Long records;
 
-    @Option(names = "--warmup", paramLabel = "TIME",
+    @Option(
+            names = "--warmup",
+            paramLabel = "TIME",
             description = "left out of the steady state, e.g. 30s, 2m, 1m30s (default: the file's warmup)")
     String warmup;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "results folder (default: results/tune/NAME-YYYYMMDD-HHMMSS)")
+    @Option(
+            names = "--out",
+            paramLabel = "DIR",
+            description = "results folder (default: results/tune/NAME-YYYYMMDD-HHMMSS)")
     Path out;
 
     @CommandLine.Mixin
@@ -124,7 +163,10 @@ public final class TuneCommand implements Callable<Integer> {
     @Option(names = "--dry-run", description = "check the file and options, print the search space; run nothing")
     boolean dryRun;
 
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            description = "show this help")
     boolean help;
 
     public static void main(String[] args) {
@@ -139,15 +181,14 @@ public final class TuneCommand implements Callable<Integer> {
      * @param cpus    every point's cpuset (linux-cgroup), from the file's rows
      * @param threads every point's thread pattern (linux-deadline), from the file's rows
      */
-    record Plan(ExperimentSpec base, String cpus, String threads, BudgetSearch.Settings settings) {
-    }
+    record Plan(ExperimentSpec base, String cpus, String threads, BudgetSearch.Settings settings) {}
 
     @Override
     public Integer call() throws Exception {
         PrintWriter err = commandSpec.commandLine().getErr();
         PrintWriter console = commandSpec.commandLine().getOut();
-        Path baseFile = file != null ? file
-                : org.itsrt.cli.ProjectPaths.locate().root().resolve(DEFAULT_FILE);
+        Path baseFile =
+                file != null ? file : org.itsrt.cli.ProjectPaths.locate().root().resolve(DEFAULT_FILE);
         Plan plan;
         try {
             plan = plan(ExperimentSpec.read(baseFile), baseFile);
@@ -157,11 +198,18 @@ public final class TuneCommand implements Callable<Integer> {
             return 2;
         }
         ExperimentSpec base = plan.base();
-        Path dir = out != null ? out : Path.of("results", "tune", base.name() + "-"
-                + LocalDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        Path dir = out != null
+                ? out
+                : Path.of(
+                        "results",
+                        "tune",
+                        base.name() + "-"
+                                + LocalDateTime.now(ZoneOffset.UTC)
+                                        .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         // Without usable inputs the search space is still printed (--dry-run); a run is refused below.
         ExperimentRunner.Pipeline pipeline = inputs.missing() == null
-                ? ExperimentRunner.Pipeline.local(inputs.data(), inputs.model(), inputs.jobJar()) : null;
+                ? ExperimentRunner.Pipeline.local(inputs.data(), inputs.model(), inputs.jobJar())
+                : null;
         PipelineEvaluator points = new PipelineEvaluator(base, plan.cpus(), plan.threads(), pipeline, dir, System.err);
         console.print(describe(plan, points));
         console.flush();
@@ -169,7 +217,8 @@ public final class TuneCommand implements Callable<Integer> {
             return 0;
         }
         String unusable = Files.exists(dir.resolve(TuneReport.MARKDOWN))
-                ? "--out " + dir + " already holds a tune (" + TuneReport.MARKDOWN + ")" : inputs.missing();
+                ? "--out " + dir + " already holds a tune (" + TuneReport.MARKDOWN + ")"
+                : inputs.missing();
         if (unusable != null) {
             err.println("its-tune: " + unusable);
             err.flush();
@@ -178,7 +227,9 @@ public final class TuneCommand implements Callable<Integer> {
         Files.createDirectories(dir);
         Files.copy(baseFile, dir.resolve("base.yaml"), StandardCopyOption.REPLACE_EXISTING);
         TuneResult result = new BudgetSearch(plan.settings(), points, new Progress(base.name(), System.err)).run();
-        List<RunResult> runs = result.points().stream().flatMap(p -> p.runs().stream()).map(TriedPoint.Run::result)
+        List<RunResult> runs = result.points().stream()
+                .flatMap(p -> p.runs().stream())
+                .map(TriedPoint.Run::result)
                 .toList();
         String summary = TuneReport.write(dir, base, baseFile, plan.settings(), result, Environment.facts(runs));
         console.println();
@@ -193,10 +244,12 @@ public final class TuneCommand implements Callable<Integer> {
         List<String> problems = new ArrayList<>();
         Backend backend = spec.backend();
         if (backend != Backend.LINUX_CGROUP && backend != Backend.LINUX_DEADLINE) {
-            throw new SpecException(baseFile + ": backend " + backend.yamlName + ": ./its tune puts budgets on the job's "
-                    + "process on this host, so it takes linux-cgroup or linux-deadline"
-                    + (backend == Backend.NONE ? " (none sets no budget)"
-                    : " (xen-* rows are set with xl in Xen's dom0; ./its experiment --plan prints them)"));
+            throw new SpecException(
+                    baseFile + ": backend " + backend.yamlName + ": ./its tune puts budgets on the job's "
+                            + "process on this host, so it takes linux-cgroup or linux-deadline"
+                            + (backend == Backend.NONE
+                                    ? " (none sets no budget)"
+                                    : " (xen-* rows are set with xl in Xen's dom0; ./its experiment --plan prints them)"));
         }
         boolean cgroup = backend == Backend.LINUX_CGROUP;
         String cpus = theRowsOne(spec, Row::cpus, "cpus", baseFile, problems);
@@ -208,14 +261,26 @@ public final class TuneCommand implements Callable<Integer> {
         require(max > 0, "--slo-max must be > 0 ms, got " + max, problems);
         require(repetitions >= 1, "--repetitions must be >= 1, got " + repetitions, problems);
         int maxReps = maxRepetitions != null ? maxRepetitions : Math.max(DEFAULT_MAX_REPETITIONS, repetitions);
-        require(maxReps >= repetitions, "--max-repetitions must be >= --repetitions (" + repetitions + "), got "
-                + maxReps, problems);
+        require(
+                maxReps >= repetitions,
+                "--max-repetitions must be >= --repetitions (" + repetitions + "), got " + maxReps,
+                problems);
         require(records == null || records > 0, "--records must be > 0, got " + records, problems);
         require(resolution == null || resolution >= 1, "--resolution-us must be >= 1, got " + resolution, problems);
-        ExperimentSpec base = new ExperimentSpec(spec.name(), spec.description(), backend, spec.vcpus(), spec.rows(),
-                spec.load(), records != null ? records : spec.records(), spec.repetitions(),
-                warmup != null ? warmup : spec.warmup(), new ExperimentSpec.Slo(p99, max, spec.slo().windowP95Ms()),
-                spec.interference(), spec.job(), spec.study());
+        ExperimentSpec base = new ExperimentSpec(
+                spec.name(),
+                spec.description(),
+                backend,
+                spec.vcpus(),
+                spec.rows(),
+                spec.load(),
+                records != null ? records : spec.records(),
+                spec.repetitions(),
+                warmup != null ? warmup : spec.warmup(),
+                new ExperimentSpec.Slo(p99, max, spec.slo().windowP95Ms()),
+                spec.interference(),
+                spec.job(),
+                spec.study());
         if (warmup != null) {
             // Kept as text like the file's warmup, which the runs hand on to the probe as written.
             try {
@@ -230,11 +295,19 @@ public final class TuneCommand implements Callable<Integer> {
         long maxPeriod = cgroup ? LinuxLimits.CFS_MAX_PERIOD_US : LinuxLimits.DL_DEFAULT_PERIOD_MAX_US;
         long backendMin = cgroup ? LinuxLimits.CFS_MIN_QUOTA_US : (LinuxLimits.DL_MIN_RUNTIME_NS + 999) / 1000;
         String kernelMin = cgroup ? "the kernel's minimum quota" : "the kernel's minimum SCHED_DEADLINE runtime";
-        require(minBudget == null || minBudget >= backendMin, "--min-budget-us must be >= " + backendMin + " us for "
-                + backend.yamlName + " (" + kernelMin + "), got " + minBudget, problems);
+        require(
+                minBudget == null || minBudget >= backendMin,
+                "--min-budget-us must be >= " + backendMin + " us for " + backend.yamlName + " (" + kernelMin
+                        + "), got " + minBudget,
+                problems);
 
-        List<Long> searched = periods != null ? periods
-                : spec.rows().stream().map(Row::periodUs).filter(Objects::nonNull).distinct().toList();
+        List<Long> searched = periods != null
+                ? periods
+                : spec.rows().stream()
+                        .map(Row::periodUs)
+                        .filter(Objects::nonNull)
+                        .distinct()
+                        .toList();
         Set<Long> seen = new LinkedHashSet<>();
         List<SearchRange> ranges = new ArrayList<>();
         for (long period : searched) {
@@ -247,9 +320,14 @@ public final class TuneCommand implements Callable<Integer> {
                         + ", got " + period);
                 continue;
             }
-            List<Long> rowBudgets = spec.rows().stream().filter(r -> Objects.equals(r.periodUs(), period))
-                    .map(Row::budgetUs).filter(Objects::nonNull).sorted().toList();
-            long hi = maxBudget != null ? maxBudget
+            List<Long> rowBudgets = spec.rows().stream()
+                    .filter(r -> Objects.equals(r.periodUs(), period))
+                    .map(Row::budgetUs)
+                    .filter(Objects::nonNull)
+                    .sorted()
+                    .toList();
+            long hi = maxBudget != null
+                    ? maxBudget
                     : rowBudgets.isEmpty() ? period : rowBudgets.get(rowBudgets.size() - 1);
             long rowsLo = rowBudgets.isEmpty() ? backendMin : rowBudgets.get(0);
             long lo = minBudget != null ? minBudget : rowsLo < hi ? rowsLo : backendMin;
@@ -260,10 +338,14 @@ public final class TuneCommand implements Callable<Integer> {
             }
             if (lo >= hi) {
                 String where = " (period " + period + " us)";
-                problems.add(minBudget != null ? "--min-budget-us " + lo + " must be below the upper bound " + hi + " us"
-                        + where : maxBudget != null ? "--max-budget-us " + hi + " must be above the lower bound " + lo
-                        + " us" + where : "--period-us " + period + " leaves no budgets to search: " + lo + ".." + hi
-                        + " us");
+                problems.add(
+                        minBudget != null
+                                ? "--min-budget-us " + lo + " must be below the upper bound " + hi + " us" + where
+                                : maxBudget != null
+                                        ? "--max-budget-us " + hi + " must be above the lower bound " + lo + " us"
+                                                + where
+                                        : "--period-us " + period + " leaves no budgets to search: " + lo + ".." + hi
+                                                + " us");
                 continue;
             }
             if (resolution == null || resolution >= 1) {
@@ -279,13 +361,17 @@ public final class TuneCommand implements Callable<Integer> {
     }
 
     /** The one value the file's rows give a field (cpus, threads), which every point gets. */
-    private static String theRowsOne(ExperimentSpec spec, java.util.function.Function<Row, String> field, String name,
-                                     Path baseFile, List<String> problems) {
+    private static String theRowsOne(
+            ExperimentSpec spec,
+            java.util.function.Function<Row, String> field,
+            String name,
+            Path baseFile,
+            List<String> problems) {
         Set<String> values = new LinkedHashSet<>();
         spec.rows().forEach(r -> values.add(field.apply(r)));
         if (values.size() > 1) {
-            problems.add(baseFile + ": rows: every point of a tune gets the rows' " + name + ", and they differ: "
-                    + values);
+            problems.add(
+                    baseFile + ": rows: every point of a tune gets the rows' " + name + ", and they differ: " + values);
         }
         return values.isEmpty() ? null : values.iterator().next();
     }
@@ -300,19 +386,37 @@ public final class TuneCommand implements Callable<Integer> {
     static String describe(Plan plan, PipelineEvaluator points) {
         ExperimentSpec base = plan.base();
         BudgetSearch.Settings s = plan.settings();
-        StringBuilder text = new StringBuilder(String.format(Locale.ROOT, "tune %s: backend %s, %d CPU(s); a run "
+        StringBuilder text = new StringBuilder(String.format(
+                Locale.ROOT,
+                "tune %s: backend %s, %d CPU(s); a run "
                         + "meets the SLO with steady-state p99 <= %s ms, max <= %s ms and every record; %,d records per run "
-                        + "at %s records/s per detector, steady state from %s%n", base.name(), base.backend().yamlName,
-                base.vcpus(), number(s.sloP99Ms()), number(s.sloMaxMs()), base.records(), number(base.load().rateHz()),
+                        + "at %s records/s per detector, steady state from %s%n",
+                base.name(),
+                base.backend().yamlName,
+                base.vcpus(),
+                number(s.sloP99Ms()),
+                number(s.sloMaxMs()),
+                base.records(),
+                number(base.load().rateHz()),
                 base.warmup()));
         for (SearchRange r : s.ranges()) {
             Row top = points.row(r.maxBudgetUs(), r.periodUs());
-            text.append(String.format(Locale.ROOT, "  period %d us: budgets %d..%d us to within %d us, at most %d "
-                            + "points; the first: %s%n", r.periodUs(), r.minBudgetUs(), r.maxBudgetUs(), r.resolutionUs(),
-                    r.maxPoints(), RowBackend.plan(points.pointSpec(top), top)));
+            text.append(String.format(
+                    Locale.ROOT,
+                    "  period %d us: budgets %d..%d us to within %d us, at most %d " + "points; the first: %s%n",
+                    r.periodUs(),
+                    r.minBudgetUs(),
+                    r.maxBudgetUs(),
+                    r.resolutionUs(),
+                    r.maxPoints(),
+                    RowBackend.plan(points.pointSpec(top), top)));
         }
-        text.append(String.format(Locale.ROOT, "at most %d runs (%d per point; up to %d at a point whose runs "
-                + "disagree)%n", s.maxRuns(), s.repetitions(), s.maxRepetitions()));
+        text.append(String.format(
+                Locale.ROOT,
+                "at most %d runs (%d per point; up to %d at a point whose runs " + "disagree)%n",
+                s.maxRuns(),
+                s.repetitions(),
+                s.maxRepetitions()));
         return text.toString();
     }
 
@@ -335,26 +439,51 @@ public final class TuneCommand implements Callable<Integer> {
 
         @Override
         public void starting(int point, long budgetUs, long periodUs, int repetition, int runsPlanned) {
-            log.printf(Locale.ROOT, "tune %s: point %d, budget %d/%d us (%.2f%% of a CPU per CPU), run %d of %d%n",
-                    name, point, budgetUs, periodUs, 100.0 * budgetUs / periodUs, repetition, runsPlanned);
+            log.printf(
+                    Locale.ROOT,
+                    "tune %s: point %d, budget %d/%d us (%.2f%% of a CPU per CPU), run %d of %d%n",
+                    name,
+                    point,
+                    budgetUs,
+                    periodUs,
+                    100.0 * budgetUs / periodUs,
+                    repetition,
+                    runsPlanned);
         }
 
         @Override
         public void ran(int point, long budgetUs, long periodUs, RunResult run, boolean metSlo, int runsLeftAtMost) {
             runsDone++;
             double perRunS = (System.nanoTime() - started) / 1e9 / runsDone;
-            log.printf(Locale.ROOT, "tune %s: point %d run %d: steady p50 %.2f p99 %.2f max %.2f ms%s%s: %s; %d run(s) "
-                            + "done, at most %d to go (%s)%n", name, point, run.repetition(), run.steady().p50(),
-                    run.steady().p99(), run.steady().max(), run.lost() > 0 ? ", " + run.lost() + " records lost" : "",
+            log.printf(
+                    Locale.ROOT,
+                    "tune %s: point %d run %d: steady p50 %.2f p99 %.2f max %.2f ms%s%s: %s; %d run(s) "
+                            + "done, at most %d to go (%s)%n",
+                    name,
+                    point,
+                    run.repetition(),
+                    run.steady().p50(),
+                    run.steady().p99(),
+                    run.steady().max(),
+                    run.lost() > 0 ? ", " + run.lost() + " records lost" : "",
                     run.exitCode() != 0 ? ", exit code " + run.exitCode() : "",
-                    metSlo ? "meets the SLO" : "misses the SLO", runsDone, runsLeftAtMost,
+                    metSlo ? "meets the SLO" : "misses the SLO",
+                    runsDone,
+                    runsLeftAtMost,
                     eta(perRunS * runsLeftAtMost));
         }
 
         @Override
         public void tried(TriedPoint point) {
-            log.printf(Locale.ROOT, "tune %s: point %d, %d/%d us: %s (%d of %d runs met the SLO)%n", name,
-                    point.number(), point.budgetUs(), point.periodUs(), point.verdict().text, point.runsMeetingSlo(),
+            log.printf(
+                    Locale.ROOT,
+                    "tune %s: point %d, %d/%d us: %s (%d of %d runs met the SLO)%n",
+                    name,
+                    point.number(),
+                    point.budgetUs(),
+                    point.periodUs(),
+                    point.verdict().text,
+                    point.runsMeetingSlo(),
                     point.runs().size());
         }
 

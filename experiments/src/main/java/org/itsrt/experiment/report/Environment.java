@@ -1,23 +1,21 @@
 package org.itsrt.experiment.report;
 
-import org.itsrt.experiment.run.RunResult;
-import org.itsrt.sched.linux.Proc;
-
 import java.io.IOException;
-import org.itsrt.probe.report.ProbeSummary;
-import org.itsrt.probe.report.RunReport;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.itsrt.experiment.run.RunResult;
+import org.itsrt.probe.report.ProbeSummary;
+import org.itsrt.probe.report.RunReport;
+import org.itsrt.sched.linux.Proc;
 
 /** Facts about the machine and the software a results folder was measured with. */
 public final class Environment {
 
-    private Environment() {
-    }
+    private Environment() {}
 
     public static Map<String, String> facts(List<RunResult> results) {
         Map<String, String> facts = new LinkedHashMap<>();
@@ -26,9 +24,12 @@ public final class Environment {
         facts.put("CPUs online", Integer.toString(Runtime.getRuntime().availableProcessors()));
         facts.put("kernel", Proc.SYSTEM.file("sys/kernel/osrelease").orElse("-"));
         facts.put("clock source (kernel)", read("/sys/devices/system/clocksource/clocksource0/current_clocksource"));
-        facts.put("latency clock", results.isEmpty() ? "-" : probeClock(results.get(0).dir()));
+        facts.put(
+                "latency clock",
+                results.isEmpty() ? "-" : probeClock(results.get(0).dir()));
         // Through Proc: sysctl files report size 0, and Files.readString reads them one byte short of their value.
-        facts.put("real-time throttling (sched_rt_runtime_us / sched_rt_period_us)",
+        facts.put(
+                "real-time throttling (sched_rt_runtime_us / sched_rt_period_us)",
                 Proc.SYSTEM.file("sys/kernel/sched_rt_runtime_us").orElse("-") + " / "
                         + Proc.SYSTEM.file("sys/kernel/sched_rt_period_us").orElse("-"));
         Object cgroup = results.isEmpty() ? null : results.get(0).applied().get("cgroup_version");
@@ -43,7 +44,9 @@ public final class Environment {
 
     private static String probeClock(Path run) {
         try {
-            return ProbeSummary.read(run.resolve("probe").resolve(RunReport.SUMMARY_JSON)).run().clock();
+            return ProbeSummary.read(run.resolve("probe").resolve(RunReport.SUMMARY_JSON))
+                    .run()
+                    .clock();
         } catch (IOException e) {
             return "-";
         }
@@ -51,8 +54,11 @@ public final class Environment {
 
     private static String cpuModel() {
         try {
-            return Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
-                    .map(l -> l.substring(l.indexOf(':') + 1).strip()).findFirst().orElse("-");
+            return Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
+                    .filter(l -> l.startsWith("model name"))
+                    .map(l -> l.substring(l.indexOf(':') + 1).strip())
+                    .findFirst()
+                    .orElse("-");
         } catch (IOException e) {
             return "-";
         }

@@ -1,5 +1,17 @@
 package org.itsrt.experiment.report;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.DoubleSummaryStatistics;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
 import org.itsrt.experiment.run.RunResult;
 import org.itsrt.experiment.spec.ExperimentSpec;
 import org.itsrt.experiment.spec.ExperimentSpec.Row;
@@ -15,19 +27,6 @@ import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.DoubleSummaryStatistics;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.function.ToDoubleFunction;
-
 /**
  * The results folder's report: {@code results.md} (the experiment, the environment, the
  * comparison across rows with mean and spread over repetitions, every run), {@code runs.csv}
@@ -40,12 +39,17 @@ public final class ExperimentReport {
     public static final String CSV = "runs.csv";
     public static final String BUDGET_PLOT = "latency-vs-budget";
 
-    private ExperimentReport() {
-    }
+    private ExperimentReport() {}
 
     /** Writes the report; returns the comparison table (Markdown). */
-    public static String write(Path out, ExperimentSpec spec, Path specFile, List<RunResult> results,
-                               Map<String, String> environment, Path studyDir) throws IOException {
+    public static String write(
+            Path out,
+            ExperimentSpec spec,
+            Path specFile,
+            List<RunResult> results,
+            Map<String, String> environment,
+            Path studyDir)
+            throws IOException {
         Map<Row, List<RunResult>> byRow = new LinkedHashMap<>();
         for (Row row : spec.rows()) {
             byRow.put(row, new ArrayList<>());
@@ -69,40 +73,60 @@ public final class ExperimentReport {
         if (studyDir != null && Files.isDirectory(studyDir) && StudyLatencies.isStudyFolder(studyDir)) {
             ecdfRows.addAll(StudyLatencies.folder(studyDir, StudyLatencies.STUDY_CYCLES_PER_NS));
         }
-        String ecdfTable = ecdfRows.isEmpty() ? "" : CompareReport.write(out.resolve("compare"), ecdfRows,
-                spec.slo().windowP95Ms(), 1);
+        String ecdfTable = ecdfRows.isEmpty()
+                ? ""
+                : CompareReport.write(
+                        out.resolve("compare"), ecdfRows, spec.slo().windowP95Ms(), 1);
 
         StringBuilder md = new StringBuilder();
         md.append("# Experiment ").append(spec.name()).append("\n\n");
         if (!spec.description().isBlank()) {
             md.append(spec.description().strip()).append("\n\n");
         }
-        md.append(String.format(Locale.ROOT, "Backend `%s`, %d CPU(s) on the real-time side; %,d records per run at "
+        md.append(String.format(
+                Locale.ROOT,
+                "Backend `%s`, %d CPU(s) on the real-time side; %,d records per run at "
                         + "%s records/s from each of six detectors; %d repetition(s) per row, each on a fresh broker and "
                         + "Flink cluster; steady state from %s. SLO: steady-state p99 <= %s ms and max <= %s ms. "
                         + "Experiment file: `%s` (copied here as `experiment.yaml`).%n%n",
-                spec.backend().yamlName, spec.vcpus(), spec.records(), fmt(spec.load().rateHz()), spec.repetitions(),
-                spec.warmup(), fmt(spec.slo().p99Ms()), fmt(spec.slo().maxMs()), specFile));
+                spec.backend().yamlName,
+                spec.vcpus(),
+                spec.records(),
+                fmt(spec.load().rateHz()),
+                spec.repetitions(),
+                spec.warmup(),
+                fmt(spec.slo().p99Ms()),
+                fmt(spec.slo().maxMs()),
+                specFile));
         md.append("## Comparison (steady state, ms from the intended send time; mean over repetitions, "
                 + "[min-max] where more than one)\n\n");
         md.append(table).append('\n');
         if (plotted) {
-            md.append("![p99 and max against the budget](").append(BUDGET_PLOT).append(".png) ([SVG](")
-                    .append(BUDGET_PLOT).append(".svg))\n\n");
+            md.append("![p99 and max against the budget](")
+                    .append(BUDGET_PLOT)
+                    .append(".png) ([SVG](")
+                    .append(BUDGET_PLOT)
+                    .append(".svg))\n\n");
         }
         if (!ecdfTable.isEmpty()) {
             md.append("## Distributions (first repetition of each row")
                     .append(studyDir != null && Files.isDirectory(studyDir) ? ", and the study's runs" : "")
                     .append("; whole run, ms from intended)\n\n");
             md.append(ecdfTable).append('\n');
-            md.append("![ECDF](compare/").append(CompareReport.ECDF_LOG).append(".png) - more in [compare/](compare/")
-                    .append(CompareReport.MARKDOWN).append(")\n\n");
+            md.append("![ECDF](compare/")
+                    .append(CompareReport.ECDF_LOG)
+                    .append(".png) - more in [compare/](compare/")
+                    .append(CompareReport.MARKDOWN)
+                    .append(")\n\n");
         }
         md.append("## Every run\n\n").append(perRun(results)).append('\n');
         md.append("## Rows as applied\n\n");
         for (Row row : spec.rows()) {
-            md.append("- `").append(row.label()).append("`: ")
-                    .append(org.itsrt.experiment.backend.RowBackend.plan(spec, row)).append('\n');
+            md.append("- `")
+                    .append(row.label())
+                    .append("`: ")
+                    .append(org.itsrt.experiment.backend.RowBackend.plan(spec, row))
+                    .append('\n');
         }
         md.append("\nWhat each run's backend set and measured: `runs/*/rep-*/applied.json`.\n\n");
         md.append("## Environment\n\n");
@@ -114,36 +138,91 @@ public final class ExperimentReport {
     }
 
     static String comparison(ExperimentSpec spec, Map<Row, List<RunResult>> byRow) {
-        MarkdownTable t = new MarkdownTable(List.of("row", "budget", "runs", "p50", "p99", "p99.9", "max",
-                "SLO ratio", "throttled", "meets SLO"), false, true, true, true, true, true, true, true, true, false);
+        MarkdownTable t = new MarkdownTable(
+                List.of("row", "budget", "runs", "p50", "p99", "p99.9", "max", "SLO ratio", "throttled", "meets SLO"),
+                false,
+                true,
+                true,
+                true,
+                true,
+                true,
+                true,
+                true,
+                true,
+                false);
         for (Map.Entry<Row, List<RunResult>> e : byRow.entrySet()) {
             List<RunResult> runs = e.getValue();
             Row row = e.getKey();
-            String budget = Double.isNaN(row.utilization()) ? "-"
+            String budget = Double.isNaN(row.utilization())
+                    ? "-"
                     : String.format(Locale.ROOT, "%.2f%%", row.utilization() * 100);
             if (runs.isEmpty()) {
                 t.row(List.of(row.label(), budget, "0", "", "", "", "", "", "", "not run"));
                 continue;
             }
-            long met = runs.stream().filter(r -> r.meets(spec.slo().p99Ms(), spec.slo().maxMs())).count();
-            t.row(List.of(row.label(), budget, Integer.toString(runs.size()),
-                    spread(runs, r -> r.steady().p50()), spread(runs, r -> r.steady().p99()),
-                    spread(runs, r -> r.steady().p999()), spread(runs, r -> r.steady().max()),
-                    percent(runs, RunResult::sloViolationRatio), percent(runs, ExperimentReport::throttled),
+            long met = runs.stream()
+                    .filter(r -> r.meets(spec.slo().p99Ms(), spec.slo().maxMs()))
+                    .count();
+            t.row(List.of(
+                    row.label(),
+                    budget,
+                    Integer.toString(runs.size()),
+                    spread(runs, r -> r.steady().p50()),
+                    spread(runs, r -> r.steady().p99()),
+                    spread(runs, r -> r.steady().p999()),
+                    spread(runs, r -> r.steady().max()),
+                    percent(runs, RunResult::sloViolationRatio),
+                    percent(runs, ExperimentReport::throttled),
                     met == runs.size() ? "yes" : met == 0 ? "no" : met + " of " + runs.size()));
         }
         return t.toString();
     }
 
     private static String perRun(List<RunResult> results) {
-        MarkdownTable t = new MarkdownTable(List.of("row", "rep", "exit", "count", "p50", "p90", "p99", "p99.9", "max",
-                "all: p99", "all: max", "lost", "throttled", "folder"), false, true, true, true, true, true, true, true,
-                true, true, true, true, true, false);
+        MarkdownTable t = new MarkdownTable(
+                List.of(
+                        "row",
+                        "rep",
+                        "exit",
+                        "count",
+                        "p50",
+                        "p90",
+                        "p99",
+                        "p99.9",
+                        "max",
+                        "all: p99",
+                        "all: max",
+                        "lost",
+                        "throttled",
+                        "folder"),
+                false,
+                true,
+                true,
+                true,
+                true,
+                true,
+                true,
+                true,
+                true,
+                true,
+                true,
+                true,
+                true,
+                false);
         for (RunResult r : results) {
-            t.row(List.of(r.row().label(), Integer.toString(r.repetition()), Integer.toString(r.exitCode()),
-                    String.format(Locale.ROOT, "%,d", r.steady().count()), ms(r.steady().p50()), ms(r.steady().p90()),
-                    ms(r.steady().p99()), ms(r.steady().p999()), ms(r.steady().max()), ms(r.all().p99()),
-                    ms(r.all().max()), Long.toString(r.lost()),
+            t.row(List.of(
+                    r.row().label(),
+                    Integer.toString(r.repetition()),
+                    Integer.toString(r.exitCode()),
+                    String.format(Locale.ROOT, "%,d", r.steady().count()),
+                    ms(r.steady().p50()),
+                    ms(r.steady().p90()),
+                    ms(r.steady().p99()),
+                    ms(r.steady().p999()),
+                    ms(r.steady().max()),
+                    ms(r.all().p99()),
+                    ms(r.all().max()),
+                    Long.toString(r.lost()),
                     Double.isNaN(throttled(r)) ? "-" : String.format(Locale.ROOT, "%.1f%%", throttled(r) * 100),
                     "`" + r.dir().getParent().getFileName() + "/" + r.dir().getFileName() + "`"));
         }
@@ -154,11 +233,26 @@ public final class ExperimentReport {
         StringBuilder csv = new StringBuilder("row,budget_us,period_us,repetition,exit_code,count,p50_ms,p90_ms,p99_ms,"
                 + "p99_9_ms,max_ms,all_p99_ms,all_max_ms,slo_violation_ratio,lost,throttled_share,folder\n");
         for (RunResult r : results) {
-            csv.append(String.join(",", quote(r.row().label()), str(r.row().budgetUs()), str(r.row().periodUs()),
-                    Integer.toString(r.repetition()), Integer.toString(r.exitCode()), Long.toString(r.steady().count()),
-                    num(r.steady().p50()), num(r.steady().p90()), num(r.steady().p99()), num(r.steady().p999()),
-                    num(r.steady().max()), num(r.all().p99()), num(r.all().max()), num(r.sloViolationRatio()),
-                    Long.toString(r.lost()), num(throttled(r)), quote(r.dir().toString()))).append('\n');
+            csv.append(String.join(
+                            ",",
+                            quote(r.row().label()),
+                            str(r.row().budgetUs()),
+                            str(r.row().periodUs()),
+                            Integer.toString(r.repetition()),
+                            Integer.toString(r.exitCode()),
+                            Long.toString(r.steady().count()),
+                            num(r.steady().p50()),
+                            num(r.steady().p90()),
+                            num(r.steady().p99()),
+                            num(r.steady().p999()),
+                            num(r.steady().max()),
+                            num(r.all().p99()),
+                            num(r.all().max()),
+                            num(r.sloViolationRatio()),
+                            Long.toString(r.lost()),
+                            num(throttled(r)),
+                            quote(r.dir().toString())))
+                    .append('\n');
         }
         return csv.toString();
     }
@@ -168,8 +262,8 @@ public final class ExperimentReport {
      * one line per period: the same share with another period is another configuration.
      */
     static boolean budgetPlot(Path out, ExperimentSpec spec, Map<Row, List<RunResult>> byRow) throws IOException {
-        Map<Long, List<Map.Entry<Row, List<RunResult>>>> byPeriod = new java.util.TreeMap<>(
-                java.util.Comparator.reverseOrder());
+        Map<Long, List<Map.Entry<Row, List<RunResult>>>> byPeriod =
+                new java.util.TreeMap<>(java.util.Comparator.reverseOrder());
         List<Double> allX = new ArrayList<>();
         List<Double> dotsX = new ArrayList<>();
         List<Double> dotsP99 = new ArrayList<>();
@@ -179,7 +273,8 @@ public final class ExperimentReport {
             if (Double.isNaN(u) || e.getValue().isEmpty()) {
                 continue;
             }
-            byPeriod.computeIfAbsent(e.getKey().periodUs(), k -> new ArrayList<>()).add(e);
+            byPeriod.computeIfAbsent(e.getKey().periodUs(), k -> new ArrayList<>())
+                    .add(e);
             allX.add(u * 100);
             for (RunResult r : e.getValue()) {
                 dotsX.add(u * 100);
@@ -190,9 +285,13 @@ public final class ExperimentReport {
         if (allX.size() < 2) {
             return false;
         }
-        XYChart chart = new XYChartBuilder().width(Charts.WIDTH).height(Charts.HEIGHT)
+        XYChart chart = new XYChartBuilder()
+                .width(Charts.WIDTH)
+                .height(Charts.HEIGHT)
                 .title("Steady-state p99 and max against the budget (" + spec.name() + ")")
-                .xAxisTitle("budget, % of one CPU per CPU (budget / period)").yAxisTitle("latency (ms)").build();
+                .xAxisTitle("budget, % of one CPU per CPU (budget / period)")
+                .yAxisTitle("latency (ms)")
+                .build();
         chart.getStyler().setYAxisLogarithmic(true);
         for (Map.Entry<Long, List<Map.Entry<Row, List<RunResult>>>> period : byPeriod.entrySet()) {
             List<Double> x = new ArrayList<>();
@@ -204,16 +303,26 @@ public final class ExperimentReport {
                 max.add(mean(e.getValue(), r -> r.steady().max()));
             }
             String suffix = byPeriod.size() > 1 ? ", period " + periodText(period.getKey()) : "";
-            chart.addSeries("p99 (mean)" + suffix, sorted(x, p99)[0], sorted(x, p99)[1]).setMarker(SeriesMarkers.CIRCLE);
-            chart.addSeries("max (mean)" + suffix, sorted(x, max)[0], sorted(x, max)[1]).setMarker(SeriesMarkers.DIAMOND);
+            chart.addSeries("p99 (mean)" + suffix, sorted(x, p99)[0], sorted(x, p99)[1])
+                    .setMarker(SeriesMarkers.CIRCLE);
+            chart.addSeries("max (mean)" + suffix, sorted(x, max)[0], sorted(x, max)[1])
+                    .setMarker(SeriesMarkers.DIAMOND);
         }
         if (dotsX.size() > allX.size()) {
-            chart.addSeries("p99 (each run)", dotsX, dotsP99).setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
-            chart.addSeries("max (each run)", dotsX, dotsMax).setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+            chart.addSeries("p99 (each run)", dotsX, dotsP99)
+                    .setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+            chart.addSeries("max (each run)", dotsX, dotsMax)
+                    .setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
         }
-        chart.addSeries("SLO p99", List.of(minOf(allX), maxOf(allX)), List.of(spec.slo().p99Ms(), spec.slo().p99Ms()))
+        chart.addSeries(
+                        "SLO p99",
+                        List.of(minOf(allX), maxOf(allX)),
+                        List.of(spec.slo().p99Ms(), spec.slo().p99Ms()))
                 .setMarker(SeriesMarkers.NONE);
-        chart.addSeries("SLO max", List.of(minOf(allX), maxOf(allX)), List.of(spec.slo().maxMs(), spec.slo().maxMs()))
+        chart.addSeries(
+                        "SLO max",
+                        List.of(minOf(allX), maxOf(allX)),
+                        List.of(spec.slo().maxMs(), spec.slo().maxMs()))
                 .setMarker(SeriesMarkers.NONE);
         Charts.save(chart, out, BUDGET_PLOT);
         return true;
@@ -259,7 +368,8 @@ public final class ExperimentReport {
     /** Mean, and [min-max] over repetitions when there is more than one. */
     static String spread(List<RunResult> runs, ToDoubleFunction<RunResult> f) {
         DoubleSummaryStatistics s = runs.stream().mapToDouble(f).summaryStatistics();
-        return runs.size() == 1 ? ms(s.getAverage())
+        return runs.size() == 1
+                ? ms(s.getAverage())
                 : String.format(Locale.ROOT, "%s [%s-%s]", ms(s.getAverage()), ms(s.getMin()), ms(s.getMax()));
     }
 

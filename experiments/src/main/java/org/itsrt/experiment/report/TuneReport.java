@@ -1,5 +1,14 @@
 package org.itsrt.experiment.report;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import org.itsrt.experiment.run.RunResult;
 import org.itsrt.experiment.spec.ExperimentSpec;
 import org.itsrt.experiment.spec.ExperimentSpec.Row;
@@ -10,16 +19,6 @@ import org.itsrt.experiment.tune.TuneResult;
 import org.itsrt.experiment.tune.TuneResult.NonMonotonic;
 import org.itsrt.experiment.tune.TuneResult.PeriodOutcome;
 import org.itsrt.probe.report.MarkdownTable;
-
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 
 /**
  * The out folder of {@code ./its tune}: {@code tune.md} (what was searched, the smallest passing
@@ -33,8 +32,7 @@ public final class TuneReport {
     public static final String CSV = "points.csv";
     public static final String PLOT = ExperimentReport.BUDGET_PLOT;
 
-    private TuneReport() {
-    }
+    private TuneReport() {}
 
     /**
      * Writes the report.
@@ -43,40 +41,65 @@ public final class TuneReport {
      * @param baseFile where it was read from
      * @return the result in a few lines, for the console
      */
-    public static String write(Path out, ExperimentSpec base, Path baseFile, BudgetSearch.Settings settings,
-                               TuneResult result, Map<String, String> environment) throws IOException {
+    public static String write(
+            Path out,
+            ExperimentSpec base,
+            Path baseFile,
+            BudgetSearch.Settings settings,
+            TuneResult result,
+            Map<String, String> environment)
+            throws IOException {
         Files.writeString(out.resolve(CSV), csv(result), StandardCharsets.UTF_8);
         boolean plotted = plot(out, base, result);
         String summary = summary(result);
 
         StringBuilder md = new StringBuilder();
         md.append("# Tune ").append(base.name()).append(": the smallest budget that meets the SLO\n\n");
-        md.append(String.format(Locale.ROOT, "Backend `%s`, %d CPU(s) on the real-time side (a budget is per CPU, "
+        md.append(String.format(
+                Locale.ROOT,
+                "Backend `%s`, %d CPU(s) on the real-time side (a budget is per CPU, "
                         + "as an experiment row's `budget_us`). SLO: a run meets it when its steady-state p99 <= %s ms, "
                         + "its max <= %s ms and every record arrived; a point (a budget) passes when every run at it "
                         + "meets it. %d run(s) per point, each on a fresh broker and Flink cluster, up to %d where they "
                         + "disagree; %,d records per run at %s records/s from each of six detectors; steady state from "
                         + "%s. Base file: `%s` (copied here as `base.yaml`; its rows are not run, they give the default "
-                        + "search space).%n%n", base.backend().yamlName, base.vcpus(),
-                ExperimentReport.fmt(settings.sloP99Ms()), ExperimentReport.fmt(settings.sloMaxMs()),
-                settings.repetitions(), settings.maxRepetitions(), base.records(),
-                ExperimentReport.fmt(base.load().rateHz()), base.warmup(), baseFile));
+                        + "search space).%n%n",
+                base.backend().yamlName,
+                base.vcpus(),
+                ExperimentReport.fmt(settings.sloP99Ms()),
+                ExperimentReport.fmt(settings.sloMaxMs()),
+                settings.repetitions(),
+                settings.maxRepetitions(),
+                base.records(),
+                ExperimentReport.fmt(base.load().rateHz()),
+                base.warmup(),
+                baseFile));
         md.append("Searched, by noise-aware bisection (docs/experiments.md): ");
         List<String> searched = new ArrayList<>();
         for (SearchRange r : settings.ranges()) {
-            searched.add(String.format(Locale.ROOT, "budgets %d..%d us every %d us to within %d us", r.minBudgetUs(),
-                    r.maxBudgetUs(), r.periodUs(), r.resolutionUs()));
+            searched.add(String.format(
+                    Locale.ROOT,
+                    "budgets %d..%d us every %d us to within %d us",
+                    r.minBudgetUs(),
+                    r.maxBudgetUs(),
+                    r.periodUs(),
+                    r.resolutionUs()));
         }
         md.append(String.join("; ", searched)).append(".\n\n");
 
         md.append("## Result\n\n").append(summary).append('\n');
         md.append(periods(result)).append('\n');
         if (plotted) {
-            md.append("![p99 and max against the budget](").append(PLOT).append(".png) ([SVG](").append(PLOT)
+            md.append("![p99 and max against the budget](")
+                    .append(PLOT)
+                    .append(".png) ([SVG](")
+                    .append(PLOT)
                     .append(".svg)): each point's runs as dots, the mean over its runs as a line per period, the "
                             + "SLO as horizontal lines.\n\n");
         }
-        md.append("## Every point, in the order tried\n\n").append(points(out, result)).append('\n');
+        md.append("## Every point, in the order tried\n\n")
+                .append(points(out, result))
+                .append('\n');
         md.append("## Noise\n\n").append(notes(result)).append('\n');
         md.append("Each run's own reports (the demo's summary.md, the probe's folder, applied.json with what the "
                 + "backend set and measured): `points/NN-BUDGET_PERIOD/rep-R/`.\n\n");
@@ -94,19 +117,29 @@ public final class TuneReport {
         var best = result.best();
         if (best.isPresent()) {
             PeriodOutcome b = best.get();
-            s.append(String.format(Locale.ROOT, "**Smallest budget that meets the SLO: %d us every %d us (%s of one CPU "
-                    + "per CPU)**", b.smallestPassingUs(), b.range().periodUs(), percent(b.utilization())));
+            s.append(String.format(
+                    Locale.ROOT,
+                    "**Smallest budget that meets the SLO: %d us every %d us (%s of one CPU " + "per CPU)**",
+                    b.smallestPassingUs(),
+                    b.range().periodUs(),
+                    percent(b.utilization())));
             if (result.periods().size() > 1) {
-                s.append(", the lowest share of the ").append(result.periods().size()).append(" periods searched");
+                s.append(", the lowest share of the ")
+                        .append(result.periods().size())
+                        .append(" periods searched");
             }
             s.append(": ").append(outcomeText(b)).append(".\n");
         } else if (!result.stoppedEarly()) {
             s.append("**No budget in the range meets the SLO**: ");
-            s.append(result.periods().stream().map(p -> outcomeText(p) + " (period " + p.range().periodUs() + " us)")
-                    .reduce((a, c) -> a + "; " + c).orElse("")).append(".\n");
+            s.append(result.periods().stream()
+                            .map(p -> outcomeText(p) + " (period " + p.range().periodUs() + " us)")
+                            .reduce((a, c) -> a + "; " + c)
+                            .orElse(""))
+                    .append(".\n");
         }
         if (result.stoppedEarly()) {
-            s.append("**The search stopped early**: ").append(result.failure())
+            s.append("**The search stopped early**: ")
+                    .append(result.failure())
                     .append(". The points before it are below; the answer is incomplete.\n");
         }
         return s.toString();
@@ -115,57 +148,142 @@ public final class TuneReport {
     private static String outcomeText(PeriodOutcome p) {
         SearchRange r = p.range();
         return switch (p.status()) {
-            case FOUND -> String.format(Locale.ROOT, "%d us passed and %d us failed, so the smallest budget that meets "
-                    + "the SLO lies between them (if latency does not improve as the budget shrinks)",
-                    p.smallestPassingUs(), p.largestFailingUs());
-            case LOWER_BOUND_PASSES -> String.format(Locale.ROOT, "even the lower bound %d us passed: a smaller budget "
-                    + "may meet the SLO too (lower --min-budget-us)", r.minBudgetUs());
+            case FOUND ->
+                String.format(
+                        Locale.ROOT,
+                        "%d us passed and %d us failed, so the smallest budget that meets "
+                                + "the SLO lies between them (if latency does not improve as the budget shrinks)",
+                        p.smallestPassingUs(),
+                        p.largestFailingUs());
+            case LOWER_BOUND_PASSES ->
+                String.format(
+                        Locale.ROOT,
+                        "even the lower bound %d us passed: a smaller budget "
+                                + "may meet the SLO too (lower --min-budget-us)",
+                        r.minBudgetUs());
             case NONE_PASSES -> String.format(Locale.ROOT, "the upper bound %d us failed", r.maxBudgetUs());
-            case STOPPED -> "a run failed" + (p.smallestPassingUs() == null ? ""
-                    : String.format(Locale.ROOT, " (%d us had passed%s)", p.smallestPassingUs(),
-                    p.largestFailingUs() == null ? "" : ", " + p.largestFailingUs() + " us had failed"));
+            case STOPPED ->
+                "a run failed"
+                        + (p.smallestPassingUs() == null
+                                ? ""
+                                : String.format(
+                                        Locale.ROOT,
+                                        " (%d us had passed%s)",
+                                        p.smallestPassingUs(),
+                                        p.largestFailingUs() == null
+                                                ? ""
+                                                : ", " + p.largestFailingUs() + " us had failed"));
             case NOT_SEARCHED -> "not searched (the search had stopped)";
         };
     }
 
     private static String periods(TuneResult result) {
-        MarkdownTable t = new MarkdownTable(List.of("period", "budgets searched", "resolution", "points",
-                "smallest passing", "share", "largest failing below", "result"),
-                true, false, true, true, true, true, true, false);
+        MarkdownTable t = new MarkdownTable(
+                List.of(
+                        "period",
+                        "budgets searched",
+                        "resolution",
+                        "points",
+                        "smallest passing",
+                        "share",
+                        "largest failing below",
+                        "result"),
+                true,
+                false,
+                true,
+                true,
+                true,
+                true,
+                true,
+                false);
         for (PeriodOutcome p : result.periods()) {
             SearchRange r = p.range();
-            long n = result.points().stream().filter(pt -> pt.periodUs() == r.periodUs()).count();
-            t.row(List.of(r.periodUs() + " us", r.minBudgetUs() + ".." + r.maxBudgetUs() + " us",
-                    r.resolutionUs() + " us", Long.toString(n), us(p.smallestPassingUs()),
-                    p.smallestPassingUs() == null ? "-" : percent(p.utilization()), us(p.largestFailingUs()),
+            long n = result.points().stream()
+                    .filter(pt -> pt.periodUs() == r.periodUs())
+                    .count();
+            t.row(List.of(
+                    r.periodUs() + " us",
+                    r.minBudgetUs() + ".." + r.maxBudgetUs() + " us",
+                    r.resolutionUs() + " us",
+                    Long.toString(n),
+                    us(p.smallestPassingUs()),
+                    p.smallestPassingUs() == null ? "-" : percent(p.utilization()),
+                    us(p.largestFailingUs()),
                     p.status().name().toLowerCase(Locale.ROOT).replace('_', ' ')));
         }
         return t.toString();
     }
 
     private static String points(Path out, TuneResult result) {
-        MarkdownTable t = new MarkdownTable(List.of("point", "budget / period (us)", "share", "run", "exit", "p50",
-                "p99", "max", "lost", "throttled", "run meets SLO", "point", "folder"),
-                true, false, true, true, true, true, true, true, true, true, false, false, false);
+        MarkdownTable t = new MarkdownTable(
+                List.of(
+                        "point",
+                        "budget / period (us)",
+                        "share",
+                        "run",
+                        "exit",
+                        "p50",
+                        "p99",
+                        "max",
+                        "lost",
+                        "throttled",
+                        "run meets SLO",
+                        "point",
+                        "folder"),
+                true,
+                false,
+                true,
+                true,
+                true,
+                true,
+                true,
+                true,
+                true,
+                true,
+                false,
+                false,
+                false);
         for (TriedPoint p : result.points()) {
-            String verdict = p.verdict().text + (p.runs().isEmpty() ? ""
-                    : " (" + p.runsMeetingSlo() + " of " + p.runs().size() + ")");
+            String verdict = p.verdict().text
+                    + (p.runs().isEmpty()
+                            ? ""
+                            : " (" + p.runsMeetingSlo() + " of " + p.runs().size() + ")");
             String label = p.budgetUs() + " / " + p.periodUs();
             if (p.runs().isEmpty()) {
-                t.row(List.of(Integer.toString(p.number()), label, percent(p.utilization()), "-", "-", "-", "-", "-",
-                        "-", "-", "-", verdict, "-"));
+                t.row(List.of(
+                        Integer.toString(p.number()),
+                        label,
+                        percent(p.utilization()),
+                        "-",
+                        "-",
+                        "-",
+                        "-",
+                        "-",
+                        "-",
+                        "-",
+                        "-",
+                        verdict,
+                        "-"));
             }
             for (int i = 0; i < p.runs().size(); i++) {
                 TriedPoint.Run run = p.runs().get(i);
                 RunResult r = run.result();
                 double throttled = ExperimentReport.throttled(r);
                 boolean first = i == 0;
-                t.row(List.of(first ? Integer.toString(p.number()) : "", first ? label : "",
-                        first ? percent(p.utilization()) : "", Integer.toString(r.repetition()),
-                        Integer.toString(r.exitCode()), ExperimentReport.ms(r.steady().p50()),
-                        ExperimentReport.ms(r.steady().p99()), ExperimentReport.ms(r.steady().max()),
-                        Long.toString(r.lost()), Double.isNaN(throttled) ? "-" : percent(throttled),
-                        run.metSlo() ? "yes" : "no", first ? verdict : "", "`" + relative(out, r.dir()) + "`"));
+                t.row(List.of(
+                        first ? Integer.toString(p.number()) : "",
+                        first ? label : "",
+                        first ? percent(p.utilization()) : "",
+                        Integer.toString(r.repetition()),
+                        Integer.toString(r.exitCode()),
+                        ExperimentReport.ms(r.steady().p50()),
+                        ExperimentReport.ms(r.steady().p99()),
+                        ExperimentReport.ms(r.steady().max()),
+                        Long.toString(r.lost()),
+                        Double.isNaN(throttled) ? "-" : percent(throttled),
+                        run.metSlo() ? "yes" : "no",
+                        first ? verdict : "",
+                        "`" + relative(out, r.dir()) + "`"));
             }
         }
         return t.toString();
@@ -180,16 +298,31 @@ public final class TuneReport {
                     + "within these runs, a larger budget was never worse.\n";
         }
         for (TriedPoint p : noisy) {
-            s.append(String.format(Locale.ROOT, "- Noisy: point %d (%d / %d us): %d of %d runs met the SLO. Its first "
+            s.append(String.format(
+                    Locale.ROOT,
+                    "- Noisy: point %d (%d / %d us): %d of %d runs met the SLO. Its first "
                             + "runs disagreed, so it was run %d times; it fails, as a budget that misses the SLO in any run "
-                            + "does.%n", p.number(), p.budgetUs(), p.periodUs(), p.runsMeetingSlo(), p.runs().size(),
+                            + "does.%n",
+                    p.number(),
+                    p.budgetUs(),
+                    p.periodUs(),
+                    p.runsMeetingSlo(),
+                    p.runs().size(),
                     p.runs().size()));
         }
         for (NonMonotonic n : nonMonotonic) {
-            s.append(String.format(Locale.ROOT, "- Not monotonic: at %d / %d us %d of %d run(s) met the SLO, although "
+            s.append(String.format(
+                    Locale.ROOT,
+                    "- Not monotonic: at %d / %d us %d of %d run(s) met the SLO, although "
                             + "at the larger %d us %d of %d missed it: run-to-run noise is as large as the difference "
-                            + "between these budgets, so the boundary is no sharper than that.%n", n.lowerBudgetUs(),
-                    n.periodUs(), n.lowerMet(), n.lowerRuns(), n.higherBudgetUs(), n.higherMissed(), n.higherRuns()));
+                            + "between these budgets, so the boundary is no sharper than that.%n",
+                    n.lowerBudgetUs(),
+                    n.periodUs(),
+                    n.lowerMet(),
+                    n.lowerRuns(),
+                    n.higherBudgetUs(),
+                    n.higherMissed(),
+                    n.higherRuns()));
         }
         return s.toString();
     }
@@ -201,12 +334,19 @@ public final class TuneReport {
         for (TriedPoint p : result.points()) {
             for (TriedPoint.Run run : p.runs()) {
                 runs.add(run.result());
-                prefixes.add(String.format(Locale.ROOT, "%d,%s,%.6f,%s,", p.number(), p.verdict().name().toLowerCase(
-                        Locale.ROOT), p.utilization(), run.metSlo()));
+                prefixes.add(String.format(
+                        Locale.ROOT,
+                        "%d,%s,%.6f,%s,",
+                        p.number(),
+                        p.verdict().name().toLowerCase(Locale.ROOT),
+                        p.utilization(),
+                        run.metSlo()));
             }
         }
         String[] lines = ExperimentReport.csv(runs).split("\n");
-        StringBuilder csv = new StringBuilder("point,point_verdict,utilization,met_slo,").append(lines[0]).append('\n');
+        StringBuilder csv = new StringBuilder("point,point_verdict,utilization,met_slo,")
+                .append(lines[0])
+                .append('\n');
         for (int i = 1; i < lines.length; i++) {
             csv.append(prefixes.get(i - 1)).append(lines[i]).append('\n');
         }
@@ -218,18 +358,33 @@ public final class TuneReport {
         Map<Row, List<RunResult>> byPoint = new LinkedHashMap<>();
         for (TriedPoint p : result.points()) {
             for (TriedPoint.Run run : p.measuredRuns()) {
-                byPoint.computeIfAbsent(run.result().row(), k -> new ArrayList<>()).add(run.result());
+                byPoint.computeIfAbsent(run.result().row(), k -> new ArrayList<>())
+                        .add(run.result());
             }
         }
-        ExperimentSpec plotted = new ExperimentSpec(base.name(), base.description(), base.backend(), base.vcpus(),
-                List.copyOf(byPoint.keySet()), base.load(), base.records(), 1, base.warmup(), base.slo(),
-                base.interference(), base.job(), null);
+        ExperimentSpec plotted = new ExperimentSpec(
+                base.name(),
+                base.description(),
+                base.backend(),
+                base.vcpus(),
+                List.copyOf(byPoint.keySet()),
+                base.load(),
+                base.records(),
+                1,
+                base.warmup(),
+                base.slo(),
+                base.interference(),
+                base.job(),
+                null);
         return ExperimentReport.budgetPlot(out, plotted, byPoint);
     }
 
     private static String relative(Path out, Path dir) {
         try {
-            return out.toAbsolutePath().normalize().relativize(dir.toAbsolutePath().normalize()).toString();
+            return out.toAbsolutePath()
+                    .normalize()
+                    .relativize(dir.toAbsolutePath().normalize())
+                    .toString();
         } catch (IllegalArgumentException e) {
             return dir.toString();
         }

@@ -2,20 +2,6 @@ package org.itsrt.experiment.run;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import org.itsrt.experiment.backend.RowBackend;
-import org.itsrt.experiment.backend.XenRowCommand;
-import org.itsrt.experiment.spec.ExperimentSpec;
-import org.itsrt.experiment.spec.ExperimentSpec.Row;
-import org.itsrt.sched.linux.AppliedBudget;
-import org.itsrt.sched.linux.InterferenceLoad;
-import org.itsrt.pipeline.BudgetHook;
-import org.itsrt.pipeline.JobSpec;
-import org.itsrt.pipeline.LoadSpec;
-import org.itsrt.pipeline.PipelineRun;
-import org.itsrt.pipeline.RunSpec;
-import org.itsrt.pipeline.StackSpec;
-import org.itsrt.producers.ProducerRun;
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
@@ -28,6 +14,19 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicReference;
+import org.itsrt.experiment.backend.RowBackend;
+import org.itsrt.experiment.backend.XenRowCommand;
+import org.itsrt.experiment.spec.ExperimentSpec;
+import org.itsrt.experiment.spec.ExperimentSpec.Row;
+import org.itsrt.pipeline.BudgetHook;
+import org.itsrt.pipeline.JobSpec;
+import org.itsrt.pipeline.LoadSpec;
+import org.itsrt.pipeline.PipelineRun;
+import org.itsrt.pipeline.RunSpec;
+import org.itsrt.pipeline.StackSpec;
+import org.itsrt.producers.ProducerRun;
+import org.itsrt.sched.linux.AppliedBudget;
+import org.itsrt.sched.linux.InterferenceLoad;
 
 /**
  * Runs an experiment: for every row and repetition, one measured pipeline run ({@link PipelineRun}:
@@ -51,8 +50,14 @@ public final class ExperimentRunner {
      *                         linux-* rows are applied to
      * @param rowCommand       for xen-* rows: the command that applies a row in dom0 ({@link XenRowCommand})
      */
-    public record Pipeline(Path data, Path model, Path jobJar, String bootstrapServers, URI flinkRest,
-                           OptionalLong clusterPid, String rowCommand) {
+    public record Pipeline(
+            Path data,
+            Path model,
+            Path jobJar,
+            String bootstrapServers,
+            URI flinkRest,
+            OptionalLong clusterPid,
+            String rowCommand) {
 
         /** A fresh local broker and child cluster per run, rows applied on this host. */
         public static Pipeline local(Path data, Path model, Path jobJar) {
@@ -61,9 +66,11 @@ public final class ExperimentRunner {
 
         /** The stack one run starts or reaches. */
         StackSpec stack() {
-            StackSpec.Broker broker = bootstrapServers != null ? new StackSpec.Broker.Existing(bootstrapServers)
+            StackSpec.Broker broker = bootstrapServers != null
+                    ? new StackSpec.Broker.Existing(bootstrapServers)
                     : new StackSpec.Broker.Local(StackSpec.Broker.Local.DEFAULT_HEAP, List.of());
-            StackSpec.Cluster cluster = flinkRest != null ? new StackSpec.Cluster.Existing(flinkRest, jobJar, clusterPid)
+            StackSpec.Cluster cluster = flinkRest != null
+                    ? new StackSpec.Cluster.Existing(flinkRest, jobJar, clusterPid)
                     : new StackSpec.Cluster.Child(jobJar, List.of());
             return new StackSpec(broker, cluster, 1, Map.of());
         }
@@ -89,15 +96,32 @@ public final class ExperimentRunner {
             Row row = spec.rows().get(i);
             for (int rep = 1; rep <= spec.repetitions(); rep++) {
                 Path dir = out.resolve("runs").resolve(folderName(i, row)).resolve("rep-" + rep);
-                log.printf(Locale.ROOT, "experiment %s: run %d of %d: row %s, repetition %d: %s%n", spec.name(), done + 1,
-                        total, row.label(), rep, RowBackend.plan(spec, row));
+                log.printf(
+                        Locale.ROOT,
+                        "experiment %s: run %d of %d: row %s, repetition %d: %s%n",
+                        spec.name(),
+                        done + 1,
+                        total,
+                        row.label(),
+                        rep,
+                        RowBackend.plan(spec, row));
                 RunResult result = runOne(row, rep, dir);
                 results.add(result);
                 done++;
                 double perRunS = (System.nanoTime() - started) / 1e9 / done;
-                log.printf(Locale.ROOT, "experiment %s: row %s rep %d: steady p50 %.2f p99 %.2f max %.2f ms%s; "
-                                + "%d of %d runs done, ETA %s%n", spec.name(), row.label(), rep, result.steady().p50(),
-                        result.steady().p99(), result.steady().max(), throttleNote(result.applied()), done, total,
+                log.printf(
+                        Locale.ROOT,
+                        "experiment %s: row %s rep %d: steady p50 %.2f p99 %.2f max %.2f ms%s; "
+                                + "%d of %d runs done, ETA %s%n",
+                        spec.name(),
+                        row.label(),
+                        rep,
+                        result.steady().p50(),
+                        result.steady().p99(),
+                        result.steady().max(),
+                        throttleNote(result.applied()),
+                        done,
+                        total,
                         eta(perRunS * (total - done)));
                 if (result.exitCode() != 0) {
                     log.println("experiment " + spec.name() + ": the run exited with " + result.exitCode()
@@ -133,8 +157,15 @@ public final class ExperimentRunner {
                 facts.set(during);
             };
         };
-        LoadSpec load = new LoadSpec(pipeline.data(), ProducerRun.STUDY_DETECTORS, spec.load().rateHz(), spec.records(),
-                spec.warmupDuration(), spec.slo().windowP95Ms(), Map.of(), Map.of());
+        LoadSpec load = new LoadSpec(
+                pipeline.data(),
+                ProducerRun.STUDY_DETECTORS,
+                spec.load().rateHz(),
+                spec.records(),
+                spec.warmupDuration(),
+                spec.slo().windowP95Ms(),
+                Map.of(),
+                Map.of());
         JobSpec job = new JobSpec(pipeline.model(), false, spec.job());
         org.itsrt.pipeline.RunResult run;
         try (InterferenceLoad load0 = startInterference()) {
@@ -154,7 +185,8 @@ public final class ExperimentRunner {
         if (i == null) {
             return null;
         }
-        InterferenceLoad.Spec load = "cpu".equals(i.kind()) ? InterferenceLoad.Spec.cpu(i.threads())
+        InterferenceLoad.Spec load = "cpu".equals(i.kind())
+                ? InterferenceLoad.Spec.cpu(i.threads())
                 : InterferenceLoad.Spec.io(Path.of(System.getProperty("java.io.tmpdir")));
         if (i.cpus() != null) {
             load = load.pinnedTo(i.cpus());
@@ -169,7 +201,9 @@ public final class ExperimentRunner {
         json.put("exit_code", exit);
         json.put("plan", RowBackend.plan(spec, row));
         json.put("facts", facts);
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(dir.resolve("applied.json").toFile(), json);
+        new ObjectMapper()
+                .enable(SerializationFeature.INDENT_OUTPUT)
+                .writeValue(dir.resolve("applied.json").toFile(), json);
     }
 
     /**
@@ -191,8 +225,9 @@ public final class ExperimentRunner {
                 Path applied = dir.resolve("applied.json");
                 if (Files.exists(applied)) {
                     var node = json.readTree(applied.toFile());
-                    facts = json.convertValue(node.path("facts"),
-                            new com.fasterxml.jackson.core.type.TypeReference<Map<String, Object>>() { });
+                    facts = json.convertValue(
+                            node.path("facts"),
+                            new com.fasterxml.jackson.core.type.TypeReference<Map<String, Object>>() {});
                     exit = node.path("exit_code").asInt(0);
                 }
                 results.add(RunResult.read(row, rep, dir, exit, facts == null ? Map.of() : facts));
@@ -208,8 +243,9 @@ public final class ExperimentRunner {
     /** " throttled in x% of periods" where the backend measured it. */
     static String throttleNote(Map<String, Object> facts) {
         Object share = facts.get("throttled_share");
-        return share instanceof Number n ? String.format(Locale.ROOT, ", throttled in %.1f%% of periods",
-                n.doubleValue() * 100) : "";
+        return share instanceof Number n
+                ? String.format(Locale.ROOT, ", throttled in %.1f%% of periods", n.doubleValue() * 100)
+                : "";
     }
 
     private static String eta(double seconds) {

@@ -1,12 +1,11 @@
 package org.itsrt.experiment.run;
 
-import org.itsrt.experiment.spec.ExperimentSpec.Row;
-import org.itsrt.probe.report.ProbeSummary;
-import org.itsrt.probe.report.RunReport;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
+import org.itsrt.experiment.spec.ExperimentSpec.Row;
+import org.itsrt.probe.report.ProbeSummary;
+import org.itsrt.probe.report.RunReport;
 
 /**
  * What one run of one row measured: the probe's latency (from the intended send time, steady
@@ -15,15 +14,23 @@ import java.util.Map;
  * @param exitCode the pipeline's exit code (0 = every record measured)
  * @param applied  the backend's facts: what was set, what was measured (e.g. cpu.stat)
  */
-public record RunResult(Row row, int repetition, Path dir, int exitCode, Percentiles steady, Percentiles all,
-                        double sloViolationRatio, long lost, Map<String, Object> applied) {
+public record RunResult(
+        Row row,
+        int repetition,
+        Path dir,
+        int exitCode,
+        Percentiles steady,
+        Percentiles all,
+        double sloViolationRatio,
+        long lost,
+        Map<String, Object> applied) {
 
     /** Latency percentiles in ms; NaN where the span had no records. */
     public record Percentiles(long count, double p50, double p90, double p99, double p999, double max) {
 
         static Percentiles of(ProbeSummary.LatencyStats s) {
-            return new Percentiles(s.count(), ms(s.p50Ms()), ms(s.p90Ms()), ms(s.p99Ms()), ms(s.p999Ms()),
-                    ms(s.maxMs()));
+            return new Percentiles(
+                    s.count(), ms(s.p50Ms()), ms(s.p90Ms()), ms(s.p99Ms()), ms(s.p999Ms()), ms(s.maxMs()));
         }
 
         private static double ms(Double value) {
@@ -32,21 +39,33 @@ public record RunResult(Row row, int repetition, Path dir, int exitCode, Percent
     }
 
     /** A run from the probe's summary: the steady state where the run has one, else the whole run. */
-    public static RunResult of(Row row, int repetition, Path dir, int exitCode, ProbeSummary summary,
-                               Map<String, Object> applied) {
-        ProbeSummary.Spans<ProbeSummary.LatencyStats> latency = summary.latency().fromIntended();
+    public static RunResult of(
+            Row row, int repetition, Path dir, int exitCode, ProbeSummary summary, Map<String, Object> applied) {
+        ProbeSummary.Spans<ProbeSummary.LatencyStats> latency =
+                summary.latency().fromIntended();
         ProbeSummary.Spans<ProbeSummary.Slo> slo = summary.slo().fromIntended();
         ProbeSummary.Slo sloSpan = slo.steadyState() != null ? slo.steadyState() : slo.all();
-        return new RunResult(row, repetition, dir, exitCode,
-                Percentiles.of(latency.steadyOrAll(ProbeSummary.LatencyStats::count)), Percentiles.of(latency.all()),
-                sloSpan.violationRatio() == null ? Double.NaN : sloSpan.violationRatio(), summary.lostOrMissing(),
+        return new RunResult(
+                row,
+                repetition,
+                dir,
+                exitCode,
+                Percentiles.of(latency.steadyOrAll(ProbeSummary.LatencyStats::count)),
+                Percentiles.of(latency.all()),
+                sloSpan.violationRatio() == null ? Double.NaN : sloSpan.violationRatio(),
+                summary.lostOrMissing(),
                 applied);
     }
 
     /** Reads the probe's summary.json of a run folder. */
     static RunResult read(Row row, int repetition, Path dir, int exitCode, Map<String, Object> applied)
             throws IOException {
-        return of(row, repetition, dir, exitCode, ProbeSummary.read(dir.resolve("probe").resolve(RunReport.SUMMARY_JSON)),
+        return of(
+                row,
+                repetition,
+                dir,
+                exitCode,
+                ProbeSummary.read(dir.resolve("probe").resolve(RunReport.SUMMARY_JSON)),
                 applied);
     }
 

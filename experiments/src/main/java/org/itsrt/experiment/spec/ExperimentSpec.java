@@ -6,10 +6,6 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import org.itsrt.cli.BadDurationException;
-import org.itsrt.cli.Durations;
-import org.itsrt.sched.budget.LinuxLimits;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,6 +17,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.itsrt.cli.BadDurationException;
+import org.itsrt.cli.Durations;
+import org.itsrt.sched.budget.LinuxLimits;
 
 /**
  * One experiment file (docs/design.md, D5): a scheduler backend and its parameter rows, the load, the
@@ -42,14 +41,29 @@ import java.util.stream.Collectors;
  * @param job          job options, passed as {@code --KEY VALUE}
  * @param study        where the study's raw latency files are, to overlay them ("auto": the folder of the study's raw files beside the checkout, when present)
  */
-public record ExperimentSpec(String name, String description, Backend backend, int vcpus, List<Row> rows, Load load,
-                             long records, int repetitions, String warmup, Slo slo, Interference interference,
-                             Map<String, String> job, String study) {
+public record ExperimentSpec(
+        String name,
+        String description,
+        Backend backend,
+        int vcpus,
+        List<Row> rows,
+        Load load,
+        long records,
+        int repetitions,
+        String warmup,
+        Slo slo,
+        Interference interference,
+        Map<String, String> job,
+        String study) {
 
     /** Where the rows are applied; see docs/scheduling.md. */
     public enum Backend {
-        NONE("none"), LINUX_CGROUP("linux-cgroup"), LINUX_DEADLINE("linux-deadline"),
-        XEN_RTDS("xen-rtds"), XEN_CREDIT("xen-credit"), XEN_CREDIT2("xen-credit2");
+        NONE("none"),
+        LINUX_CGROUP("linux-cgroup"),
+        LINUX_DEADLINE("linux-deadline"),
+        XEN_RTDS("xen-rtds"),
+        XEN_CREDIT("xen-credit"),
+        XEN_CREDIT2("xen-credit2");
 
         public final String yamlName;
 
@@ -91,24 +105,21 @@ public record ExperimentSpec(String name, String description, Backend backend, i
     }
 
     /** @param rateHz records per second per detector producer */
-    public record Load(double rateHz) {
-    }
+    public record Load(double rateHz) {}
 
     /**
      * @param p99Ms       a run meets the SLO when its steady-state p99 ...
      * @param maxMs       ... and its steady-state max stay within these
      * @param windowP95Ms the probe's windowed-p95 SLO for the violation ratio
      */
-    public record Slo(double p99Ms, double maxMs, double windowP95Ms) {
-    }
+    public record Slo(double p99Ms, double maxMs, double windowP95Ms) {}
 
     /**
      * @param kind    {@code cpu} (busy threads) or {@code io} (write + fsync)
      * @param threads how many
      * @param cpus    optional cpuset for the load
      */
-    public record Interference(String kind, int threads, String cpus) {
-    }
+    public record Interference(String kind, int threads, String cpus) {}
 
     public Duration warmupDuration() {
         return Durations.parse(warmup, "warmup");
@@ -158,22 +169,32 @@ public record ExperimentSpec(String name, String description, Backend backend, i
 
         ExperimentSpec check(Path file) {
             Problems p = new Problems(file);
-            p.require(name != null && name.matches("[A-Za-z0-9._-]+"), "name",
+            p.require(
+                    name != null && name.matches("[A-Za-z0-9._-]+"),
+                    "name",
                     "a name of letters, digits, '.', '_' or '-' is required, got " + name);
             Backend b = backend == null ? null : Backend.of(backend);
-            p.require(b != null, "backend", "one of " + List.of("none", "linux-cgroup", "linux-deadline", "xen-rtds",
-                    "xen-credit", "xen-credit2") + " is required, got " + backend);
+            p.require(
+                    b != null,
+                    "backend",
+                    "one of "
+                            + List.of("none", "linux-cgroup", "linux-deadline", "xen-rtds", "xen-credit", "xen-credit2")
+                            + " is required, got " + backend);
             p.require(vcpus != null && vcpus >= 1, "vcpus", "must be >= 1, got " + vcpus);
             p.require(records != null && records > 0, "records", "must be > 0, got " + records);
             p.require(repetitions != null && repetitions >= 1, "repetitions", "must be >= 1, got " + repetitions);
-            p.require(load != null && load.rateHz != null && load.rateHz > 0, "load.rate_hz",
+            p.require(
+                    load != null && load.rateHz != null && load.rateHz > 0,
+                    "load.rate_hz",
                     "must be > 0, got " + (load == null ? null : load.rateHz));
             try {
                 Durations.parse(warmup, "warmup");
             } catch (BadDurationException e) {
                 p.fail("warmup", e.detail());
             }
-            p.require(slo != null && slo.p99Ms > 0 && slo.maxMs > 0 && slo.windowP95Ms > 0, "slo",
+            p.require(
+                    slo != null && slo.p99Ms > 0 && slo.maxMs > 0 && slo.windowP95Ms > 0,
+                    "slo",
                     "p99_ms, max_ms and window_p95_ms must be > 0");
             p.require(rows != null && !rows.isEmpty(), "rows", "at least one row is required");
             List<Row> checked = new ArrayList<>();
@@ -193,16 +214,29 @@ public record ExperimentSpec(String name, String description, Backend backend, i
                 }
             }
             if (interference != null) {
-                p.require("cpu".equals(interference.kind) || "io".equals(interference.kind), "interference.kind",
+                p.require(
+                        "cpu".equals(interference.kind) || "io".equals(interference.kind),
+                        "interference.kind",
                         "cpu or io, got " + interference.kind);
                 p.require(interference.threads >= 1, "interference.threads", "must be >= 1");
             }
             p.throwIfAny();
-            return new ExperimentSpec(name, description, b, vcpus, List.copyOf(checked), new Load(load.rateHz),
-                    records, repetitions, warmup, new Slo(slo.p99Ms, slo.maxMs, slo.windowP95Ms),
-                    interference == null ? null
+            return new ExperimentSpec(
+                    name,
+                    description,
+                    b,
+                    vcpus,
+                    List.copyOf(checked),
+                    new Load(load.rateHz),
+                    records,
+                    repetitions,
+                    warmup,
+                    new Slo(slo.p99Ms, slo.maxMs, slo.windowP95Ms),
+                    interference == null
+                            ? null
                             : new Interference(interference.kind, interference.threads, interference.cpus),
-                    Map.copyOf(job == null ? Map.of() : job), study);
+                    Map.copyOf(job == null ? Map.of() : job),
+                    study);
         }
 
         private static String defaultLabel(RawRow r) {
@@ -226,19 +260,26 @@ public record ExperimentSpec(String name, String description, Backend backend, i
 
         void check(Backend backend, String at, Problems p) {
             switch (backend) {
-                case NONE -> p.require(budgetUs == null && periodUs == null && xenRow == null, at,
-                        "backend none takes no budget_us, period_us or xen_row");
+                case NONE ->
+                    p.require(
+                            budgetUs == null && periodUs == null && xenRow == null,
+                            at,
+                            "backend none takes no budget_us, period_us or xen_row");
                 case LINUX_CGROUP, LINUX_DEADLINE -> {
                     boolean cgroup = backend == Backend.LINUX_CGROUP;
                     // The kernel's own limits, as the backends check them (LinuxLimits).
                     long minPeriod = cgroup ? LinuxLimits.CFS_MIN_PERIOD_US : LinuxLimits.DL_DEFAULT_PERIOD_MIN_US;
                     long maxPeriod = cgroup ? LinuxLimits.CFS_MAX_PERIOD_US : LinuxLimits.DL_DEFAULT_PERIOD_MAX_US;
                     long minBudget = cgroup ? LinuxLimits.CFS_MIN_QUOTA_US : 1;
-                    p.require(periodUs != null && periodUs >= minPeriod && periodUs <= maxPeriod, at + ".period_us",
+                    p.require(
+                            periodUs != null && periodUs >= minPeriod && periodUs <= maxPeriod,
+                            at + ".period_us",
                             minPeriod + ".." + maxPeriod + " us is required, got " + periodUs);
-                    p.require(budgetUs != null && budgetUs >= minBudget && (periodUs == null || budgetUs <= periodUs),
-                            at + ".budget_us", minBudget + " us..period_us is required (per CPU" + (cgroup ? "" : " thread")
-                                    + "), got " + budgetUs);
+                    p.require(
+                            budgetUs != null && budgetUs >= minBudget && (periodUs == null || budgetUs <= periodUs),
+                            at + ".budget_us",
+                            minBudget + " us..period_us is required (per CPU" + (cgroup ? "" : " thread") + "), got "
+                                    + budgetUs);
                     if (!cgroup && budgetUs != null && periodUs != null) {
                         String problem = LinuxLimits.deadlineProblem(budgetUs * 1000, periodUs * 1000, periodUs * 1000);
                         p.require(problem == null, at, String.valueOf(problem));
@@ -247,9 +288,12 @@ public record ExperimentSpec(String name, String description, Backend backend, i
                     p.require(cgroup || cpus == null, at + ".cpus", "only linux-cgroup rows pin to cpus");
                     p.require(!cgroup || threads == null, at + ".threads", "only linux-deadline rows select threads");
                 }
-                default -> p.require(xenRow != null && budgetUs == null && periodUs == null, at + ".xen_row",
-                        "a row name of xen-configs/study-rows.tsv (and nothing else) is required for "
-                                + backend.yamlName);
+                default ->
+                    p.require(
+                            xenRow != null && budgetUs == null && periodUs == null,
+                            at + ".xen_row",
+                            "a row name of xen-configs/study-rows.tsv (and nothing else) is required for "
+                                    + backend.yamlName);
             }
             if (threads != null) {
                 try {
@@ -259,7 +303,9 @@ public record ExperimentSpec(String name, String description, Backend backend, i
                 }
             }
             if (cpus != null) {
-                p.require(cpus.matches("\\d+(-\\d+)?(,\\d+(-\\d+)?)*"), at + ".cpus",
+                p.require(
+                        cpus.matches("\\d+(-\\d+)?(,\\d+(-\\d+)?)*"),
+                        at + ".cpus",
                         "a CPU list like 1 or 0-1 or 0,2, got " + cpus);
             }
         }
@@ -272,6 +318,7 @@ public record ExperimentSpec(String name, String description, Backend backend, i
     static final class RawSlo {
         public double p99Ms = 20;
         public double maxMs = 50;
+
         @JsonProperty("window_p95_ms")
         public double windowP95Ms = 20;
     }

@@ -1,11 +1,10 @@
 package org.itsrt.experiment.tune;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.itsrt.experiment.run.RunResult;
 import org.itsrt.experiment.tune.TuneResult.PeriodOutcome;
 import org.itsrt.experiment.tune.TuneResult.Status;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Noise-aware bisection for the smallest CPU budget that meets a latency SLO, one period at a
@@ -31,12 +30,15 @@ public final class BudgetSearch {
      * @param sloP99Ms       a run meets the SLO when its steady-state p99 ...
      * @param sloMaxMs       ... and max stay within these, and every record arrived
      */
-    public record Settings(List<SearchRange> ranges, int repetitions, int maxRepetitions, double sloP99Ms,
-                           double sloMaxMs) {
+    public record Settings(
+            List<SearchRange> ranges, int repetitions, int maxRepetitions, double sloP99Ms, double sloMaxMs) {
 
         public Settings {
             ranges = List.copyOf(ranges);
-            if (ranges.isEmpty() || repetitions < 1 || maxRepetitions < repetitions || !(sloP99Ms > 0)
+            if (ranges.isEmpty()
+                    || repetitions < 1
+                    || maxRepetitions < repetitions
+                    || !(sloP99Ms > 0)
                     || !(sloMaxMs > 0)) {
                 throw new IllegalArgumentException("not search settings: " + ranges + ", repetitions " + repetitions
                         + ".." + maxRepetitions + ", SLO " + sloP99Ms + "/" + sloMaxMs + " ms");
@@ -52,17 +54,14 @@ public final class BudgetSearch {
     /** Hears of the search's progress: runs take minutes. */
     public interface Listener {
 
-        default void starting(int point, long budgetUs, long periodUs, int repetition, int runsPlanned) {
-        }
+        default void starting(int point, long budgetUs, long periodUs, int repetition, int runsPlanned) {}
 
         /**
          * @param runsLeftAtMost runs still to come if no later point is noisy
          */
-        default void ran(int point, long budgetUs, long periodUs, RunResult run, boolean metSlo, int runsLeftAtMost) {
-        }
+        default void ran(int point, long budgetUs, long periodUs, RunResult run, boolean metSlo, int runsLeftAtMost) {}
 
-        default void tried(TriedPoint point) {
-        }
+        default void tried(TriedPoint point) {}
     }
 
     private final Settings settings;
@@ -92,7 +91,9 @@ public final class BudgetSearch {
                 outcomes.add(new PeriodOutcome(range, Status.NOT_SEARCHED, null, null));
                 continue;
             }
-            int laterPoints = ranges.subList(i + 1, ranges.size()).stream().mapToInt(SearchRange::maxPoints).sum();
+            int laterPoints = ranges.subList(i + 1, ranges.size()).stream()
+                    .mapToInt(SearchRange::maxPoints)
+                    .sum();
             Bracket bracket = new Bracket();
             try {
                 outcomes.add(search(range, bracket, laterPoints));
@@ -113,14 +114,16 @@ public final class BudgetSearch {
     private PeriodOutcome search(SearchRange range, Bracket bracket, int laterPoints) throws Stopped {
         long lo = range.minBudgetUs();
         long hi = range.maxBudgetUs();
-        if (!tryPoint(range, hi, range.halvings(hi - lo) + 1 + laterPoints).verdict().passed()) {
+        if (!tryPoint(range, hi, range.halvings(hi - lo) + 1 + laterPoints)
+                .verdict()
+                .passed()) {
             return new PeriodOutcome(range, Status.NONE_PASSES, null, null);
         }
         bracket.passingUs = hi;
         while (hi - lo > range.resolutionUs()) {
             long mid = lo + (hi - lo) / 2;
-            int after = range.halvings(Math.max(mid - lo, hi - mid)) + (bracket.failingUs == null ? 1 : 0)
-                    + laterPoints;
+            int after =
+                    range.halvings(Math.max(mid - lo, hi - mid)) + (bracket.failingUs == null ? 1 : 0) + laterPoints;
             if (tryPoint(range, mid, after).verdict().passed()) {
                 hi = mid;
                 bracket.passingUs = mid;
@@ -159,17 +162,33 @@ public final class BudgetSearch {
                 if (e instanceof InterruptedException) {
                     Thread.currentThread().interrupt();
                 }
-                throw stop(number, range, budgetUs, runs, String.format("point %d (%d/%d us), run %d could not be "
-                        + "measured: %s", number, budgetUs, periodUs, rep, e.getMessage() != null ? e.getMessage()
-                        : e.getClass().getSimpleName()));
+                throw stop(
+                        number,
+                        range,
+                        budgetUs,
+                        runs,
+                        String.format(
+                                "point %d (%d/%d us), run %d could not be " + "measured: %s",
+                                number,
+                                budgetUs,
+                                periodUs,
+                                rep,
+                                e.getMessage() != null
+                                        ? e.getMessage()
+                                        : e.getClass().getSimpleName()));
             }
             boolean met = meetsSlo(result, settings.sloP99Ms(), settings.sloMaxMs());
             runs.add(new TriedPoint.Run(result, met));
-            listener.ran(number, budgetUs, periodUs, result, met,
-                    planned - rep + pointsAfter * settings.repetitions());
+            listener.ran(number, budgetUs, periodUs, result, met, planned - rep + pointsAfter * settings.repetitions());
             if (result.exitCode() != 0) {
-                throw stop(number, range, budgetUs, runs, String.format("point %d (%d/%d us), run %d: the pipeline "
-                        + "exited with %d (%s)", number, budgetUs, periodUs, rep, result.exitCode(), result.dir()));
+                throw stop(
+                        number,
+                        range,
+                        budgetUs,
+                        runs,
+                        String.format(
+                                "point %d (%d/%d us), run %d: the pipeline " + "exited with %d (%s)",
+                                number, budgetUs, periodUs, rep, result.exitCode(), result.dir()));
             }
             if (rep == planned && planned < settings.maxRepetitions() && disagree(runs)) {
                 planned = settings.maxRepetitions();

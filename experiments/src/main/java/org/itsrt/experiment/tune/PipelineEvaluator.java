@@ -1,14 +1,13 @@
 package org.itsrt.experiment.tune;
 
-import org.itsrt.experiment.run.ExperimentRunner;
-import org.itsrt.experiment.run.RunResult;
-import org.itsrt.experiment.spec.ExperimentSpec;
-import org.itsrt.experiment.spec.ExperimentSpec.Row;
-
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import org.itsrt.experiment.run.ExperimentRunner;
+import org.itsrt.experiment.run.RunResult;
+import org.itsrt.experiment.spec.ExperimentSpec;
+import org.itsrt.experiment.spec.ExperimentSpec.Row;
 
 /**
  * Measures a point as {@code ./its experiment} measures a row: each point is a one-row experiment
@@ -32,8 +31,13 @@ public final class PipelineEvaluator implements PointEvaluator {
      * @param cpus    the rows' cpuset (linux-cgroup), or null
      * @param threads the rows' thread pattern (linux-deadline), or null
      */
-    public PipelineEvaluator(ExperimentSpec base, String cpus, String threads, ExperimentRunner.Pipeline pipeline,
-                             Path out, PrintStream log) {
+    public PipelineEvaluator(
+            ExperimentSpec base,
+            String cpus,
+            String threads,
+            ExperimentRunner.Pipeline pipeline,
+            Path out,
+            PrintStream log) {
         this.base = base;
         this.cpus = cpus;
         this.threads = threads;
@@ -45,7 +49,8 @@ public final class PipelineEvaluator implements PointEvaluator {
     @Override
     public RunResult measure(int point, long budgetUs, long periodUs, int repetition) throws Exception {
         Row row = row(budgetUs, periodUs);
-        Path dir = out.resolve(POINTS_DIR).resolve(String.format(Locale.ROOT, "%02d-%d_%d", point, budgetUs, periodUs))
+        Path dir = out.resolve(POINTS_DIR)
+                .resolve(String.format(Locale.ROOT, "%02d-%d_%d", point, budgetUs, periodUs))
                 .resolve("rep-" + repetition);
         return new ExperimentRunner(pointSpec(row), pipeline, log).runOnce(row, repetition, dir);
     }
@@ -57,7 +62,19 @@ public final class PipelineEvaluator implements PointEvaluator {
 
     /** The one-row experiment of a point. */
     public ExperimentSpec pointSpec(Row row) {
-        return new ExperimentSpec(base.name(), base.description(), base.backend(), base.vcpus(), List.of(row),
-                base.load(), base.records(), 1, base.warmup(), base.slo(), base.interference(), base.job(), null);
+        return new ExperimentSpec(
+                base.name(),
+                base.description(),
+                base.backend(),
+                base.vcpus(),
+                List.of(row),
+                base.load(),
+                base.records(),
+                1,
+                base.warmup(),
+                base.slo(),
+                base.interference(),
+                base.job(),
+                null);
     }
 }

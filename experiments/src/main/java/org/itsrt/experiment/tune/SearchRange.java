@@ -8,7 +8,10 @@ package org.itsrt.experiment.tune;
 public record SearchRange(long periodUs, long minBudgetUs, long maxBudgetUs, long resolutionUs) {
 
     public SearchRange {
-        if (periodUs < 1 || minBudgetUs < 1 || minBudgetUs >= maxBudgetUs || maxBudgetUs > periodUs
+        if (periodUs < 1
+                || minBudgetUs < 1
+                || minBudgetUs >= maxBudgetUs
+                || maxBudgetUs > periodUs
                 || resolutionUs < 1) {
             throw new IllegalArgumentException("not a search range: budgets " + minBudgetUs + ".." + maxBudgetUs
                     + " us every " + periodUs + " us, resolution " + resolutionUs + " us");

@@ -1,8 +1,7 @@
 package org.itsrt.experiment.tune;
 
-import org.itsrt.experiment.run.RunResult;
-
 import java.util.List;
+import org.itsrt.experiment.run.RunResult;
 
 /**
  * One budget the search tried, with every run at it in order.
@@ -12,8 +11,7 @@ import java.util.List;
 public record TriedPoint(int number, long periodUs, long budgetUs, List<Run> runs, Verdict verdict) {
 
     /** One run and whether it met the SLO. */
-    public record Run(RunResult result, boolean metSlo) {
-    }
+    public record Run(RunResult result, boolean metSlo) {}
 
     public TriedPoint {
         runs = List.copyOf(runs);

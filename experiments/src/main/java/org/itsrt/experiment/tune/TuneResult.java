@@ -46,9 +46,14 @@ public record TuneResult(List<TriedPoint> points, List<PeriodOutcome> periods, S
      * Evidence that latency is not monotonic in the budget: at {@code lowerBudgetUs} a run met the
      * SLO although at the larger {@code higherBudgetUs} (the largest such) a run missed it.
      */
-    public record NonMonotonic(long periodUs, long lowerBudgetUs, int lowerMet, int lowerRuns, long higherBudgetUs,
-                               int higherMissed, int higherRuns) {
-    }
+    public record NonMonotonic(
+            long periodUs,
+            long lowerBudgetUs,
+            int lowerMet,
+            int lowerRuns,
+            long higherBudgetUs,
+            int higherMissed,
+            int higherRuns) {}
 
     public TuneResult {
         points = List.copyOf(points);
@@ -61,7 +66,8 @@ public record TuneResult(List<TriedPoint> points, List<PeriodOutcome> periods, S
 
     /** The lowest utilization that met the SLO, over the periods searched to the end. */
     public Optional<PeriodOutcome> best() {
-        return periods.stream().filter(PeriodOutcome::found)
+        return periods.stream()
+                .filter(PeriodOutcome::found)
                 .min(Comparator.comparingDouble(PeriodOutcome::utilization));
     }
 
@@ -78,7 +84,8 @@ public record TuneResult(List<TriedPoint> points, List<PeriodOutcome> periods, S
     public List<NonMonotonic> nonMonotonic() {
         List<NonMonotonic> found = new ArrayList<>();
         for (TriedPoint lower : points) {
-            int met = (int) lower.measuredRuns().stream().filter(TriedPoint.Run::metSlo).count();
+            int met = (int)
+                    lower.measuredRuns().stream().filter(TriedPoint.Run::metSlo).count();
             if (met == 0) {
                 continue;
             }
@@ -88,9 +95,16 @@ public record TuneResult(List<TriedPoint> points, List<PeriodOutcome> periods, S
                     .max(Comparator.comparingLong(TriedPoint::budgetUs))
                     .ifPresent(higher -> {
                         List<TriedPoint.Run> measured = higher.measuredRuns();
-                        int missed = (int) measured.stream().filter(r -> !r.metSlo()).count();
-                        found.add(new NonMonotonic(lower.periodUs(), lower.budgetUs(), met, lower.measuredRuns().size(),
-                                higher.budgetUs(), missed, measured.size()));
+                        int missed =
+                                (int) measured.stream().filter(r -> !r.metSlo()).count();
+                        found.add(new NonMonotonic(
+                                lower.periodUs(),
+                                lower.budgetUs(),
+                                met,
+                                lower.measuredRuns().size(),
+                                higher.budgetUs(),
+                                missed,
+                                measured.size()));
                     });
         }
         found.sort(Comparator.comparingLong(NonMonotonic::periodUs).thenComparingLong(NonMonotonic::lowerBudgetUs));

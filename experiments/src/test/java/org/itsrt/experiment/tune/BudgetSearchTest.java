@@ -1,5 +1,13 @@
 package org.itsrt.experiment.tune;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.itsrt.experiment.tune.FakeRuns.settings;
+import static org.itsrt.experiment.tune.FakeRuns.threshold;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import org.itsrt.experiment.run.RunResult;
 import org.itsrt.experiment.tune.TuneResult.PeriodOutcome;
 import org.itsrt.experiment.tune.TuneResult.Status;
@@ -7,18 +15,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.itsrt.experiment.tune.FakeRuns.settings;
-import static org.itsrt.experiment.tune.FakeRuns.threshold;
-
 class BudgetSearchTest {
 
-    private static final BudgetSearch.Listener QUIET = new BudgetSearch.Listener() { };
+    private static final BudgetSearch.Listener QUIET = new BudgetSearch.Listener() {};
     private static final SearchRange RANGE = new SearchRange(100_000, 1_000, 100_000, 1_000);
 
     @ParameterizedTest
@@ -87,8 +86,8 @@ class BudgetSearchTest {
     @Test
     void aNoisyPointGetsMoreRunsAndFails() {
         // The first midpoint, 50500 us, passes every other run; everything from 30% up passes otherwise.
-        FakeRuns.Evaluator evaluator = new FakeRuns.Evaluator((budget, period, rep) ->
-                budget == 50_500 ? rep % 2 == 1 : budget >= 30_000);
+        FakeRuns.Evaluator evaluator =
+                new FakeRuns.Evaluator((budget, period, rep) -> budget == 50_500 ? rep % 2 == 1 : budget >= 30_000);
 
         TuneResult result = new BudgetSearch(settings(2, 4, RANGE), evaluator, QUIET).run();
 
@@ -103,13 +102,15 @@ class BudgetSearchTest {
         assertThat(result.periods().get(0).smallestPassingUs()).isGreaterThan(50_500);
         assertThat(result.periods().get(0).largestFailingUs()).isGreaterThanOrEqualTo(50_500);
         // The other points ran the usual two runs.
-        assertThat(result.points()).filteredOn(p -> p != noisy).allMatch(p -> p.runs().size() == 2);
+        assertThat(result.points())
+                .filteredOn(p -> p != noisy)
+                .allMatch(p -> p.runs().size() == 2);
     }
 
     @Test
     void extraRunsStopAtMaxRepetitions() {
-        FakeRuns.Evaluator evaluator = new FakeRuns.Evaluator((budget, period, rep) ->
-                budget == 50_500 ? rep == 1 : budget >= 30_000);
+        FakeRuns.Evaluator evaluator =
+                new FakeRuns.Evaluator((budget, period, rep) -> budget == 50_500 ? rep == 1 : budget >= 30_000);
 
         TuneResult result = new BudgetSearch(settings(2, 2, RANGE), evaluator, QUIET).run();
 
@@ -120,8 +121,8 @@ class BudgetSearchTest {
     @Test
     void aNoisyPassBelowABudgetThatFailedIsReportedAsNotMonotonic() {
         // The real threshold is 60%, but 50500 us meets the SLO in its odd runs.
-        FakeRuns.Evaluator evaluator = new FakeRuns.Evaluator((budget, period, rep) ->
-                budget == 50_500 ? rep % 2 == 1 : budget >= 60_000);
+        FakeRuns.Evaluator evaluator =
+                new FakeRuns.Evaluator((budget, period, rep) -> budget == 50_500 ? rep % 2 == 1 : budget >= 60_000);
 
         TuneResult result = new BudgetSearch(settings(2, 4, RANGE), evaluator, QUIET).run();
 
@@ -141,8 +142,8 @@ class BudgetSearchTest {
         SearchRange longPeriod = new SearchRange(100_000, 1_000, 100_000, 1_000);
         SearchRange shortPeriod = new SearchRange(10_000, 1_000, 10_000, 100);
         // 30% of a CPU with the long period, 20% with the short one.
-        FakeRuns.Evaluator evaluator = new FakeRuns.Evaluator((budget, period, rep) ->
-                budget >= (period == 100_000 ? 0.30 : 0.20) * period);
+        FakeRuns.Evaluator evaluator =
+                new FakeRuns.Evaluator((budget, period, rep) -> budget >= (period == 100_000 ? 0.30 : 0.20) * period);
 
         TuneResult result = new BudgetSearch(settings(2, 4, longPeriod, shortPeriod), evaluator, QUIET).run();
 
@@ -173,8 +174,9 @@ class BudgetSearchTest {
         assertThat(result.failure()).contains("point 2").contains("exited with 1");
         assertThat(result.points()).extracting(TriedPoint::verdict).containsExactly(Verdict.PASS, Verdict.RUN_FAILED);
         assertThat(asked).hasSize(3);
-        assertThat(result.periods()).extracting(PeriodOutcome::status).containsExactly(Status.STOPPED,
-                Status.NOT_SEARCHED);
+        assertThat(result.periods())
+                .extracting(PeriodOutcome::status)
+                .containsExactly(Status.STOPPED, Status.NOT_SEARCHED);
         assertThat(result.periods().get(0).smallestPassingUs()).isEqualTo(100_000);
         assertThat(result.best()).isEmpty();
     }
@@ -196,11 +198,16 @@ class BudgetSearchTest {
 
     @Test
     void aRunThatLostRecordsMissesTheSlo() {
-        assertThat(BudgetSearch.meetsSlo(FakeRuns.run(1, 1, 1, 10, 30, 0, 0), 20, 50)).isTrue();
-        assertThat(BudgetSearch.meetsSlo(FakeRuns.run(1, 1, 1, 10, 30, 0, 3), 20, 50)).isFalse();
-        assertThat(BudgetSearch.meetsSlo(FakeRuns.run(1, 1, 1, 21, 30, 0, 0), 20, 50)).isFalse();
-        assertThat(BudgetSearch.meetsSlo(FakeRuns.run(1, 1, 1, 10, 51, 0, 0), 20, 50)).isFalse();
-        assertThat(BudgetSearch.meetsSlo(FakeRuns.run(1, 1, 1, 10, 30, 1, 0), 20, 50)).isFalse();
+        assertThat(BudgetSearch.meetsSlo(FakeRuns.run(1, 1, 1, 10, 30, 0, 0), 20, 50))
+                .isTrue();
+        assertThat(BudgetSearch.meetsSlo(FakeRuns.run(1, 1, 1, 10, 30, 0, 3), 20, 50))
+                .isFalse();
+        assertThat(BudgetSearch.meetsSlo(FakeRuns.run(1, 1, 1, 21, 30, 0, 0), 20, 50))
+                .isFalse();
+        assertThat(BudgetSearch.meetsSlo(FakeRuns.run(1, 1, 1, 10, 51, 0, 0), 20, 50))
+                .isFalse();
+        assertThat(BudgetSearch.meetsSlo(FakeRuns.run(1, 1, 1, 10, 30, 1, 0), 20, 50))
+                .isFalse();
     }
 
     @Test
@@ -208,7 +215,8 @@ class BudgetSearchTest {
         List<Integer> announced = new ArrayList<>();
         BudgetSearch.Listener listener = new BudgetSearch.Listener() {
             @Override
-            public void ran(int point, long budgetUs, long periodUs, RunResult run, boolean metSlo, int runsLeftAtMost) {
+            public void ran(
+                    int point, long budgetUs, long periodUs, RunResult run, boolean metSlo, int runsLeftAtMost) {
                 announced.add(runsLeftAtMost);
             }
         };
@@ -221,7 +229,9 @@ class BudgetSearchTest {
             int total = announced.size();
             assertThat(announced.get(0)).as("share %s", share).isLessThanOrEqualTo(settings.maxRuns() - 1);
             for (int i = 0; i < total; i++) {
-                assertThat(announced.get(i)).as("share %s, run %d", share, i + 1).isGreaterThanOrEqualTo(total - i - 1);
+                assertThat(announced.get(i))
+                        .as("share %s, run %d", share, i + 1)
+                        .isGreaterThanOrEqualTo(total - i - 1);
             }
             if (share == 0.0) {
                 // Every point passes: the search runs on to the last lower bound, after which nothing is left.

@@ -1,13 +1,12 @@
 package org.itsrt.experiment.tune;
 
-import org.itsrt.experiment.run.RunResult;
-import org.itsrt.experiment.run.RunResult.Percentiles;
-import org.itsrt.experiment.spec.ExperimentSpec.Row;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.itsrt.experiment.run.RunResult;
+import org.itsrt.experiment.run.RunResult.Percentiles;
+import org.itsrt.experiment.spec.ExperimentSpec.Row;
 
 /** Stand-ins for the pipeline: runs whose latency a test chooses, and a record of what was asked. */
 final class FakeRuns {
@@ -16,8 +15,7 @@ final class FakeRuns {
     static final double SLO_MAX_MS = 50;
 
     /** What the search asked the evaluator, in order. */
-    record Asked(int point, long budgetUs, long periodUs, int repetition) {
-    }
+    record Asked(int point, long budgetUs, long periodUs, int repetition) {}
 
     /** Whether a run at this budget meets the SLO. */
     interface Model {
@@ -36,7 +34,8 @@ final class FakeRuns {
         @Override
         public RunResult measure(int point, long budgetUs, long periodUs, int repetition) {
             asked.add(new Asked(point, budgetUs, periodUs, repetition));
-            return model.meets(budgetUs, periodUs, repetition) ? run(budgetUs, periodUs, repetition, 10, 30)
+            return model.meets(budgetUs, periodUs, repetition)
+                    ? run(budgetUs, periodUs, repetition, 10, 30)
                     : run(budgetUs, periodUs, repetition, 80, 200);
         }
     }
@@ -50,18 +49,25 @@ final class FakeRuns {
         return run(budgetUs, periodUs, repetition, p99Ms, maxMs, 0, 0);
     }
 
-    static RunResult run(long budgetUs, long periodUs, int repetition, double p99Ms, double maxMs, int exitCode,
-                         long lost) {
+    static RunResult run(
+            long budgetUs, long periodUs, int repetition, double p99Ms, double maxMs, int exitCode, long lost) {
         Row row = new Row(budgetUs + "/" + periodUs, budgetUs, periodUs, null, null, null);
         Percentiles steady = new Percentiles(1000, p99Ms / 4, p99Ms / 2, p99Ms, (p99Ms + maxMs) / 2, maxMs);
-        return new RunResult(row, repetition, Path.of("points", budgetUs + "_" + periodUs, "rep-" + repetition),
-                exitCode, steady, steady, 0.01, lost, Map.of("throttled_share", 0.25));
+        return new RunResult(
+                row,
+                repetition,
+                Path.of("points", budgetUs + "_" + periodUs, "rep-" + repetition),
+                exitCode,
+                steady,
+                steady,
+                0.01,
+                lost,
+                Map.of("throttled_share", 0.25));
     }
 
     static BudgetSearch.Settings settings(int repetitions, int maxRepetitions, SearchRange... ranges) {
         return new BudgetSearch.Settings(List.of(ranges), repetitions, maxRepetitions, SLO_P99_MS, SLO_MAX_MS);
     }
 
-    private FakeRuns() {
-    }
+    private FakeRuns() {}
 }

@@ -1,11 +1,6 @@
 package org.itsrt.experiment.tune;
 
-import org.itsrt.experiment.cli.TuneCommand;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
-import picocli.CommandLine;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -13,17 +8,21 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.itsrt.experiment.cli.TuneCommand;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import picocli.CommandLine;
 
 /** What ./its tune accepts and plans, before anything runs (every call is a --dry-run). */
 class TuneCommandTest {
 
     private static final Path ROOT = Path.of(System.getProperty("itsrt.repo.root", ".."));
-    private static final String QUICK = ROOT.resolve("experiments/linux-budgets-quick.yaml").toString();
+    private static final String QUICK =
+            ROOT.resolve("experiments/linux-budgets-quick.yaml").toString();
 
-    record Outcome(int exit, String out, String err) {
-    }
+    record Outcome(int exit, String out, String err) {}
 
     private static Outcome tune(String... args) {
         StringWriter out = new StringWriter();
@@ -38,22 +37,25 @@ class TuneCommandTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = ';', value = {
-            "--slo-p99 0; --slo-p99 must be > 0 ms, got 0.0",
-            "--slo-max -5; --slo-max must be > 0 ms, got -5.0",
-            "--min-budget-us 500; --min-budget-us must be >= 1000 us for linux-cgroup",
-            "--min-budget-us 50000 --max-budget-us 40000; --min-budget-us 50000 must be below the upper bound 40000 us",
-            "--max-budget-us 1000; --max-budget-us 1000 must be above the lower bound 1000 us (period 100000 us)",
-            "--period-us 500; --period-us must be 1000..1000000 us for linux-cgroup, got 500",
-            "--period-us 2000000; --period-us must be 1000..1000000 us for linux-cgroup, got 2000000",
-            "--period-us 100000,100000; --period-us 100000 is given twice",
-            "--period-us 1000; --period-us 1000 leaves no budgets to search: 1000..1000 us",
-            "--period-us 10000 --max-budget-us 20000; --max-budget-us must be at most the period",
-            "--resolution-us 0; --resolution-us must be >= 1, got 0",
-            "--repetitions 0; --repetitions must be >= 1, got 0",
-            "--repetitions 3 --max-repetitions 2; --max-repetitions must be >= --repetitions (3), got 2",
-            "--records 0; --records must be > 0, got 0",
-            "--warmup 5x; --warmup: '5x' is not a duration; write e.g. 500ms, 30s, 1.5s, 2m, 1m30s, 1h"})
+    @CsvSource(
+            delimiter = ';',
+            value = {
+                "--slo-p99 0; --slo-p99 must be > 0 ms, got 0.0",
+                "--slo-max -5; --slo-max must be > 0 ms, got -5.0",
+                "--min-budget-us 500; --min-budget-us must be >= 1000 us for linux-cgroup",
+                "--min-budget-us 50000 --max-budget-us 40000; --min-budget-us 50000 must be below the upper bound 40000 us",
+                "--max-budget-us 1000; --max-budget-us 1000 must be above the lower bound 1000 us (period 100000 us)",
+                "--period-us 500; --period-us must be 1000..1000000 us for linux-cgroup, got 500",
+                "--period-us 2000000; --period-us must be 1000..1000000 us for linux-cgroup, got 2000000",
+                "--period-us 100000,100000; --period-us 100000 is given twice",
+                "--period-us 1000; --period-us 1000 leaves no budgets to search: 1000..1000 us",
+                "--period-us 10000 --max-budget-us 20000; --max-budget-us must be at most the period",
+                "--resolution-us 0; --resolution-us must be >= 1, got 0",
+                "--repetitions 0; --repetitions must be >= 1, got 0",
+                "--repetitions 3 --max-repetitions 2; --max-repetitions must be >= --repetitions (3), got 2",
+                "--records 0; --records must be > 0, got 0",
+                "--warmup 5x; --warmup: '5x' is not a duration; write e.g. 500ms, 30s, 1.5s, 2m, 1m30s, 1h"
+            })
     void aBadOptionIsRefusedByName(String options, String message) {
         List<String> args = new ArrayList<>(List.of(QUICK));
         args.addAll(List.of(options.split(" ")));
@@ -73,8 +75,16 @@ class TuneCommandTest {
         cli.setOut(new PrintWriter(new StringWriter(), true));
         cli.setErr(new PrintWriter(err, true));
 
-        int exit = cli.execute(QUICK, "--out", out.toString(), "--data", dir.resolve("none.csv").toString(),
-                "--model", dir.resolve("no-model").toString(), "--job-jar", dir.resolve("none.jar").toString());
+        int exit = cli.execute(
+                QUICK,
+                "--out",
+                out.toString(),
+                "--data",
+                dir.resolve("none.csv").toString(),
+                "--model",
+                dir.resolve("no-model").toString(),
+                "--job-jar",
+                dir.resolve("none.jar").toString());
 
         assertThat(exit).isEqualTo(2);
         assertThat(err.toString()).contains("its-tune: --data: no such file or folder: ");
@@ -86,7 +96,10 @@ class TuneCommandTest {
         Outcome outcome = tune(QUICK, "--slo-p99", "0", "--repetitions", "0", "--period-us", "50");
 
         assertThat(outcome.exit()).isEqualTo(2);
-        assertThat(outcome.err()).contains("--slo-p99").contains("--repetitions").contains("--period-us");
+        assertThat(outcome.err())
+                .contains("--slo-p99")
+                .contains("--repetitions")
+                .contains("--period-us");
     }
 
     @Test
@@ -109,7 +122,9 @@ class TuneCommandTest {
     @Test
     void rowsThatDisagreeOnCpusAreRefused(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("pinned.yaml");
-        Files.writeString(file, """
+        Files.writeString(
+                file,
+                """
                 name: pinned
                 backend: linux-cgroup
                 rows:
@@ -140,20 +155,45 @@ class TuneCommandTest {
         }
 
         assertThat(outcome.exit()).as(outcome.err()).isZero();
-        assertThat(outcome.out()).contains("tune tune-cgroup: backend linux-cgroup, 2 CPU(s)")
-                .contains("p99 <= 30 ms, max <= 100 ms").contains("7,200 records per run").contains("from 70s")
+        assertThat(outcome.out())
+                .contains("tune tune-cgroup: backend linux-cgroup, 2 CPU(s)")
+                .contains("p99 <= 30 ms, max <= 100 ms")
+                .contains("7,200 records per run")
+                .contains("from 70s")
                 .contains("period 100000 us: budgets 6250..100000 us to within 1000 us, at most 9 points")
-                .contains("cpu.max \"200000 100000\"").contains("at most 18 runs (2 per point; up to 4");
+                .contains("cpu.max \"200000 100000\"")
+                .contains("at most 18 runs (2 per point; up to 4");
     }
 
     @Test
     void theOptionsOverrideTheFile() {
-        Outcome outcome = tune(QUICK, "--slo-p99", "12.5", "--slo-max", "40", "--period-us", "50000",
-                "--period-us", "20000", "--min-budget-us", "2000", "--max-budget-us", "20000", "--resolution-us",
-                "500", "--repetitions", "3", "--records", "1200", "--warmup", "10s");
+        Outcome outcome = tune(
+                QUICK,
+                "--slo-p99",
+                "12.5",
+                "--slo-max",
+                "40",
+                "--period-us",
+                "50000",
+                "--period-us",
+                "20000",
+                "--min-budget-us",
+                "2000",
+                "--max-budget-us",
+                "20000",
+                "--resolution-us",
+                "500",
+                "--repetitions",
+                "3",
+                "--records",
+                "1200",
+                "--warmup",
+                "10s");
 
         assertThat(outcome.exit()).as(outcome.err()).isZero();
-        assertThat(outcome.out()).contains("p99 <= 12.5 ms, max <= 40 ms").contains("1,200 records per run")
+        assertThat(outcome.out())
+                .contains("p99 <= 12.5 ms, max <= 40 ms")
+                .contains("1,200 records per run")
                 .contains("from 10s")
                 .contains("period 50000 us: budgets 2000..20000 us to within 500 us, at most 8 points")
                 .contains("period 20000 us: budgets 2000..20000 us to within 500 us, at most 8 points")
@@ -164,14 +204,17 @@ class TuneCommandTest {
     void aFileWithSeveralPeriodsSearchesEachWithinItsRows() {
         Outcome budgets = tune(ROOT.resolve("experiments/linux-budgets.yaml").toString());
         assertThat(budgets.exit()).as(budgets.err()).isZero();
-        assertThat(budgets.out()).contains("period 100000 us: budgets 6250..100000 us to within 1000 us")
+        assertThat(budgets.out())
+                .contains("period 100000 us: budgets 6250..100000 us to within 1000 us")
                 .contains("period 10000 us: budgets 1000..2500 us to within 100 us");
 
         Outcome deadline = tune(ROOT.resolve("experiments/linux-deadline.yaml").toString());
         assertThat(deadline.exit()).as(deadline.err()).isZero();
-        assertThat(deadline.out()).contains("backend linux-deadline")
+        assertThat(deadline.out())
+                .contains("backend linux-deadline")
                 .contains("period 10000 us: budgets 1000..3000 us to within 100 us")
-                .contains("SCHED_DEADLINE runtime 3000 us").contains("^(Source: |route)");
+                .contains("SCHED_DEADLINE runtime 3000 us")
+                .contains("^(Source: |route)");
     }
 
     @Test

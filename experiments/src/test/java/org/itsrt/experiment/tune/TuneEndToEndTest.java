@@ -1,14 +1,9 @@
 package org.itsrt.experiment.tune;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.itsrt.experiment.CgroupBandwidth;
-import org.itsrt.experiment.cli.TuneCommand;
-import org.itsrt.experiment.report.TuneReport;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
-
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -16,8 +11,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.itsrt.experiment.CgroupBandwidth;
+import org.itsrt.experiment.cli.TuneCommand;
+import org.itsrt.experiment.report.TuneReport;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /**
  * A short search on the real pipeline under real cgroup budgets: the quick experiment's range
@@ -30,8 +29,7 @@ class TuneEndToEndTest {
     private static final long MIN = 6_250;
     private static final long MAX = 100_000;
 
-    record Point(long budgetUs, String verdict, int exitCode, String folder) {
-    }
+    record Point(long budgetUs, String verdict, int exitCode, String folder) {}
 
     @Test
     void aShortSearchTriesPointsThatFollowFromItsVerdictsAndReportsThem(@TempDir Path dir) throws Exception {
@@ -44,11 +42,28 @@ class TuneEndToEndTest {
         cli.setErr(new PrintWriter(errors, true));
 
         // An SLO loose enough that the whole range may pass: the search must then try the lower bound.
-        int exit = cli.execute(ROOT.resolve("experiments/linux-budgets-quick.yaml").toString(),
-                "--resolution-us", "50000", "--repetitions", "1", "--max-repetitions", "1", "--records", "600",
-                "--warmup", "0s", "--slo-p99", "1000", "--slo-max", "5000", "--out", out.toString(),
-                "--data", ROOT.resolve("data/sample/synthetic-readings.csv").toString(),
-                "--model", ROOT.resolve("models/lstm-flow").toString());
+        int exit = cli.execute(
+                ROOT.resolve("experiments/linux-budgets-quick.yaml").toString(),
+                "--resolution-us",
+                "50000",
+                "--repetitions",
+                "1",
+                "--max-repetitions",
+                "1",
+                "--records",
+                "600",
+                "--warmup",
+                "0s",
+                "--slo-p99",
+                "1000",
+                "--slo-max",
+                "5000",
+                "--out",
+                out.toString(),
+                "--data",
+                ROOT.resolve("data/sample/synthetic-readings.csv").toString(),
+                "--model",
+                ROOT.resolve("models/lstm-flow").toString());
 
         String text = console + "\n" + errors;
         List<Point> points = points(out.resolve(TuneReport.CSV));
@@ -62,11 +77,16 @@ class TuneEndToEndTest {
             Point p = points.get(i);
             if (i > 0) {
                 assertThat(passing).as("point %d follows a pass", i + 1).isNotEqualTo(Long.MAX_VALUE);
-                assertThat(p.budgetUs()).as("point %d", i + 1).isLessThan(passing).isGreaterThan(failing)
+                assertThat(p.budgetUs())
+                        .as("point %d", i + 1)
+                        .isLessThan(passing)
+                        .isGreaterThan(failing)
                         .isGreaterThanOrEqualTo(MIN);
             }
             if (p.budgetUs() == MIN) {
-                assertThat(failing).as("the lower bound is tried only while nothing failed").isEqualTo(Long.MIN_VALUE);
+                assertThat(failing)
+                        .as("the lower bound is tried only while nothing failed")
+                        .isEqualTo(Long.MIN_VALUE);
             }
             if (p.verdict().equals("pass")) {
                 passing = p.budgetUs();
@@ -78,19 +98,28 @@ class TuneEndToEndTest {
         // The search ends where the verdicts say it must.
         boolean boundedBelow = failing != Long.MIN_VALUE || passing == MIN;
         assertThat(passing == Long.MAX_VALUE || boundedBelow && passing - Math.max(failing, MIN) <= 50_000)
-                .as("ended with the bracket within the resolution: %s", points).isTrue();
+                .as("ended with the bracket within the resolution: %s", points)
+                .isTrue();
 
         String md = Files.readString(out.resolve(TuneReport.MARKDOWN));
-        OptionalLong smallest = points.stream().filter(p -> p.verdict().equals("pass")).mapToLong(Point::budgetUs).min();
+        OptionalLong smallest = points.stream()
+                .filter(p -> p.verdict().equals("pass"))
+                .mapToLong(Point::budgetUs)
+                .min();
         if (smallest.isPresent()) {
             assertThat(exit).as(text).isZero();
-            assertThat(md).contains("Smallest budget that meets the SLO: " + smallest.getAsLong() + " us every 100000 us");
+            assertThat(md)
+                    .contains("Smallest budget that meets the SLO: " + smallest.getAsLong() + " us every 100000 us");
         } else {
             assertThat(exit).as(text).isEqualTo(1);
             assertThat(md).contains("No budget in the range meets the SLO");
         }
-        assertThat(md).contains("## Every point, in the order tried").contains("## Environment").contains("cgroup version");
-        assertThat(out.resolve("base.yaml")).hasSameTextualContentAs(ROOT.resolve("experiments/linux-budgets-quick.yaml"));
+        assertThat(md)
+                .contains("## Every point, in the order tried")
+                .contains("## Environment")
+                .contains("cgroup version");
+        assertThat(out.resolve("base.yaml"))
+                .hasSameTextualContentAs(ROOT.resolve("experiments/linux-budgets-quick.yaml"));
         assertThat(Files.exists(out.resolve(TuneReport.PLOT + ".png"))).isEqualTo(points.size() >= 2);
 
         // Each run: the point's budget on the cluster, every record measured, the group gone afterwards.
@@ -99,7 +128,9 @@ class TuneEndToEndTest {
             Path run = out.resolve(p.folder());
             JsonNode applied = json.readTree(run.resolve("applied.json").toFile());
             assertThat(applied.at("/facts/quota_us").asLong()).as(p.folder()).isEqualTo(2 * p.budgetUs());
-            assertThat(json.readTree(run.resolve("probe/summary.json").toFile()).at("/records/measured").asLong())
+            assertThat(json.readTree(run.resolve("probe/summary.json").toFile())
+                            .at("/records/measured")
+                            .asLong())
                     .isEqualTo(600);
             for (JsonNode group : applied.at("/facts/cgroup_dirs")) {
                 assertThat(Path.of(group.asText())).doesNotExist();
@@ -115,8 +146,10 @@ class TuneEndToEndTest {
         for (String line : lines.subList(1, lines.size())) {
             String[] cells = line.split(",");
             Path folder = Path.of(cells[header.indexOf("folder")].replace("\"", ""));
-            points.add(new Point(Long.parseLong(cells[header.indexOf("budget_us")]),
-                    cells[header.indexOf("point_verdict")], Integer.parseInt(cells[header.indexOf("exit_code")]),
+            points.add(new Point(
+                    Long.parseLong(cells[header.indexOf("budget_us")]),
+                    cells[header.indexOf("point_verdict")],
+                    Integer.parseInt(cells[header.indexOf("exit_code")]),
                     csv.getParent().relativize(folder).toString()));
         }
         return points;

@@ -17,16 +17,20 @@ public record DeliverySettings(boolean exactlyOnce, long checkpointIntervalMs, S
 
     static DeliverySettings from(Map<String, String> options) {
         boolean exactlyOnce = JobOptions.EXACTLY_ONCE.read(options);
-        long interval = JobOptions.CHECKPOINT_INTERVAL_MS.read(options,
-                exactlyOnce ? JobOptions.EXACTLY_ONCE_CHECKPOINT_INTERVAL_MS : 0L);
+        long interval = JobOptions.CHECKPOINT_INTERVAL_MS.read(
+                options, exactlyOnce ? JobOptions.EXACTLY_ONCE_CHECKPOINT_INTERVAL_MS : 0L);
         String option = JobOptions.CHECKPOINT_INTERVAL_MS.flag();
         if (interval != 0 && interval < FLINK_MINIMUM_INTERVAL_MS) {
-            throw new JobSettingsException(option, interval + " is below Flink's minimum of "
-                    + FLINK_MINIMUM_INTERVAL_MS + " ms (0 = no checkpoints)");
+            throw new JobSettingsException(
+                    option,
+                    interval + " is below Flink's minimum of " + FLINK_MINIMUM_INTERVAL_MS
+                            + " ms (0 = no checkpoints)");
         }
         if (exactlyOnce && interval == 0) {
-            throw new JobSettingsException(option, "--exactly-once commits output on checkpoints and needs an "
-                    + "interval of at least " + FLINK_MINIMUM_INTERVAL_MS + " ms");
+            throw new JobSettingsException(
+                    option,
+                    "--exactly-once commits output on checkpoints and needs an " + "interval of at least "
+                            + FLINK_MINIMUM_INTERVAL_MS + " ms");
         }
         return new DeliverySettings(exactlyOnce, interval, JobOptions.TRANSACTIONAL_ID_PREFIX.read(options));
     }

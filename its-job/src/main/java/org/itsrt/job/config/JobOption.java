@@ -49,6 +49,7 @@ public final class JobOption<T> {
 
     /** Kafka's own rule for topic names (Topic.validate): legal characters, at most 249 of them. */
     private static final Pattern TOPIC_NAME = Pattern.compile("[a-zA-Z0-9._-]{1,249}");
+
     private static final Pattern ID_TEXT = Pattern.compile("[a-zA-Z0-9._-]{1,200}");
 
     private final String name;
@@ -90,22 +91,27 @@ public final class JobOption<T> {
 
     static Builder<String> topic(String name, String defaultValue) {
         return new Builder<String>(name, Group.KAFKA, "NAME", (option, text) -> {
-            if (!TOPIC_NAME.matcher(text).matches() || text.equals(".") || text.equals("..")) {
-                throw new JobSettingsException(option, "'" + text + "' is not a legal Kafka topic name "
-                        + "(1 to 249 of a-z, A-Z, 0-9, '.', '_', '-'; not '.' or '..')");
-            }
-            return text;
-        }).defaultsTo(defaultValue);
+                    if (!TOPIC_NAME.matcher(text).matches() || text.equals(".") || text.equals("..")) {
+                        throw new JobSettingsException(
+                                option,
+                                "'" + text + "' is not a legal Kafka topic name "
+                                        + "(1 to 249 of a-z, A-Z, 0-9, '.', '_', '-'; not '.' or '..')");
+                    }
+                    return text;
+                })
+                .defaultsTo(defaultValue);
     }
 
     /** A name Kafka keeps for the job: a consumer group or a transactional id prefix. */
     static Builder<String> id(String name, Group group, String valueLabel, String defaultValue) {
         return new Builder<String>(name, group, valueLabel, (option, text) -> {
-            if (!ID_TEXT.matcher(text).matches()) {
-                throw new JobSettingsException(option, "'" + text + "' must be 1 to 200 of a-z, A-Z, 0-9, '.', '_', '-'");
-            }
-            return text;
-        }).defaultsTo(defaultValue);
+                    if (!ID_TEXT.matcher(text).matches()) {
+                        throw new JobSettingsException(
+                                option, "'" + text + "' must be 1 to 200 of a-z, A-Z, 0-9, '.', '_', '-'");
+                    }
+                    return text;
+                })
+                .defaultsTo(defaultValue);
     }
 
     /** A whole number in {@code min..max}; {@code Long.MAX_VALUE} as max means no upper bound. */
@@ -118,8 +124,9 @@ public final class JobOption<T> {
                 throw new JobSettingsException(option, "not a whole number: '" + text + "'");
             }
             if (parsed < min || parsed > max) {
-                throw new JobSettingsException(option, parsed + " is out of range "
-                        + min + ".." + (max == Long.MAX_VALUE ? "" : String.valueOf(max)));
+                throw new JobSettingsException(
+                        option,
+                        parsed + " is out of range " + min + ".." + (max == Long.MAX_VALUE ? "" : String.valueOf(max)));
             }
             return parsed;
         });
@@ -128,14 +135,17 @@ public final class JobOption<T> {
     /** A switch: given alone, or with true or false; off unless given. */
     static Builder<Boolean> toggle(String name, Group group) {
         return new Builder<Boolean>(name, group, null, (option, text) -> {
-            if (NO_VALUE.equals(text) || text.equalsIgnoreCase("true")) {
-                return true;
-            }
-            if (text.equalsIgnoreCase("false")) {
-                return false;
-            }
-            throw new JobSettingsException(option, "is a switch: give it alone, or with true or false, not '" + text + "'");
-        }).defaultsTo(false).defaultText("off");
+                    if (NO_VALUE.equals(text) || text.equalsIgnoreCase("true")) {
+                        return true;
+                    }
+                    if (text.equalsIgnoreCase("false")) {
+                        return false;
+                    }
+                    throw new JobSettingsException(
+                            option, "is a switch: give it alone, or with true or false, not '" + text + "'");
+                })
+                .defaultsTo(false)
+                .defaultText("off");
     }
 
     /** One of the names of {@code type}, in any case. */
@@ -152,7 +162,8 @@ public final class JobOption<T> {
     /** Options {@code --PREFIXKEY VALUE} handed to a Kafka client as they are. */
     static Builder<Map<String, String>> properties(String prefix, Group group) {
         return new Builder<Map<String, String>>(prefix, group, "VALUE", null)
-                .defaultsTo(Map.of()).defaultText("none");
+                .defaultsTo(Map.of())
+                .defaultText("none");
     }
 
     // ---- reading ------------------------------------------------------------------------------

@@ -1,6 +1,5 @@
 package org.itsrt.job.config;
 
-import org.itsrt.records.Topics;
 import static org.itsrt.job.config.JobOption.Group.DELIVERY;
 import static org.itsrt.job.config.JobOption.Group.KAFKA;
 import static org.itsrt.job.config.JobOption.Group.MODEL;
@@ -15,10 +14,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-
 import org.itsrt.job.config.KafkaSettings.StartingOffsets;
 import org.itsrt.predict.Engine;
 import org.itsrt.predict.PredictorOptions;
+import org.itsrt.records.Topics;
 
 /**
  * Every option of the job, each declared once: name, group, value and its checks, default, help
@@ -36,41 +35,49 @@ public final class JobOptions {
 
     // ---- Kafka ends ---------------------------------------------------------------------------
 
-    public static final JobOption<String> BOOTSTRAP_SERVERS = JobOption.of("bootstrap-servers", KAFKA,
-                    "HOST:PORT[,...]", JobOptions::hostPorts)
+    public static final JobOption<String> BOOTSTRAP_SERVERS = JobOption.of(
+                    "bootstrap-servers", KAFKA, "HOST:PORT[,...]", JobOptions::hostPorts)
             .required("the Kafka brokers as HOST:PORT[,HOST:PORT...]")
             .help("Kafka brokers")
             .why("no Kafka is a safe guess")
-            .shown(s -> s.kafka().bootstrapServers()).build();
+            .shown(s -> s.kafka().bootstrapServers())
+            .build();
 
     public static final JobOption<String> INPUT_TOPIC = JobOption.topic("input-topic", Topics.READINGS)
             .help("readings to process")
             .why("docs/design.md, D2; must differ from both outputs")
-            .shown(s -> s.kafka().inputTopic()).build();
+            .shown(s -> s.kafka().inputTopic())
+            .build();
 
     public static final JobOption<String> OUTPUT_TOPIC = JobOption.topic("output-topic", Topics.ADVICE)
             .help("advice records")
             .why("docs/design.md, D2")
-            .shown(s -> s.kafka().outputTopic()).build();
+            .shown(s -> s.kafka().outputTopic())
+            .build();
 
     public static final JobOption<String> DEAD_LETTER_TOPIC = JobOption.topic("dead-letter-topic", Topics.DEAD_LETTERS)
             .help("records that fail validation")
             .why("docs/design.md, D2")
-            .shown(s -> s.kafka().deadLetterTopic()).build();
+            .shown(s -> s.kafka().deadLetterTopic())
+            .build();
 
     public static final JobOption<String> GROUP_ID = JobOption.id("group-id", KAFKA, "ID", "its-job")
             .help("Kafka consumer group")
             .why("the consumer group; offsets are committed to it on checkpoints only")
-            .shown(s -> s.kafka().groupId()).build();
+            .shown(s -> s.kafka().groupId())
+            .build();
 
-    public static final JobOption<StartingOffsets> STARTING_OFFSETS = JobOption.choice("starting-offsets", KAFKA,
-                    StartingOffsets.class, "is neither latest nor earliest")
-            .valueLabel("latest|earliest").defaultsTo(StartingOffsets.LATEST).defaultText("`latest`")
+    public static final JobOption<StartingOffsets> STARTING_OFFSETS = JobOption.choice(
+                    "starting-offsets", KAFKA, StartingOffsets.class, "is neither latest nor earliest")
+            .valueLabel("latest|earliest")
+            .defaultsTo(StartingOffsets.LATEST)
+            .defaultText("`latest`")
             .help("where to start reading")
             .why("a latency run measures records sent while the job runs, not a backlog; `earliest` replays what "
                     + "the topic holds (tests). A restore from a checkpoint or savepoint resumes at its own offsets "
                     + "either way")
-            .shown(s -> s.kafka().startingOffsets().name().toLowerCase(Locale.ROOT)).build();
+            .shown(s -> s.kafka().startingOffsets().name().toLowerCase(Locale.ROOT))
+            .build();
 
     public static final JobOption<Map<String, String>> CONSUMER_PROPERTIES = JobOption.properties("consumer.", KAFKA)
             .help("a Kafka consumer property, e.g. --consumer.fetch.max.wait.ms 10")
@@ -91,15 +98,21 @@ public final class JobOptions {
             .why("replaces predict and route by `IdentityAdvice`: advice with `predicted_flow` = the last flow, "
                     + "`route` `[]`, `route_cost_s` 0, `model` `identity`. A valid advice record, so the same probe "
                     + "measures the stack's floor (Kafka, Flink, parse, serialize) in the same set-up")
-            .shown(s -> String.valueOf(s.model().identity())).build();
+            .shown(s -> String.valueOf(s.model().identity()))
+            .build();
 
     public static final JobOption<String> MODEL_DIR = JobOption.text("model", MODEL, "DIR")
             .defaultsTo("models/lstm-flow")
             .help("model bundle")
             .why("the shipped bundle; resolved on each TaskManager (section 5)")
-            .shown(s -> s.model().identity() ? s.model().dir() + " (unused)" : s.model().dir()).build();
+            .shown(s -> s.model().identity()
+                    ? s.model().dir() + " (unused)"
+                    : s.model().dir())
+            .build();
 
-    public static final JobOption<Engine> ENGINE = JobOption.of("engine", MODEL,
+    public static final JobOption<Engine> ENGINE = JobOption.of(
+                    "engine",
+                    MODEL,
                     Arrays.stream(Engine.values()).map(Engine::engineName).collect(Collectors.joining("|")),
                     JobOptions::engine)
             .defaultsTo(PredictorOptions.defaults().engine())
@@ -107,20 +120,25 @@ public final class JobOptions {
             .why("`PredictorOptions.defaults()`: the fastest at batch 1 by measurement ([inference.md](inference.md) "
                     + "section 5)")
             .shown(s -> s.model().identity() ? "none" : s.model().engine().engineName())
-            .shownAfter((s, map) -> map.put("model-label", s.model().label())).build();
+            .shownAfter((s, map) -> map.put("model-label", s.model().label()))
+            .build();
 
-    public static final JobOption<Long> TF_INTRA_OP_THREADS = JobOption.number("tf-intra-op-threads", MODEL, "N", 0, 256)
+    public static final JobOption<Long> TF_INTRA_OP_THREADS = JobOption.number(
+                    "tf-intra-op-threads", MODEL, "N", 0, 256)
             .defaultsTo(1L)
             .help("TensorFlow threads inside an op, 0 = all cores")
             .why("one thread per predictor was faster on the 2-core machine and keeps a subtask on its core; "
                     + "0 = TensorFlow's choice")
-            .shown(s -> String.valueOf(s.model().tfIntraOpThreads())).build();
+            .shown(s -> String.valueOf(s.model().tfIntraOpThreads()))
+            .build();
 
-    public static final JobOption<Long> TF_INTER_OP_THREADS = JobOption.number("tf-inter-op-threads", MODEL, "N", 0, 256)
+    public static final JobOption<Long> TF_INTER_OP_THREADS = JobOption.number(
+                    "tf-inter-op-threads", MODEL, "N", 0, 256)
             .defaultsTo(1L)
             .help("TensorFlow ops side by side, 0 = all cores")
             .why("as `--tf-intra-op-threads`")
-            .shown(s -> String.valueOf(s.model().tfInterOpThreads())).build();
+            .shown(s -> String.valueOf(s.model().tfInterOpThreads()))
+            .build();
 
     public static final JobOption<Long> WARMUP_CALLS = JobOption.number("warmup-calls", MODEL, "N", 0, 1_000_000)
             .defaultsTo(2_000L)
@@ -128,92 +146,111 @@ public final class JobOptions {
             .why("model calls on made-up windows when a subtask opens: the first ~1,000 calls of the JVM kernel "
                     + "run before the JIT has compiled it (the very first took up to a second), a cost that would "
                     + "otherwise land on the first records of a run; about half a second at start")
-            .shown(s -> String.valueOf(s.model().warmupCalls())).build();
+            .shown(s -> String.valueOf(s.model().warmupCalls()))
+            .build();
 
     // ---- routing ------------------------------------------------------------------------------
 
     public static final JobOption<Long> ORIGIN = JobOption.number("origin", ROUTING, "VDS", 1, Long.MAX_VALUE)
-            .defaultsTo(764_598L).defaultText("764598 (El Segundo)")
+            .defaultsTo(764_598L)
+            .defaultText("764598 (El Segundo)")
             .help("origin of the advised route")
             .why("the study's fixed query")
-            .shown(s -> String.valueOf(s.routing().origin())).build();
+            .shown(s -> String.valueOf(s.routing().origin()))
+            .build();
 
     public static final JobOption<Long> DESTINATION = JobOption.number("destination", ROUTING, "VDS", 1, Long.MAX_VALUE)
-            .defaultsTo(774_445L).defaultText("774445 (Long Beach)")
+            .defaultsTo(774_445L)
+            .defaultText("774445 (Long Beach)")
             .help("its destination")
             .why("the study's fixed query")
-            .shown(s -> String.valueOf(s.routing().destination())).build();
+            .shown(s -> String.valueOf(s.routing().destination()))
+            .build();
 
     public static final JobOption<String> GRAPH_META = JobOption.text("graph-meta", ROUTING, "FILE")
             .defaultText("none: the six study stations")
             .help("PeMS station metadata file to route over")
             .why("a PeMS `dNN_text_meta_*.txt` file routes over a whole district (`MetaGraphBuilder`); readings of "
                     + "detectors outside the graph are dead-lettered")
-            .shown(s -> s.routing().graphMeta() == null ? "(study network)" : s.routing().graphMeta())
-            .shownAfter((s, map) -> map.put("detectors", String.valueOf(s.routing().detectorIds().length))).build();
+            .shown(s -> s.routing().graphMeta() == null
+                    ? "(study network)"
+                    : s.routing().graphMeta())
+            .shownAfter(
+                    (s, map) -> map.put("detectors", String.valueOf(s.routing().detectorIds().length)))
+            .build();
 
     // ---- latency and runtime ------------------------------------------------------------------
 
     public static final JobOption<Long> PARALLELISM = JobOption.number("parallelism", RUNTIME, "N", 1, 4096)
-            .defaultsTo(0L).defaultText("the environment's")
+            .defaultsTo(0L)
+            .defaultText("the environment's")
             .help("parallelism of every operator")
             .why("set it to the input topic's partition count; more subtasks than partitions sit idle")
-            .shown(s -> s.runtime().parallelism() == 0 ? "(environment default)"
-                    : String.valueOf(s.runtime().parallelism())).build();
+            .shown(s -> s.runtime().parallelism() == 0
+                    ? "(environment default)"
+                    : String.valueOf(s.runtime().parallelism()))
+            .build();
 
-    public static final JobOption<Long> BUFFER_TIMEOUT_MS = JobOption.number("buffer-timeout-ms", RUNTIME, "MS", -1, 60_000)
+    public static final JobOption<Long> BUFFER_TIMEOUT_MS = JobOption.number(
+                    "buffer-timeout-ms", RUNTIME, "MS", -1, 60_000)
             .defaultsTo(0L)
             .help("network buffer flush timeout, 0 = every record, -1 = only when full")
             .why("flush every record to the next task at once. With Flink's default of 100 ms, the exchange in "
                     + "front of the route step held records: p50 102 ms instead of 2 ms (docs/design.md, \"Floors "
                     + "and targets\"). -1 flushes only full buffers (throughput)")
-            .shown(s -> String.valueOf(s.runtime().bufferTimeoutMs())).build();
+            .shown(s -> String.valueOf(s.runtime().bufferTimeoutMs()))
+            .build();
 
     public static final JobOption<Long> MAX_BATCH = JobOption.number("max-batch", RUNTIME, "N", 1, 4096)
             .defaultsTo(1L)
             .help("predict up to N readings in one model call")
             .why("the latency case: one model call per record")
-            .shown(s -> String.valueOf(s.runtime().maxBatch())).build();
+            .shown(s -> String.valueOf(s.runtime().maxBatch()))
+            .build();
 
-    public static final JobOption<Long> MAX_BATCH_WAIT_US = JobOption.number("max-batch-wait-us", RUNTIME, "US",
-                    0, 10_000_000)
+    public static final JobOption<Long> MAX_BATCH_WAIT_US = JobOption.number(
+                    "max-batch-wait-us", RUNTIME, "US", 0, 10_000_000)
             .defaultsTo(1_000L)
             .help("longest a reading waits for a batch to fill")
             .why("with `--max-batch` > 1, the longest a reading waits for its batch to fill (section 4)")
-            .shown(s -> String.valueOf(s.runtime().maxBatchWaitUs())).build();
+            .shown(s -> String.valueOf(s.runtime().maxBatchWaitUs()))
+            .build();
 
     // ---- delivery -----------------------------------------------------------------------------
 
     public static final JobOption<Boolean> EXACTLY_ONCE = JobOption.toggle("exactly-once", DELIVERY)
             .help("transactional output, committed on each checkpoint; without it, at least once")
             .why("section 6")
-            .shown(s -> String.valueOf(s.delivery().exactlyOnce())).build();
+            .shown(s -> String.valueOf(s.delivery().exactlyOnce()))
+            .build();
 
     /** The checkpoint interval when {@code --exactly-once} is given without one. */
     public static final long EXACTLY_ONCE_CHECKPOINT_INTERVAL_MS = 1_000;
 
-    public static final JobOption<Long> CHECKPOINT_INTERVAL_MS = JobOption.number("checkpoint-interval-ms", DELIVERY,
-                    "MS", 0, 86_400_000)
+    public static final JobOption<Long> CHECKPOINT_INTERVAL_MS = JobOption.number(
+                    "checkpoint-interval-ms", DELIVERY, "MS", 0, 86_400_000)
             .defaultsTo(0L)
             .defaultText("0 (no checkpoints); " + EXACTLY_ONCE_CHECKPOINT_INTERVAL_MS + " with `--exactly-once`")
             .help("checkpoint interval, 0 = none")
             .why("a checkpoint makes the at-least-once sink wait for the broker's acknowledgements of everything in "
                     + "flight, a stall on the latency path; exactly-once needs checkpoints to commit")
-            .shown(s -> s.delivery().checkpointIntervalMs() == 0 ? "0 (off)"
-                    : String.valueOf(s.delivery().checkpointIntervalMs())).build();
+            .shown(s -> s.delivery().checkpointIntervalMs() == 0
+                    ? "0 (off)"
+                    : String.valueOf(s.delivery().checkpointIntervalMs()))
+            .build();
 
-    public static final JobOption<String> TRANSACTIONAL_ID_PREFIX = JobOption.id("transactional-id-prefix", DELIVERY,
-                    "P", "its-job")
+    public static final JobOption<String> TRANSACTIONAL_ID_PREFIX = JobOption.id(
+                    "transactional-id-prefix", DELIVERY, "P", "its-job")
             .help("Kafka transactional id prefix for --exactly-once")
             .why("exactly-once only; each sink appends `-advice` / `-dead-letters`. Give every job on one cluster "
                     + "its own")
-            .shown(s -> s.delivery().exactlyOnce() ? s.delivery().transactionalIdPrefix() : null).build();
+            .shown(s -> s.delivery().exactlyOnce() ? s.delivery().transactionalIdPrefix() : null)
+            .build();
 
     /** Asks for {@link #usage()} instead of a run; not a setting. */
     static final String HELP = "help";
 
-    private JobOptions() {
-    }
+    private JobOptions() {}
 
     static void register(JobOption<?> option) {
         ALL.add(option);
@@ -221,7 +258,9 @@ public final class JobOptions {
 
     /** Every option, in the order of its group, then of its declaration. */
     public static List<JobOption<?>> all() {
-        return Arrays.stream(JobOption.Group.values()).flatMap(group -> inGroup(group).stream()).toList();
+        return Arrays.stream(JobOption.Group.values())
+                .flatMap(group -> inGroup(group).stream())
+                .toList();
     }
 
     /** Fails naming the first unknown option (and the others), so that a typo is not silently ignored. */
@@ -234,16 +273,20 @@ public final class JobOptions {
         }
         if (!unknown.isEmpty()) {
             Collections.sort(unknown);
-            throw new JobSettingsException(unknown.get(0), "unknown option" + (unknown.size() > 1
-                    ? " (also unknown: " + String.join(", ", unknown.subList(1, unknown.size())) + ")" : "")
-                    + "; see --help");
+            throw new JobSettingsException(
+                    unknown.get(0),
+                    "unknown option"
+                            + (unknown.size() > 1
+                                    ? " (also unknown: " + String.join(", ", unknown.subList(1, unknown.size())) + ")"
+                                    : "")
+                            + "; see --help");
         }
     }
 
     /** The {@code --help} text: every option with its default, by group. */
     static String usage() {
-        StringBuilder text = new StringBuilder(
-                "usage: flink run its-job-flink-job.jar --bootstrap-servers HOST:PORT [options]\n");
+        StringBuilder text =
+                new StringBuilder("usage: flink run its-job-flink-job.jar --bootstrap-servers HOST:PORT [options]\n");
         for (JobOption.Group group : JobOption.Group.values()) {
             text.append('\n').append(group.title()).append(":\n");
             for (JobOption<?> option : inGroup(group)) {
@@ -264,8 +307,13 @@ public final class JobOptions {
         for (JobOption.Group group : JobOption.Group.values()) {
             table.append("| **").append(group.title()).append("** | | |\n");
             for (JobOption<?> option : inGroup(group)) {
-                table.append("| `").append(option.synopsis().replace("|", "\\|")).append("` | ")
-                        .append(option.defaultText()).append(" | ").append(option.why()).append(" |\n");
+                table.append("| `")
+                        .append(option.synopsis().replace("|", "\\|"))
+                        .append("` | ")
+                        .append(option.defaultText())
+                        .append(" | ")
+                        .append(option.why())
+                        .append(" |\n");
             }
         }
         return table.toString();
@@ -278,9 +326,11 @@ public final class JobOptions {
     private static String hostPorts(String option, String value) {
         for (String server : value.split(",")) {
             var matcher = HOST_PORT.matcher(server.trim());
-            if (!matcher.matches() || Integer.parseInt(matcher.group(1)) < 1
+            if (!matcher.matches()
+                    || Integer.parseInt(matcher.group(1)) < 1
                     || Integer.parseInt(matcher.group(1)) > 65_535) {
-                throw new JobSettingsException(option, "'" + server.trim() + "' is not HOST:PORT with a port in 1..65535");
+                throw new JobSettingsException(
+                        option, "'" + server.trim() + "' is not HOST:PORT with a port in 1..65535");
             }
         }
         return value;

@@ -4,7 +4,6 @@ import java.io.Serializable;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
-
 import org.apache.flink.util.ParameterTool;
 
 /**
@@ -28,8 +27,12 @@ public final class JobSettings implements Serializable {
     private final RuntimeSettings runtime;
     private final DeliverySettings delivery;
 
-    public JobSettings(KafkaSettings kafka, ModelSettings model, RoutingSettings routing, RuntimeSettings runtime,
-                       DeliverySettings delivery) {
+    public JobSettings(
+            KafkaSettings kafka,
+            ModelSettings model,
+            RoutingSettings routing,
+            RuntimeSettings runtime,
+            DeliverySettings delivery) {
         this.kafka = kafka;
         this.model = model;
         this.routing = routing;
@@ -47,8 +50,10 @@ public final class JobSettings implements Serializable {
         try {
             params = ParameterTool.fromArgs(args);
         } catch (IllegalArgumentException e) {
-            throw new JobSettingsException(null, "cannot read the command line: " + e.getMessage()
-                    + " (options are --name value; see --help)", e);
+            throw new JobSettingsException(
+                    null,
+                    "cannot read the command line: " + e.getMessage() + " (options are --name value; see --help)",
+                    e);
         }
         return fromMap(params.toMap());
     }
@@ -56,13 +61,18 @@ public final class JobSettings implements Serializable {
     /** As {@link #fromArgs}, from option names (without {@code --}) and values. */
     public static JobSettings fromMap(Map<String, String> options) {
         JobOptions.rejectUnknown(options);
-        return new JobSettings(KafkaSettings.from(options), ModelSettings.from(options),
-                RoutingSettings.from(options), RuntimeSettings.from(options), DeliverySettings.from(options));
+        return new JobSettings(
+                KafkaSettings.from(options),
+                ModelSettings.from(options),
+                RoutingSettings.from(options),
+                RuntimeSettings.from(options),
+                DeliverySettings.from(options));
     }
 
     /** True when the arguments ask for the usage text instead of a run. */
     public static boolean isHelp(String... args) {
-        return Arrays.asList(args).contains("--" + JobOptions.HELP) || Arrays.asList(args).contains("-h");
+        return Arrays.asList(args).contains("--" + JobOptions.HELP)
+                || Arrays.asList(args).contains("-h");
     }
 
     /** The options, their defaults and what they do. */
@@ -100,14 +110,16 @@ public final class JobSettings implements Serializable {
     /** One line per setting, for run reports. */
     public String describe() {
         StringBuilder text = new StringBuilder();
-        asMap().forEach((key, value) -> text.append(key).append(": ").append(value).append('\n'));
+        asMap().forEach((key, value) ->
+                text.append(key).append(": ").append(value).append('\n'));
         return text.toString();
     }
 
     @Override
     public String toString() {
         StringBuilder text = new StringBuilder("JobSettings[");
-        asMap().forEach((key, value) -> text.append(key).append('=').append(value).append(", "));
+        asMap().forEach((key, value) ->
+                text.append(key).append('=').append(value).append(", "));
         text.setLength(text.length() - 2);
         return text.append(']').toString();
     }

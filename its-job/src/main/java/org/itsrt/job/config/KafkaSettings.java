@@ -13,9 +13,16 @@ import java.util.TreeMap;
  * @param consumerProperties extra consumer properties, sorted by key
  * @param producerProperties extra producer properties, sorted by key
  */
-public record KafkaSettings(String bootstrapServers, String inputTopic, String outputTopic, String deadLetterTopic,
-                            String groupId, StartingOffsets startingOffsets, Map<String, String> consumerProperties,
-                            Map<String, String> producerProperties) implements Serializable {
+public record KafkaSettings(
+        String bootstrapServers,
+        String inputTopic,
+        String outputTopic,
+        String deadLetterTopic,
+        String groupId,
+        StartingOffsets startingOffsets,
+        Map<String, String> consumerProperties,
+        Map<String, String> producerProperties)
+        implements Serializable {
 
     /** Where Kafka offsets start when the consumer group has none to resume from. */
     public enum StartingOffsets {
@@ -34,15 +41,21 @@ public record KafkaSettings(String bootstrapServers, String inputTopic, String o
                     "'" + inputTopic + "' is also the input topic; the job would read its own output");
         }
         if (outputTopic.equals(deadLetterTopic)) {
-            throw new JobSettingsException(JobOptions.DEAD_LETTER_TOPIC.flag(), "'" + deadLetterTopic
-                    + "' is also the output topic; dead letters and advice must stay apart");
+            throw new JobSettingsException(
+                    JobOptions.DEAD_LETTER_TOPIC.flag(),
+                    "'" + deadLetterTopic + "' is also the output topic; dead letters and advice must stay apart");
         }
     }
 
     static KafkaSettings from(Map<String, String> options) {
-        return new KafkaSettings(JobOptions.BOOTSTRAP_SERVERS.read(options), JobOptions.INPUT_TOPIC.read(options),
-                JobOptions.OUTPUT_TOPIC.read(options), JobOptions.DEAD_LETTER_TOPIC.read(options),
-                JobOptions.GROUP_ID.read(options), JobOptions.STARTING_OFFSETS.read(options),
-                JobOptions.CONSUMER_PROPERTIES.read(options), JobOptions.PRODUCER_PROPERTIES.read(options));
+        return new KafkaSettings(
+                JobOptions.BOOTSTRAP_SERVERS.read(options),
+                JobOptions.INPUT_TOPIC.read(options),
+                JobOptions.OUTPUT_TOPIC.read(options),
+                JobOptions.DEAD_LETTER_TOPIC.read(options),
+                JobOptions.GROUP_ID.read(options),
+                JobOptions.STARTING_OFFSETS.read(options),
+                JobOptions.CONSUMER_PROPERTIES.read(options),
+                JobOptions.PRODUCER_PROPERTIES.read(options));
     }
 }

@@ -3,7 +3,6 @@ package org.itsrt.job.config;
 import java.io.Serializable;
 import java.nio.file.Path;
 import java.util.Map;
-
 import org.itsrt.predict.Engine;
 import org.itsrt.predict.ModelBundle;
 import org.itsrt.predict.ModelBundleException;
@@ -20,8 +19,15 @@ import org.itsrt.records.ReadingRecord;
  * @param label what advice records carry in {@code model}: bundle name and engine, e.g.
  *              {@code lstm-flow/kernel}, or {@value #IDENTITY_LABEL}
  */
-public record ModelSettings(String dir, Engine engine, int tfIntraOpThreads, int tfInterOpThreads, int warmupCalls,
-                            boolean identity, String label) implements Serializable {
+public record ModelSettings(
+        String dir,
+        Engine engine,
+        int tfIntraOpThreads,
+        int tfInterOpThreads,
+        int warmupCalls,
+        boolean identity,
+        String label)
+        implements Serializable {
 
     /** Model label of advice written by the identity step. */
     public static final String IDENTITY_LABEL = "identity";
@@ -61,9 +67,11 @@ public record ModelSettings(String dir, Engine engine, int tfIntraOpThreads, int
             throw new JobSettingsException(option, e.getMessage(), e);
         }
         if (bundle.model().window() != ReadingRecord.WINDOW) {
-            throw new JobSettingsException(option, dir.resolve(ModelBundle.MODEL_JSON).toAbsolutePath()
-                    + ": window " + bundle.model().window() + ", but every reading record carries "
-                    + ReadingRecord.WINDOW + " readings");
+            throw new JobSettingsException(
+                    option,
+                    dir.resolve(ModelBundle.MODEL_JSON).toAbsolutePath()
+                            + ": window " + bundle.model().window() + ", but every reading record carries "
+                            + ReadingRecord.WINDOW + " readings");
         }
         return bundle.model().name() + "/" + engine.engineName();
     }

@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;
-
 import org.itsrt.graph.Detector;
 import org.itsrt.graph.DetectorGraph;
 import org.itsrt.graph.MetaGraphBuilder;
@@ -31,7 +30,9 @@ public record RoutingSettings(long origin, long destination, String graphMeta, l
     }
 
     static RoutingSettings from(Map<String, String> options) {
-        return of(JobOptions.ORIGIN.read(options), JobOptions.DESTINATION.read(options),
+        return of(
+                JobOptions.ORIGIN.read(options),
+                JobOptions.DESTINATION.read(options),
                 JobOptions.GRAPH_META.read(options));
     }
 
@@ -43,7 +44,9 @@ public record RoutingSettings(long origin, long destination, String graphMeta, l
      */
     public static RoutingSettings of(long origin, long destination, String graphMeta) {
         DetectorGraph graph = loadGraph(graphMeta);
-        String where = graphMeta == null ? "the study network" : "the graph of " + Path.of(graphMeta).toAbsolutePath();
+        String where = graphMeta == null
+                ? "the study network"
+                : "the graph of " + Path.of(graphMeta).toAbsolutePath();
         if (!graph.contains(origin)) {
             throw new JobSettingsException(JobOptions.ORIGIN.flag(), "detector " + origin + " is not in " + where);
         }
@@ -54,10 +57,15 @@ public record RoutingSettings(long origin, long destination, String graphMeta, l
         // Costs are always finite, so whether a route exists depends on the graph alone: check
         // once here instead of writing an unreachable (infinite-cost) route on every record.
         if (!Router.withDefaults(graph).route(origin, destination).isReachable()) {
-            throw new JobSettingsException(destinationOption, "detector " + destination + " cannot be reached from "
-                    + JobOptions.ORIGIN.flag() + " " + origin + " in " + where);
+            throw new JobSettingsException(
+                    destinationOption,
+                    "detector " + destination + " cannot be reached from " + JobOptions.ORIGIN.flag() + " " + origin
+                            + " in " + where);
         }
-        return new RoutingSettings(origin, destination, graphMeta,
+        return new RoutingSettings(
+                origin,
+                destination,
+                graphMeta,
                 graph.detectors().stream().mapToLong(Detector::vdsId).toArray());
     }
 
@@ -93,12 +101,14 @@ public record RoutingSettings(long origin, long destination, String graphMeta, l
         try {
             graph = new MetaGraphBuilder(MetaGraphBuilder.Options.defaults()).build(file);
         } catch (IOException | RuntimeException e) {
-            throw new JobSettingsException(option, file.toAbsolutePath()
-                    + ": not a usable PeMS station metadata file: " + e.getMessage(), e);
+            throw new JobSettingsException(
+                    option, file.toAbsolutePath() + ": not a usable PeMS station metadata file: " + e.getMessage(), e);
         }
         if (graph.detectors().isEmpty()) {
-            throw new JobSettingsException(option, file.toAbsolutePath()
-                    + ": no mainline station with coordinates, postmile and lanes; nothing to route over");
+            throw new JobSettingsException(
+                    option,
+                    file.toAbsolutePath()
+                            + ": no mainline station with coordinates, postmile and lanes; nothing to route over");
         }
         return graph;
     }

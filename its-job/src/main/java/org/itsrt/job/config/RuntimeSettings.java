@@ -16,8 +16,10 @@ public record RuntimeSettings(int parallelism, long bufferTimeoutMs, int maxBatc
         implements Serializable {
 
     static RuntimeSettings from(Map<String, String> options) {
-        return new RuntimeSettings(JobOptions.PARALLELISM.read(options).intValue(),
-                JobOptions.BUFFER_TIMEOUT_MS.read(options), JobOptions.MAX_BATCH.read(options).intValue(),
+        return new RuntimeSettings(
+                JobOptions.PARALLELISM.read(options).intValue(),
+                JobOptions.BUFFER_TIMEOUT_MS.read(options),
+                JobOptions.MAX_BATCH.read(options).intValue(),
                 JobOptions.MAX_BATCH_WAIT_US.read(options));
     }
 }

@@ -1,7 +1,6 @@
 package org.itsrt.job.functions;
 
 import java.util.Arrays;
-
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
@@ -56,8 +55,9 @@ public class ParseAndValidate extends ProcessFunction<RawReading, ValidReading> 
             return;
         }
         if (Arrays.binarySearch(knownDetectors, record.detector()) < 0) {
-            ctx.output(DEAD_LETTERS, new DeadLetter(raw, "unknown detector " + record.detector()
-                    + ": not in the routing graph"));
+            ctx.output(
+                    DEAD_LETTERS,
+                    new DeadLetter(raw, "unknown detector " + record.detector() + ": not in the routing graph"));
             return;
         }
         out.collect(ValidReading.of(record, System.nanoTime() - start));

@@ -36,8 +36,11 @@ public class PredictFlow extends ProcessFunction<ValidReading, FlowPrediction> {
     public void open(OpenContext openContext) {
         predictor = FlowPredictors.open(model.path(), model.predictorOptions());
         PredictorWarmup.run(predictor, model.warmupCalls());
-        LOG.info("subtask {}: predicting with {} ({})", getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
-                model.label(), model.path().toAbsolutePath());
+        LOG.info(
+                "subtask {}: predicting with {} ({})",
+                getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+                model.label(),
+                model.path().toAbsolutePath());
     }
 
     @Override

@@ -2,7 +2,6 @@ package org.itsrt.job.functions;
 
 import java.util.ArrayList;
 import java.util.List;
-
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
@@ -68,8 +67,11 @@ public class PredictFlowBatched extends AbstractStreamOperator<FlowPrediction>
         pending = new ArrayList<>(maxBatch);
         windows = new ArrayList<>(maxBatch);
         predictions = new float[maxBatch];
-        LOG.info("subtask {}: predicting with {} in batches of up to {}, waiting at most {} us",
-                getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), model.label(), maxBatch,
+        LOG.info(
+                "subtask {}: predicting with {} in batches of up to {}, waiting at most {} us",
+                getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+                model.label(),
+                maxBatch,
                 maxWaitNanos / 1_000);
     }
 

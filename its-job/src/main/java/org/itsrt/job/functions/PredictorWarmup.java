@@ -1,11 +1,10 @@
 package org.itsrt.job.functions;
 
+import java.time.Instant;
 import org.itsrt.predict.FlowPredictor;
 import org.itsrt.predict.ReadingWindow;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.time.Instant;
 
 /**
  * Calls a freshly opened predictor on made-up windows before the subtask takes records. The
@@ -17,8 +16,7 @@ final class PredictorWarmup {
 
     private static final Logger LOG = LoggerFactory.getLogger(PredictorWarmup.class);
 
-    private PredictorWarmup() {
-    }
+    private PredictorWarmup() {}
 
     static void run(FlowPredictor predictor, int calls) {
         if (calls <= 0) {
@@ -35,9 +33,13 @@ final class PredictorWarmup {
                 flows[i] = 100 + (call * 7 + i * 13) % 300;
                 speeds[i] = 30 + (call + i * 3) % 40;
             }
-            sink += predictor.predict(new ReadingWindow(flows.clone(), speeds.clone(), newest.plusSeconds(300L * call)));
+            sink += predictor.predict(
+                    new ReadingWindow(flows.clone(), speeds.clone(), newest.plusSeconds(300L * call)));
         }
-        LOG.info("predictor warmed up with {} calls in {} ms (checksum {})", calls,
-                (System.nanoTime() - start) / 1_000_000, sink);
+        LOG.info(
+                "predictor warmed up with {} calls in {} ms (checksum {})",
+                calls,
+                (System.nanoTime() - start) / 1_000_000,
+                sink);
     }
 }

@@ -1,7 +1,6 @@
 package org.itsrt.job.functions;
 
 import java.util.Map;
-
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.BroadcastState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
@@ -46,8 +45,8 @@ public class RouteWithNetworkState extends BroadcastProcessFunction<FlowPredicti
     private static final long serialVersionUID = 1L;
 
     /** Detector VDS id -> the latest conditions update of that detector. */
-    public static final MapStateDescriptor<Long, ConditionUpdate> NETWORK_STATE = new MapStateDescriptor<>(
-            "network-state", Types.LONG, TypeInformation.of(ConditionUpdate.class));
+    public static final MapStateDescriptor<Long, ConditionUpdate> NETWORK_STATE =
+            new MapStateDescriptor<>("network-state", Types.LONG, TypeInformation.of(ConditionUpdate.class));
 
     /** A subtask took a newer update into its broadcast state. */
     public static final OutputTag<NetworkStateChange> STATE_CHANGES =
@@ -59,6 +58,7 @@ public class RouteWithNetworkState extends BroadcastProcessFunction<FlowPredicti
     private transient RouteAdvisor advisor;
     /** False until the advisor has taken in the (possibly restored) broadcast state. */
     private transient boolean synced;
+
     private transient int subtask;
 
     public RouteWithNetworkState(RoutingSettings routing) {

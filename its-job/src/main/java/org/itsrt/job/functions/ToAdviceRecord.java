@@ -2,7 +2,6 @@ package org.itsrt.job.functions;
 
 import java.util.ArrayList;
 import java.util.List;
-
 import org.apache.flink.api.common.functions.MapFunction;
 import org.itsrt.job.records.RoutedAdvice;
 import org.itsrt.records.AdviceRecord;
@@ -29,7 +28,17 @@ public class ToAdviceRecord implements MapFunction<RoutedAdvice, AdviceRecord> {
         for (long node : a.route) {
             route.add(node);
         }
-        return new AdviceRecord(a.detector, a.seq, a.sentNs, a.intendedNs, a.predictedFlow, model, route,
-                a.routeCostS, a.parseNs, a.inferNs, a.routeNs);
+        return new AdviceRecord(
+                a.detector,
+                a.seq,
+                a.sentNs,
+                a.intendedNs,
+                a.predictedFlow,
+                model,
+                route,
+                a.routeCostS,
+                a.parseNs,
+                a.inferNs,
+                a.routeNs);
     }
 }

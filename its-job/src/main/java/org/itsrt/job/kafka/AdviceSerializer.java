@@ -1,7 +1,6 @@
 package org.itsrt.job.kafka;
 
 import java.nio.charset.StandardCharsets;
-
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.itsrt.job.functions.ToAdviceRecord;

@@ -2,7 +2,6 @@ package org.itsrt.job.kafka;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;

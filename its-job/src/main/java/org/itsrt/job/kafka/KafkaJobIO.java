@@ -1,7 +1,6 @@
 package org.itsrt.job.kafka;
 
 import java.util.Properties;
-
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.connector.base.DeliveryGuarantee;
@@ -58,7 +57,8 @@ public final class KafkaJobIO implements JobIO {
 
     /** The Kafka ends of a run as its settings describe them. */
     public static KafkaJobIO of(JobSettings settings) {
-        return new KafkaJobIO(settings.kafka(), settings.delivery(), settings.model().label());
+        return new KafkaJobIO(
+                settings.kafka(), settings.delivery(), settings.model().label());
     }
 
     /** Raw input records, from the configured topic and starting offsets. */
@@ -74,8 +74,10 @@ public final class KafkaJobIO implements JobIO {
                 .setTopics(kafka.inputTopic())
                 .setGroupId(kafka.groupId())
                 .setClientIdPrefix(kafka.groupId() + "-" + kafka.inputTopic())
-                .setStartingOffsets(kafka.startingOffsets() == KafkaSettings.StartingOffsets.EARLIEST
-                        ? OffsetsInitializer.earliest() : OffsetsInitializer.latest())
+                .setStartingOffsets(
+                        kafka.startingOffsets() == KafkaSettings.StartingOffsets.EARLIEST
+                                ? OffsetsInitializer.earliest()
+                                : OffsetsInitializer.latest())
                 .setDeserializer(new RawReadingDeserializer())
                 .build();
     }
@@ -94,11 +96,12 @@ public final class KafkaJobIO implements JobIO {
 
     @Override
     public String describe(End end) {
-        return "kafka: " + switch (end) {
-            case READINGS -> kafka.inputTopic();
-            case ADVICE -> kafka.outputTopic();
-            case DEAD_LETTERS -> kafka.deadLetterTopic();
-        };
+        return "kafka: "
+                + switch (end) {
+                    case READINGS -> kafka.inputTopic();
+                    case ADVICE -> kafka.outputTopic();
+                    case DEAD_LETTERS -> kafka.deadLetterTopic();
+                };
     }
 
     /** The producer properties of the job's sinks, before the connector adds its own. */

@@ -2,7 +2,6 @@ package org.itsrt.job.records;
 
 import java.time.Instant;
 import java.util.Objects;
-
 import org.itsrt.routing.DetectorConditions;
 import org.itsrt.routing.RouteAdvisor;
 
@@ -23,8 +22,7 @@ public class ConditionUpdate {
     /** veh/5 min. */
     public double predictedFlow;
 
-    public ConditionUpdate() {
-    }
+    public ConditionUpdate() {}
 
     public ConditionUpdate(long detector, Instant ts, long seq, double speedMph, double predictedFlow) {
         this.detector = detector;
@@ -50,7 +48,9 @@ public class ConditionUpdate {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof ConditionUpdate that && detector == that.detector && seq == that.seq
+        return o instanceof ConditionUpdate that
+                && detector == that.detector
+                && seq == that.seq
                 && Objects.equals(ts, that.ts)
                 && Double.compare(speedMph, that.speedMph) == 0
                 && Double.compare(predictedFlow, that.predictedFlow) == 0;

@@ -8,13 +8,13 @@ public class DeadLetter {
 
     /** The input record's value, as it was read; null when it had none. */
     public byte[] value;
+
     public String reason;
     public String sourceTopic;
     public int sourcePartition;
     public long sourceOffset;
 
-    public DeadLetter() {
-    }
+    public DeadLetter() {}
 
     public DeadLetter(RawReading raw, String reason) {
         this.value = raw.value;

@@ -18,11 +18,11 @@ public class FlowPrediction {
     public double speedMph;
     /** The predicted flow of the next interval (veh/5 min). */
     public double predictedFlow;
+
     public long parseNs;
     public long inferNs;
 
-    public FlowPrediction() {
-    }
+    public FlowPrediction() {}
 
     public static FlowPrediction of(ValidReading reading, double predictedFlow, long inferNs) {
         FlowPrediction p = new FlowPrediction();

@@ -9,10 +9,10 @@ public class NetworkStateChange {
 
     /** Which parallel instance of the route operator changed its state. */
     public int subtask;
+
     public ConditionUpdate update;
 
-    public NetworkStateChange() {
-    }
+    public NetworkStateChange() {}
 
     public NetworkStateChange(int subtask, ConditionUpdate update) {
         this.subtask = subtask;

@@ -13,8 +13,7 @@ public class RawReading {
     /** The Kafka record's value; null for a record without one. */
     public byte[] value;
 
-    public RawReading() {
-    }
+    public RawReading() {}
 
     public RawReading(String topic, int partition, long offset, byte[] value) {
         this.topic = topic;

@@ -14,13 +14,13 @@ public class RoutedAdvice {
     public double predictedFlow;
     /** VDS ids, origin first; empty from the identity step. */
     public long[] route;
+
     public double routeCostS;
     public long parseNs;
     public long inferNs;
     public long routeNs;
 
-    public RoutedAdvice() {
-    }
+    public RoutedAdvice() {}
 
     public static RoutedAdvice of(FlowPrediction p, long[] route, double routeCostS, long routeNs) {
         RoutedAdvice a = new RoutedAdvice();

@@ -1,7 +1,6 @@
 package org.itsrt.job.records;
 
 import java.time.Instant;
-
 import org.itsrt.records.ReadingRecord;
 
 /**
@@ -17,14 +16,14 @@ public class ValidReading {
     public double[] flow;
     /** The 12 speeds, oldest first (mph); NaN = unknown. */
     public double[] speed;
+
     public long seq;
     public long sentNs;
     public long intendedNs;
     /** Time spent parsing and validating this record in the job. */
     public long parseNs;
 
-    public ValidReading() {
-    }
+    public ValidReading() {}
 
     public static ValidReading of(ReadingRecord record, long parseNs) {
         ValidReading r = new ValidReading();

@@ -1,7 +1,6 @@
 package org.itsrt.job.replay;
 
 import java.time.Instant;
-
 import org.itsrt.routing.Route;
 
 /**
@@ -15,5 +14,4 @@ import org.itsrt.routing.Route;
  * @param predictedFlow the flow predicted for the next interval (veh/5 min)
  * @param route         the advised route
  */
-public record Advice(long stationId, Instant readingTsUtc, double observedFlow, double predictedFlow, Route route) {
-}
+public record Advice(long stationId, Instant readingTsUtc, double observedFlow, double predictedFlow, Route route) {}

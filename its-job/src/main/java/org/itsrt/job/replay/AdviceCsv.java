@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
-
 /** Writes one CSV row per advice: the reading, the prediction and the route (VDS ids joined by '>'). */
 final class AdviceCsv implements Closeable {
 
@@ -23,8 +22,13 @@ final class AdviceCsv implements Closeable {
     }
 
     void write(Advice advice) throws IOException {
-        writer.write(String.format(Locale.ROOT, "%d,%s,%s,%.3f,%s,%.1f", advice.stationId(), advice.readingTsUtc(),
-                number(advice.observedFlow()), advice.predictedFlow(),
+        writer.write(String.format(
+                Locale.ROOT,
+                "%d,%s,%s,%.3f,%s,%.1f",
+                advice.stationId(),
+                advice.readingTsUtc(),
+                number(advice.observedFlow()),
+                advice.predictedFlow(),
                 advice.route().vdsIds().stream().map(String::valueOf).collect(Collectors.joining(">")),
                 advice.route().costSeconds()));
         writer.newLine();

@@ -2,7 +2,6 @@ package org.itsrt.job.replay;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-
 import org.HdrHistogram.Histogram;
 
 /**

@@ -37,8 +37,16 @@ final class Progress {
         double seconds = Math.max((now - startedNs) / 1e9, 1e-9);
         double rate = done / seconds;
         double left = rate > 0 ? (total - done) / rate : Double.NaN;
-        return String.format(Locale.ROOT, "%s %,d/%,d readings (%.1f%%), %,.0f/s, %s", verb, done, total,
-                100.0 * done / Math.max(total, 1), rate, done >= total ? String.format(Locale.ROOT, "took %.1f s", seconds)
+        return String.format(
+                Locale.ROOT,
+                "%s %,d/%,d readings (%.1f%%), %,.0f/s, %s",
+                verb,
+                done,
+                total,
+                100.0 * done / Math.max(total, 1),
+                rate,
+                done >= total
+                        ? String.format(Locale.ROOT, "took %.1f s", seconds)
                         : String.format(Locale.ROOT, "ETA %.0f s", left));
     }
 }

@@ -1,6 +1,5 @@
 package org.itsrt.job.replay;
 
-import org.itsrt.cli.ProjectPaths;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,7 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-
+import org.itsrt.cli.ProjectPaths;
 import org.itsrt.graph.DetectorGraph;
 import org.itsrt.graph.StudyNetwork;
 import org.itsrt.predict.Engine;
@@ -34,7 +33,10 @@ import picocli.CommandLine.Option;
  * and what each stage costs on this machine; the streaming pipeline's end-to-end latency is the
  * latency probe's business.
  */
-@Command(name = "its replay", sortOptions = false, mixinStandardHelpOptions = false,
+@Command(
+        name = "its replay",
+        sortOptions = false,
+        mixinStandardHelpOptions = false,
         description = "Replays a canonical readings table through the flow predictor and the A* router, reading by "
                 + "reading in time order, and writes the advice (advice.csv) and a report (summary.md): prediction "
                 + "error against what the stations measured next, the time each stage took, and the routes chosen.",
@@ -45,37 +47,60 @@ public final class ReplayCommand implements Callable<Integer> {
     /** Readings whose timings are left out of the stage histograms while the JIT compiles the hot path. */
     static final int WARM_UP_READINGS = 500;
 
-    @Option(names = "--data", paramLabel = "FILE",
+    @Option(
+            names = "--data",
+            paramLabel = "FILE",
             description = "canonical readings table (.csv/.csv.gz) (default: the committed synthetic sample, "
                     + ProjectPaths.SAMPLE_TABLE + ")")
     Path data;
 
-    @Option(names = "--model", paramLabel = "DIR",
+    @Option(
+            names = "--model",
+            paramLabel = "DIR",
             description = "model bundle directory (default: the shipped one, " + ProjectPaths.MODEL_BUNDLE + ")")
     Path model;
 
-    @Option(names = "--engine", paramLabel = "NAME", description = "kernel, tensorflow or linear (default: the bundle's fastest, kernel)")
+    @Option(
+            names = "--engine",
+            paramLabel = "NAME",
+            description = "kernel, tensorflow or linear (default: the bundle's fastest, kernel)")
     String engine;
 
-    @Option(names = "--from", defaultValue = "764598", paramLabel = "VDS",
+    @Option(
+            names = "--from",
+            defaultValue = "764598",
+            paramLabel = "VDS",
             description = "origin detector of the advised route (default: ${DEFAULT-VALUE}, El Segundo)")
     long from;
 
-    @Option(names = "--to", defaultValue = "774445", paramLabel = "VDS",
+    @Option(
+            names = "--to",
+            defaultValue = "774445",
+            paramLabel = "VDS",
             description = "destination detector (default: ${DEFAULT-VALUE}, Long Beach)")
     long to;
 
-    @Option(names = "--limit", defaultValue = "0", paramLabel = "N", description = "replay only the first N readings (0 = all)")
+    @Option(
+            names = "--limit",
+            defaultValue = "0",
+            paramLabel = "N",
+            description = "replay only the first N readings (0 = all)")
     int limit;
 
-    @Option(names = "--out", defaultValue = "results/replay", paramLabel = "DIR",
+    @Option(
+            names = "--out",
+            defaultValue = "results/replay",
+            paramLabel = "DIR",
             description = "folder for advice.csv and summary.md (default: ${DEFAULT-VALUE})")
     Path out;
 
     @Option(names = "--verbose", description = "on failure, print the stack trace too")
     boolean verbose;
 
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            description = "show this help")
     boolean help;
 
     public static void main(String[] args) {
@@ -117,9 +142,11 @@ public final class ReplayCommand implements Callable<Integer> {
         }
         Files.createDirectories(out);
         try (FlowPredictor predictor = FlowPredictors.open(model, options);
-             AdviceCsv adviceCsv = new AdviceCsv(out.resolve("advice.csv"))) {
+                AdviceCsv adviceCsv = new AdviceCsv(out.resolve("advice.csv"))) {
             ReplayReport report = replay(readings, predictor, new RouteAdvisor(graph, from, to), adviceCsv);
-            Files.writeString(out.resolve("summary.md"), report.markdown(data, model, predictor.engine().engineName()));
+            Files.writeString(
+                    out.resolve("summary.md"),
+                    report.markdown(data, model, predictor.engine().engineName()));
             System.out.println();
             System.out.print(report.consoleSummary());
             System.out.println("wrote " + out.resolve("advice.csv") + " and " + out.resolve("summary.md"));
@@ -127,8 +154,9 @@ public final class ReplayCommand implements Callable<Integer> {
         return 0;
     }
 
-    private ReplayReport replay(List<Reading> readings, FlowPredictor predictor, RouteAdvisor advisor,
-                                AdviceCsv adviceCsv) throws IOException {
+    private ReplayReport replay(
+            List<Reading> readings, FlowPredictor predictor, RouteAdvisor advisor, AdviceCsv adviceCsv)
+            throws IOException {
         int window = predictor.bundle().model().window();
         Map<Long, StationHistory> histories = new HashMap<>();
         Map<Long, Pending> pending = new HashMap<>();
@@ -145,14 +173,16 @@ public final class ReplayCommand implements Callable<Integer> {
             history.add(reading);
             if (history.isFull()) {
                 long started = System.nanoTime();
-                float predicted = predictor.predict(new ReadingWindow(history.flows(), history.speeds(), history.newest()));
+                float predicted =
+                        predictor.predict(new ReadingWindow(history.flows(), history.speeds(), history.newest()));
                 long predictedAt = System.nanoTime();
                 DetectorConditions conditions = reading.hasSpeed()
-                        ? DetectorConditions.of(reading.speed(), predicted) : DetectorConditions.flowOnly(predicted);
+                        ? DetectorConditions.of(reading.speed(), predicted)
+                        : DetectorConditions.flowOnly(predicted);
                 // In event-time order each reading is its station's newest: no sequence number needed.
                 advisor.update(reading.stationId(), reading.tsUtc(), 0, conditions);
-                Advice advice = new Advice(reading.stationId(), reading.tsUtc(), reading.flow(), predicted,
-                        advisor.route());
+                Advice advice =
+                        new Advice(reading.stationId(), reading.tsUtc(), reading.flow(), predicted, advisor.route());
                 long routedAt = System.nanoTime();
                 if (seen > WARM_UP_READINGS) {
                     report.stages().record(ReplayReport.PREDICT, predictedAt - started);
@@ -161,7 +191,9 @@ public final class ReplayCommand implements Callable<Integer> {
                 }
                 report.count(advice);
                 adviceCsv.write(advice);
-                pending.put(reading.stationId(), new Pending(reading.tsUtc().plus(Reading.INTERVAL), predicted, reading.flow()));
+                pending.put(
+                        reading.stationId(),
+                        new Pending(reading.tsUtc().plus(Reading.INTERVAL), predicted, reading.flow()));
             }
             progress.step();
         }
@@ -171,8 +203,7 @@ public final class ReplayCommand implements Callable<Integer> {
     }
 
     /** A prediction waiting for the reading it predicted. */
-    private record Pending(Instant targetTsUtc, double predictedFlow, double lastFlow) {
-    }
+    private record Pending(Instant targetTsUtc, double predictedFlow, double lastFlow) {}
 
     private static List<Reading> inEventTimeOrder(List<Reading> readings) {
         return readings.stream()
@@ -181,13 +212,18 @@ public final class ReplayCommand implements Callable<Integer> {
     }
 
     private void requireStationsInGraph(List<Reading> readings, DetectorGraph graph) {
-        readings.stream().mapToLong(Reading::stationId).distinct()
+        readings.stream()
+                .mapToLong(Reading::stationId)
+                .distinct()
                 .filter(id -> !graph.contains(id))
                 .findFirst()
                 .ifPresent(id -> {
                     throw new IllegalArgumentException(data + ": station " + id + " is not one of the six study "
-                            + "stations the router knows (" + java.util.Arrays.stream(StudyStation.values())
-                            .map(s -> String.valueOf(s.vdsId())).toList() + ")");
+                            + "stations the router knows ("
+                            + java.util.Arrays.stream(StudyStation.values())
+                                    .map(s -> String.valueOf(s.vdsId()))
+                                    .toList()
+                            + ")");
                 });
     }
 }

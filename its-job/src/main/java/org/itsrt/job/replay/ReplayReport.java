@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
-
 import org.HdrHistogram.Histogram;
 import org.itsrt.readings.StudyStation;
 import org.itsrt.routing.RouteAdvisor;
@@ -56,15 +55,25 @@ final class ReplayReport {
     }
 
     String markdown(Path data, Path model, String engine) {
-        StringBuilder md = new StringBuilder("# Replay of ").append(data.getFileName()).append("\n\n");
-        md.append(String.format(Locale.ROOT, """
+        StringBuilder md =
+                new StringBuilder("# Replay of ").append(data.getFileName()).append("\n\n");
+        md.append(String.format(
+                Locale.ROOT,
+                """
                 - input: `%s`, %,d readings, replayed in event-time order
                 - model: `%s`, engine `%s`
                 - advice: %,d (a reading gets advice once its station has 12 consecutive readings); \
                 history restarts after gaps: %,d
                 - route: %s -> %s, A* on the study graph under each station's latest speed and predicted flow
 
-                """, data, readings, model, engine, advised, restarts, name(advisor.originVdsId()),
+                """,
+                data,
+                readings,
+                model,
+                engine,
+                advised,
+                restarts,
+                name(advisor.originVdsId()),
                 name(advisor.destinationVdsId())));
         appendErrors(md);
         appendStages(md);
@@ -78,15 +87,29 @@ final class ReplayReport {
         StringBuilder s = new StringBuilder();
         s.append(String.format(Locale.ROOT, "advice for %,d of %,d readings%n", advised, readings));
         if (all.count > 0) {
-            s.append(String.format(Locale.ROOT, "next-flow MSE %.1f (MAE %.2f) vs last-value guess MSE %.1f (MAE %.2f), %,d predictions%n",
-                    all.modelMse(), all.modelMae(), all.lastValueMse(), all.lastValueMae(), all.count));
+            s.append(String.format(
+                    Locale.ROOT,
+                    "next-flow MSE %.1f (MAE %.2f) vs last-value guess MSE %.1f (MAE %.2f), %,d predictions%n",
+                    all.modelMse(),
+                    all.modelMae(),
+                    all.lastValueMse(),
+                    all.lastValueMae(),
+                    all.count));
         }
         if (total.getTotalCount() > 0) {
-            s.append(String.format(Locale.ROOT, "predict + route per reading: p50 %.1f us, p99 %.1f us, max %.1f us%n",
-                    micros(total.getValueAtPercentile(50)), micros(total.getValueAtPercentile(99)), micros(total.getMaxValue())));
+            s.append(String.format(
+                    Locale.ROOT,
+                    "predict + route per reading: p50 %.1f us, p99 %.1f us, max %.1f us%n",
+                    micros(total.getValueAtPercentile(50)),
+                    micros(total.getValueAtPercentile(99)),
+                    micros(total.getMaxValue())));
         }
-        routes.forEach((path, tally) -> s.append(String.format(Locale.ROOT, "route %s: %,d times (%.1f%%)%n",
-                names(path), tally.count, 100.0 * tally.count / Math.max(advised, 1))));
+        routes.forEach((path, tally) -> s.append(String.format(
+                Locale.ROOT,
+                "route %s: %,d times (%.1f%%)%n",
+                names(path),
+                tally.count,
+                100.0 * tally.count / Math.max(advised, 1))));
         return s.toString();
     }
 
@@ -100,31 +123,54 @@ final class ReplayReport {
     }
 
     private static String errorRow(String label, PredictionErrors.Sums sums) {
-        return String.format(Locale.ROOT, "| %s | %,d | %.1f | %.2f | %.1f | %.2f |%n", label, sums.count,
-                sums.modelMse(), sums.modelMae(), sums.lastValueMse(), sums.lastValueMae());
+        return String.format(
+                Locale.ROOT,
+                "| %s | %,d | %.1f | %.2f | %.1f | %.2f |%n",
+                label,
+                sums.count,
+                sums.modelMse(),
+                sums.modelMae(),
+                sums.lastValueMse(),
+                sums.lastValueMae());
     }
 
     private void appendStages(StringBuilder md) {
         md.append("## Time per reading, by stage (µs)\n\n");
-        md.append(String.format(Locale.ROOT, "Wall-clock time in this process, after the first %,d readings (JIT warm-up). ",
+        md.append(String.format(
+                Locale.ROOT,
+                "Wall-clock time in this process, after the first %,d readings (JIT warm-up). ",
                 ReplayCommand.WARM_UP_READINGS));
         md.append("No Kafka and no Flink: this is the work the job does per record, not end-to-end latency.\n\n");
-        md.append("| stage | count | p50 | p90 | p99 | p99.9 | max | mean |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        md.append(
+                "| stage | count | p50 | p90 | p99 | p99.9 | max | mean |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
         stages.histograms().forEach((stage, h) -> {
             if (h.getTotalCount() > 0) {
-                md.append(String.format(Locale.ROOT, "| %s | %,d | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f |%n", stage,
-                        h.getTotalCount(), micros(h.getValueAtPercentile(50)), micros(h.getValueAtPercentile(90)),
-                        micros(h.getValueAtPercentile(99)), micros(h.getValueAtPercentile(99.9)),
-                        micros(h.getMaxValue()), h.getMean() / 1000.0));
+                md.append(String.format(
+                        Locale.ROOT,
+                        "| %s | %,d | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f |%n",
+                        stage,
+                        h.getTotalCount(),
+                        micros(h.getValueAtPercentile(50)),
+                        micros(h.getValueAtPercentile(90)),
+                        micros(h.getValueAtPercentile(99)),
+                        micros(h.getValueAtPercentile(99.9)),
+                        micros(h.getMaxValue()),
+                        h.getMean() / 1000.0));
             }
         });
         md.append('\n');
     }
 
     private void appendRoutes(StringBuilder md) {
-        md.append("## Routes advised\n\n| route | times | share | mean expected travel time (s) |\n|---|---:|---:|---:|\n");
-        routes.forEach((path, tally) -> md.append(String.format(Locale.ROOT, "| %s | %,d | %.1f%% | %.1f |%n",
-                names(path), tally.count, 100.0 * tally.count / Math.max(advised, 1), tally.secondsSum / tally.count)));
+        md.append(
+                "## Routes advised\n\n| route | times | share | mean expected travel time (s) |\n|---|---:|---:|---:|\n");
+        routes.forEach((path, tally) -> md.append(String.format(
+                Locale.ROOT,
+                "| %s | %,d | %.1f%% | %.1f |%n",
+                names(path),
+                tally.count,
+                100.0 * tally.count / Math.max(advised, 1),
+                tally.secondsSum / tally.count)));
     }
 
     private static double micros(double nanos) {
@@ -132,7 +178,9 @@ final class ReplayReport {
     }
 
     private static String names(List<Long> path) {
-        return path.isEmpty() ? "(unreachable)" : path.stream().map(ReplayReport::name).collect(Collectors.joining(" > "));
+        return path.isEmpty()
+                ? "(unreachable)"
+                : path.stream().map(ReplayReport::name).collect(Collectors.joining(" > "));
     }
 
     private static String name(long vdsId) {

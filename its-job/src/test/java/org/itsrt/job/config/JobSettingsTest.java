@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-
 import org.itsrt.job.kafka.KafkaJobIO;
 import org.itsrt.predict.Engine;
 import org.junit.jupiter.api.Test;
@@ -59,19 +58,52 @@ class JobSettingsTest {
         assertThat(s.runtime().maxBatch()).isEqualTo(1);
         assertThat(s.runtime().maxBatchWaitUs()).isEqualTo(1_000);
         assertThat(s.model().label()).isEqualTo("lstm-flow/" + Engine.DEFAULT.engineName());
-        assertThat(s.describe()).contains("bootstrap-servers: 127.0.0.1:9092\n", "model-label: lstm-flow/kernel\n",
-                "checkpoint-interval-ms: 0 (off)\n");
+        assertThat(s.describe())
+                .contains(
+                        "bootstrap-servers: 127.0.0.1:9092\n",
+                        "model-label: lstm-flow/kernel\n",
+                        "checkpoint-interval-ms: 0 (off)\n");
         assertThat(s.toString()).startsWith("JobSettings[bootstrap-servers=127.0.0.1:9092, ");
     }
 
     @Test
     void everyOptionIsRead() {
-        JobSettings s = parse("--input-topic", "in", "--output-topic", "out", "--dead-letter-topic", "dlq",
-                "--group-id", "g1", "--starting-offsets", "earliest", "--engine", "linear",
-                "--tf-intra-op-threads", "2", "--tf-inter-op-threads", "0", "--origin", "764598",
-                "--destination", "717731", "--parallelism", "3", "--buffer-timeout-ms", "-1", "--exactly-once",
-                "--transactional-id-prefix", "tx", "--max-batch", "8", "--max-batch-wait-us", "250",
-                "--consumer.fetch.max.wait.ms", "10", "--producer.acks", "1");
+        JobSettings s = parse(
+                "--input-topic",
+                "in",
+                "--output-topic",
+                "out",
+                "--dead-letter-topic",
+                "dlq",
+                "--group-id",
+                "g1",
+                "--starting-offsets",
+                "earliest",
+                "--engine",
+                "linear",
+                "--tf-intra-op-threads",
+                "2",
+                "--tf-inter-op-threads",
+                "0",
+                "--origin",
+                "764598",
+                "--destination",
+                "717731",
+                "--parallelism",
+                "3",
+                "--buffer-timeout-ms",
+                "-1",
+                "--exactly-once",
+                "--transactional-id-prefix",
+                "tx",
+                "--max-batch",
+                "8",
+                "--max-batch-wait-us",
+                "250",
+                "--consumer.fetch.max.wait.ms",
+                "10",
+                "--producer.acks",
+                "1");
         assertThat(s.kafka().inputTopic()).isEqualTo("in");
         assertThat(s.kafka().outputTopic()).isEqualTo("out");
         assertThat(s.kafka().deadLetterTopic()).isEqualTo("dlq");
@@ -84,25 +116,31 @@ class JobSettingsTest {
         assertThat(s.runtime().parallelism()).isEqualTo(3);
         assertThat(s.runtime().bufferTimeoutMs()).isEqualTo(-1);
         assertThat(s.delivery().exactlyOnce()).isTrue();
-        assertThat(s.delivery().checkpointIntervalMs()).as("exactly-once default interval").isEqualTo(1_000);
+        assertThat(s.delivery().checkpointIntervalMs())
+                .as("exactly-once default interval")
+                .isEqualTo(1_000);
         assertThat(s.delivery().transactionalIdPrefix()).isEqualTo("tx");
         assertThat(s.runtime().maxBatch()).isEqualTo(8);
         assertThat(s.runtime().maxBatchWaitUs()).isEqualTo(250);
         assertThat(s.model().label()).isEqualTo("lstm-flow/linear");
         assertThat(s.kafka().consumerProperties()).containsEntry("fetch.max.wait.ms", "10");
-        assertThat(KafkaJobIO.of(s).producerProperties()).containsEntry("acks", "1").containsEntry("linger.ms", "0")
+        assertThat(KafkaJobIO.of(s).producerProperties())
+                .containsEntry("acks", "1")
+                .containsEntry("linger.ms", "0")
                 .containsEntry("transaction.timeout.ms", KafkaJobIO.TRANSACTION_TIMEOUT_MS);
     }
 
     @Test
     void producersDoNotLingerByDefault() {
-        assertThat(KafkaJobIO.of(parse()).producerProperties()).containsEntry("linger.ms", "0")
+        assertThat(KafkaJobIO.of(parse()).producerProperties())
+                .containsEntry("linger.ms", "0")
                 .doesNotContainKey("transaction.timeout.ms");
     }
 
     @Test
     void identityNeedsNoModel() {
-        JobSettings s = parse("--identity", "--model", dir.resolve("nothing-here").toString());
+        JobSettings s =
+                parse("--identity", "--model", dir.resolve("nothing-here").toString());
         assertThat(s.model().identity()).isTrue();
         assertThat(s.model().label()).isEqualTo("identity");
     }
@@ -129,30 +167,33 @@ class JobSettingsTest {
     }
 
     @ParameterizedTest(name = "{0} {1}")
-    @CsvSource(delimiter = '|', value = {
-            "--input-topic       | its readings | --input-topic: 'its readings' is not a legal Kafka topic name",
-            "--output-topic      | its.readings | --output-topic: 'its.readings' is also the input topic",
-            "--dead-letter-topic | its.advice   | --dead-letter-topic: 'its.advice' is also the output topic",
-            "--starting-offsets  | newest       | --starting-offsets: 'newest' is neither latest nor earliest",
-            "--engine            | onnx         | --engine: unknown engine 'onnx'; valid engines: kernel, tensorflow, linear",
-            "--origin            | 999999       | --origin: detector 999999 is not in the study network",
-            "--destination       | 12           | --destination: detector 12 is not in the study network",
-            "--destination       | 764598x      | --destination: not a whole number: '764598x'",
-            "--origin            | 0            | --origin: 0 is out of range 1..",
-            "--parallelism       | 0            | --parallelism: 0 is out of range 1..4096",
-            "--buffer-timeout-ms | -2           | --buffer-timeout-ms: -2 is out of range -1..60000",
-            "--tf-intra-op-threads | -1         | --tf-intra-op-threads: -1 is out of range 0..256",
-            "--max-batch         | 0            | --max-batch: 0 is out of range 1..4096",
-            "--max-batch-wait-us | -5           | --max-batch-wait-us: -5 is out of range 0..10000000",
-            "--checkpoint-interval-ms | 5       | --checkpoint-interval-ms: 5 is below Flink's minimum of 10 ms",
-            "--group-id          | a b          | --group-id: 'a b' must be 1 to 200 of",
-            "--identity          | maybe        | --identity: is a switch",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "--input-topic       | its readings | --input-topic: 'its readings' is not a legal Kafka topic name",
+                "--output-topic      | its.readings | --output-topic: 'its.readings' is also the input topic",
+                "--dead-letter-topic | its.advice   | --dead-letter-topic: 'its.advice' is also the output topic",
+                "--starting-offsets  | newest       | --starting-offsets: 'newest' is neither latest nor earliest",
+                "--engine            | onnx         | --engine: unknown engine 'onnx'; valid engines: kernel, tensorflow, linear",
+                "--origin            | 999999       | --origin: detector 999999 is not in the study network",
+                "--destination       | 12           | --destination: detector 12 is not in the study network",
+                "--destination       | 764598x      | --destination: not a whole number: '764598x'",
+                "--origin            | 0            | --origin: 0 is out of range 1..",
+                "--parallelism       | 0            | --parallelism: 0 is out of range 1..4096",
+                "--buffer-timeout-ms | -2           | --buffer-timeout-ms: -2 is out of range -1..60000",
+                "--tf-intra-op-threads | -1         | --tf-intra-op-threads: -1 is out of range 0..256",
+                "--max-batch         | 0            | --max-batch: 0 is out of range 1..4096",
+                "--max-batch-wait-us | -5           | --max-batch-wait-us: -5 is out of range 0..10000000",
+                "--checkpoint-interval-ms | 5       | --checkpoint-interval-ms: 5 is below Flink's minimum of 10 ms",
+                "--group-id          | a b          | --group-id: 'a b' must be 1 to 200 of",
+                "--identity          | maybe        | --identity: is a switch",
+            })
     void aBadValueIsNamed(String option, String value, String message) {
         assertThatThrownBy(() -> parse(option, value))
                 .isInstanceOf(JobSettingsException.class)
                 .hasMessageStartingWith(message)
-                .extracting(e -> ((JobSettingsException) e).option()).isEqualTo(option);
+                .extracting(e -> ((JobSettingsException) e).option())
+                .isEqualTo(option);
     }
 
     @Test
@@ -179,7 +220,8 @@ class JobSettingsTest {
         Files.createDirectories(dir.resolve("half-model"));
         assertThatThrownBy(() -> parse("--model", dir.resolve("half-model").toString()))
                 .hasMessageStartingWith("--model: ")
-                .hasMessageContaining(dir.resolve("half-model").resolve("model.json").toString());
+                .hasMessageContaining(
+                        dir.resolve("half-model").resolve("model.json").toString());
     }
 
     @Test
@@ -193,16 +235,18 @@ class JobSettingsTest {
     void aMalformedGraphFileIsNamed() throws Exception {
         Path bad = Files.writeString(dir.resolve("bad-meta.txt"), "ID\tFwy\nnot a meta file\n");
         assertThatThrownBy(() -> parse("--graph-meta", bad.toString()))
-                .hasMessageStartingWith("--graph-meta: " + bad.toAbsolutePath() + ": not a usable PeMS station metadata file");
+                .hasMessageStartingWith(
+                        "--graph-meta: " + bad.toAbsolutePath() + ": not a usable PeMS station metadata file");
     }
 
     @Test
     void anUnreachableDestinationIsNamed() throws Exception {
         // Long Beach is downstream of El Segundo on the 405 S: the reverse has no route.
-        assertThatThrownBy(() -> parse("--graph-meta", studyMeta().toString(), "--origin", "774445",
-                "--destination", "764598"))
-                .hasMessageStartingWith("--destination: detector 764598 cannot be reached from --origin 774445 in the graph of "
-                        + studyMeta().toAbsolutePath());
+        assertThatThrownBy(() ->
+                        parse("--graph-meta", studyMeta().toString(), "--origin", "774445", "--destination", "764598"))
+                .hasMessageStartingWith(
+                        "--destination: detector 764598 cannot be reached from --origin 774445 in the graph of "
+                                + studyMeta().toAbsolutePath());
     }
 
     @Test
@@ -220,28 +264,47 @@ class JobSettingsTest {
 
     @Test
     void anOptionWithoutValueIsNamed() {
-        assertThatThrownBy(() -> parse("--input-topic"))
-                .hasMessage("--input-topic: needs a value");
+        assertThatThrownBy(() -> parse("--input-topic")).hasMessage("--input-topic: needs a value");
     }
 
     @Test
     void helpIsRecognisedAndListsEveryOption() {
         assertThat(JobSettings.isHelp("--bootstrap-servers", "x:1", "--help")).isTrue();
-        assertThat(JobSettings.usage()).contains("--bootstrap-servers", "--input-topic", "--output-topic",
-                "--dead-letter-topic", "--group-id", "--starting-offsets", "--model", "--engine",
-                "--tf-intra-op-threads", "--tf-inter-op-threads", "--origin", "--destination", "--graph-meta",
-                "--parallelism", "--buffer-timeout-ms", "--exactly-once", "--checkpoint-interval-ms",
-                "--transactional-id-prefix", "--identity", "--max-batch", "--max-batch-wait-us");
+        assertThat(JobSettings.usage())
+                .contains(
+                        "--bootstrap-servers",
+                        "--input-topic",
+                        "--output-topic",
+                        "--dead-letter-topic",
+                        "--group-id",
+                        "--starting-offsets",
+                        "--model",
+                        "--engine",
+                        "--tf-intra-op-threads",
+                        "--tf-inter-op-threads",
+                        "--origin",
+                        "--destination",
+                        "--graph-meta",
+                        "--parallelism",
+                        "--buffer-timeout-ms",
+                        "--exactly-once",
+                        "--checkpoint-interval-ms",
+                        "--transactional-id-prefix",
+                        "--identity",
+                        "--max-batch",
+                        "--max-batch-wait-us");
     }
 
     /** The three study stations on the 405 S as a PeMS metadata file. */
     private Path studyMeta() throws Exception {
         Path file = dir.resolve("d07_text_meta_test.txt");
         if (!Files.exists(file)) {
-            Files.writeString(file, META_HEADER
-                    + "764598\t405\tS\t7\t37\t22412\t22.35\t42.1\t33.928621\t-118.368522\t.52\tML\t5\tIMPERIAL\t\t\t\t\n"
-                    + "717731\t405\tS\t7\t37\t\t10.2\t30.04\t33.825757\t-118.24005\t.6\tML\t4\tWILMINGTON\t\t\t\t\n"
-                    + "774445\t405\tS\t7\t37\t43000\t8.1\t27.93\t33.824173\t-118.207084\t.45\tML\t3\t710\t\t\t\t\n");
+            Files.writeString(
+                    file,
+                    META_HEADER
+                            + "764598\t405\tS\t7\t37\t22412\t22.35\t42.1\t33.928621\t-118.368522\t.52\tML\t5\tIMPERIAL\t\t\t\t\n"
+                            + "717731\t405\tS\t7\t37\t\t10.2\t30.04\t33.825757\t-118.24005\t.6\tML\t4\tWILMINGTON\t\t\t\t\n"
+                            + "774445\t405\tS\t7\t37\t43000\t8.1\t27.93\t33.824173\t-118.207084\t.45\tML\t3\t710\t\t\t\t\n");
         }
         return file;
     }

@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-
 import org.junit.jupiter.api.Test;
 
 /** The options table of docs/job.md is the one {@link JobOptions} writes, so that the two cannot drift apart. */
 class OptionsTableTest {
 
-    private static final Path JOB_MD = Path.of(System.getProperty("itsrt.repo.root", "..")).resolve("docs/job.md");
+    private static final Path JOB_MD =
+            Path.of(System.getProperty("itsrt.repo.root", "..")).resolve("docs/job.md");
     static final String BEGIN = "<!-- options table: written from org.itsrt.job.config.JobOptions.markdownTable(), "
             + "checked by OptionsTableTest -->\n";
     static final String END = "<!-- end of options table -->";
@@ -30,7 +30,8 @@ class OptionsTableTest {
     @Test
     void everyOptionIsInTheTableAndTheHelp() {
         for (JobOption<?> option : JobOptions.all()) {
-            assertThat(JobOptions.markdownTable()).contains("| `" + option.synopsis().replace("|", "\\|") + "` |");
+            assertThat(JobOptions.markdownTable())
+                    .contains("| `" + option.synopsis().replace("|", "\\|") + "` |");
             assertThat(JobSettings.usage()).contains("  " + option.synopsis() + " ");
         }
         assertThat(JobOptions.all()).hasSize(24);

@@ -6,7 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
-
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
@@ -51,7 +50,8 @@ class ParseAndValidateTest {
             assertThat(r.parseNs).isPositive();
 
             List<DeadLetter> dead = harness.getSideOutput(ParseAndValidate.DEAD_LETTERS).stream()
-                    .map(StreamRecord::getValue).toList();
+                    .map(StreamRecord::getValue)
+                    .toList();
             assertThat(dead).hasSize(3);
             assertThat(dead.get(0).reason).isEqualTo("unknown detector 42: not in the routing graph");
             assertThat(dead.get(1).reason).startsWith("not valid JSON");

@@ -10,7 +10,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.operators.co.CoBroadcastWithNonKeyedOperator;
 import org.apache.flink.streaming.util.BroadcastOperatorTestHarness;
@@ -28,6 +27,7 @@ class RouteWithNetworkStateTest {
 
     /** The study's query over the study network: routing needs neither Kafka nor a model. */
     private static final RoutingSettings ROUTING = RoutingSettings.of(764598, 774445, null);
+
     private static final long EL_SEGUNDO = 764598;
     private static final long WILMINGTON = 717731;
     private static final long[] STUDY = {716847, 717731, 718155, 764598, 774445, 774614};
@@ -35,14 +35,15 @@ class RouteWithNetworkStateTest {
 
     private static BroadcastOperatorTestHarness<FlowPrediction, ConditionUpdate, RoutedAdvice> harness()
             throws Exception {
-        return ProcessFunctionTestHarnesses.forBroadcastProcessFunction(new RouteWithNetworkState(ROUTING),
-                RouteWithNetworkState.NETWORK_STATE);
+        return ProcessFunctionTestHarnesses.forBroadcastProcessFunction(
+                new RouteWithNetworkState(ROUTING), RouteWithNetworkState.NETWORK_STATE);
     }
 
     private static Map<Long, ConditionUpdate> state(
             BroadcastOperatorTestHarness<FlowPrediction, ConditionUpdate, RoutedAdvice> h) throws Exception {
         Map<Long, ConditionUpdate> copy = new HashMap<>();
-        h.getBroadcastState(RouteWithNetworkState.NETWORK_STATE).immutableEntries()
+        h.getBroadcastState(RouteWithNetworkState.NETWORK_STATE)
+                .immutableEntries()
                 .forEach(e -> copy.put(e.getKey(), e.getValue()));
         return copy;
     }
@@ -63,8 +64,8 @@ class RouteWithNetworkStateTest {
         Random random = new Random(7);
         for (long detector : STUDY) {
             for (int k = 0; k < 3; k++) {
-                updates.add(new ConditionUpdate(detector, T0.plusSeconds(300L * k), k,
-                        20 + random.nextInt(45), 100 + random.nextInt(500)));
+                updates.add(new ConditionUpdate(
+                        detector, T0.plusSeconds(300L * k), k, 20 + random.nextInt(45), 100 + random.nextInt(500)));
             }
             updates.add(new ConditionUpdate(detector, T0.plusSeconds(600), 3, 33, 333));
         }
@@ -123,7 +124,9 @@ class RouteWithNetworkStateTest {
             Router expected = Router.withDefaults(StudyNetwork.build());
             expected.update(EL_SEGUNDO, new ConditionUpdate(EL_SEGUNDO, T0, 0, 8, 560).conditions());
             Route route = expected.route(ROUTING.origin(), ROUTING.destination());
-            assertThat(advice.route).containsExactly(route.vdsIds().stream().mapToLong(Long::longValue).toArray());
+            assertThat(advice.route)
+                    .containsExactly(
+                            route.vdsIds().stream().mapToLong(Long::longValue).toArray());
             assertThat(advice.route).doesNotContain(WILMINGTON);
             assertThat(advice.routeCostS).isCloseTo(route.costSeconds(), within(1e-9));
             assertThat(advice.routeNs).isPositive();
@@ -149,8 +152,11 @@ class RouteWithNetworkStateTest {
             h.close();
         }
         var restored = new BroadcastOperatorTestHarness<FlowPrediction, ConditionUpdate, RoutedAdvice>(
-                new CoBroadcastWithNonKeyedOperator<>(new RouteWithNetworkState(ROUTING),
-                        List.of(RouteWithNetworkState.NETWORK_STATE)), 1, 1, 0);
+                new CoBroadcastWithNonKeyedOperator<>(
+                        new RouteWithNetworkState(ROUTING), List.of(RouteWithNetworkState.NETWORK_STATE)),
+                1,
+                1,
+                0);
         try {
             restored.setup();
             restored.initializeState(snapshot);

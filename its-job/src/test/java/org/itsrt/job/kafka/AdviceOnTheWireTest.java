@@ -3,7 +3,6 @@ package org.itsrt.job.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
-
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.itsrt.job.records.RoutedAdvice;
 import org.itsrt.records.RecordJson;
@@ -27,14 +26,21 @@ class AdviceOnTheWireTest {
     void theProbeReadsEveryMeasuredFieldOfTheJobsAdvice() throws Exception {
         RoutedAdvice advice = advice(new long[] {764598, 717731, 774445});
 
-        ProducerRecord<byte[], byte[]> written = new AdviceSerializer(Topics.ADVICE, "lstm-flow/kernel")
-                .serialize(advice, null, null);
+        ProducerRecord<byte[], byte[]> written =
+                new AdviceSerializer(Topics.ADVICE, "lstm-flow/kernel").serialize(advice, null, null);
         RecordStamps stamps = RecordStampsReader.read(written.value());
 
         assertThat(written.topic()).isEqualTo(Topics.ADVICE);
         assertThat(new String(written.key(), StandardCharsets.UTF_8)).isEqualTo("764598");
-        assertThat(stamps).isEqualTo(new RecordStamps(advice.detector, advice.seq, advice.sentNs, advice.intendedNs,
-                advice.parseNs, advice.inferNs, advice.routeNs));
+        assertThat(stamps)
+                .isEqualTo(new RecordStamps(
+                        advice.detector,
+                        advice.seq,
+                        advice.sentNs,
+                        advice.intendedNs,
+                        advice.parseNs,
+                        advice.inferNs,
+                        advice.routeNs));
         assertThat(stamps.hasIntended()).isTrue();
         assertThat(stamps.hasStages()).isTrue();
         // The whole-record codec agrees with the measurement view on the same bytes.
@@ -47,8 +53,9 @@ class AdviceOnTheWireTest {
         advice.inferNs = 0;
         advice.routeNs = 0;
 
-        RecordStamps stamps = RecordStampsReader.read(
-                new AdviceSerializer(Topics.ADVICE, "identity").serialize(advice, null, null).value());
+        RecordStamps stamps = RecordStampsReader.read(new AdviceSerializer(Topics.ADVICE, "identity")
+                .serialize(advice, null, null)
+                .value());
 
         assertThat(stamps.seq()).isEqualTo(advice.seq);
         assertThat(stamps.sentNs()).isEqualTo(advice.sentNs);

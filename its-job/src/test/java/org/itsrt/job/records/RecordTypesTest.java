@@ -12,8 +12,16 @@ import org.junit.jupiter.params.provider.ValueSource;
 class RecordTypesTest {
 
     @ParameterizedTest
-    @ValueSource(classes = {RawReading.class, ValidReading.class, DeadLetter.class, FlowPrediction.class,
-            ConditionUpdate.class, RoutedAdvice.class, NetworkStateChange.class})
+    @ValueSource(
+            classes = {
+                RawReading.class,
+                ValidReading.class,
+                DeadLetter.class,
+                FlowPrediction.class,
+                ConditionUpdate.class,
+                RoutedAdvice.class,
+                NetworkStateChange.class
+            })
     void isAPojoWithoutGenericFields(Class<?> type) {
         assertNoGenericTypes(TypeInformation.of(type));
     }
@@ -28,8 +36,16 @@ class RecordTypesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(classes = {RawReading.class, ValidReading.class, DeadLetter.class, FlowPrediction.class,
-            ConditionUpdate.class, RoutedAdvice.class, NetworkStateChange.class})
+    @ValueSource(
+            classes = {
+                RawReading.class,
+                ValidReading.class,
+                DeadLetter.class,
+                FlowPrediction.class,
+                ConditionUpdate.class,
+                RoutedAdvice.class,
+                NetworkStateChange.class
+            })
     void isAnalysedAsAPojo(Class<?> type) {
         assertThat(TypeInformation.of(type)).isInstanceOf(PojoTypeInfo.class);
     }

@@ -10,7 +10,6 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.itsrt.predict.Engine;
 import org.itsrt.predict.FlowPredictor;
 import org.itsrt.predict.FlowPredictors;
@@ -33,6 +32,7 @@ class ReplayCommandTest {
 
     @TempDir
     static Path dir;
+
     static Path table;
     static List<Reading> readings;
 
@@ -56,8 +56,16 @@ class ReplayCommandTest {
     @ValueSource(strings = {"kernel", "linear"})
     void everyFullWindowGetsAdviceWithThePredictorsOwnPrediction(String engine) throws Exception {
         Path out = dir.resolve("out-" + engine);
-        int exit = run(new StringBuilder(), "--data", table.toString(), "--model", TINY_MODEL.toString(),
-                "--engine", engine, "--out", out.toString());
+        int exit = run(
+                new StringBuilder(),
+                "--data",
+                table.toString(),
+                "--model",
+                TINY_MODEL.toString(),
+                "--engine",
+                engine,
+                "--out",
+                out.toString());
         assertThat(exit).isZero();
 
         List<String> rows = Files.readAllLines(out.resolve("advice.csv"));
@@ -67,7 +75,8 @@ class ReplayCommandTest {
         assertThat(rows).hasSize(1 + readings.size() - 6 * 11);
 
         // The first advice of El Segundo carries the prediction for its first twelve readings.
-        List<Reading> elSegundo = readings.stream().filter(r -> r.stationId() == 764598).toList();
+        List<Reading> elSegundo =
+                readings.stream().filter(r -> r.stationId() == 764598).toList();
         double[] flows = new double[12];
         double[] speeds = new double[12];
         for (int i = 0; i < 12; i++) {
@@ -76,17 +85,26 @@ class ReplayCommandTest {
         }
         Instant newest = elSegundo.get(11).tsUtc();
         float expected;
-        try (FlowPredictor predictor = FlowPredictors.open(TINY_MODEL,
-                PredictorOptions.defaults().withEngine(Engine.fromName(engine)))) {
+        try (FlowPredictor predictor =
+                FlowPredictors.open(TINY_MODEL, PredictorOptions.defaults().withEngine(Engine.fromName(engine)))) {
             expected = predictor.predict(new ReadingWindow(flows, speeds, newest));
         }
-        String[] first = rows.stream().filter(r -> r.startsWith("764598," + newest)).findFirst().orElseThrow().split(",");
+        String[] first = rows.stream()
+                .filter(r -> r.startsWith("764598," + newest))
+                .findFirst()
+                .orElseThrow()
+                .split(",");
         assertThat(Double.parseDouble(first[3])).isCloseTo(expected, org.assertj.core.data.Offset.offset(5e-4));
         assertThat(first[4]).startsWith("764598>").endsWith(">774445");
 
         String summary = Files.readString(out.resolve("summary.md"));
-        assertThat(summary).contains("engine `" + engine + "`", "## Next-interval flow", "## Time per reading",
-                "## Routes advised", "El Segundo > ");
+        assertThat(summary)
+                .contains(
+                        "engine `" + engine + "`",
+                        "## Next-interval flow",
+                        "## Time per reading",
+                        "## Routes advised",
+                        "El Segundo > ");
     }
 
     @Test
@@ -98,7 +116,14 @@ class ReplayCommandTest {
         Path bad = dir.resolve("stranger.csv");
         CanonicalTable.write(bad, stranger);
         StringBuilder err = new StringBuilder();
-        int exit = run(err, "--data", bad.toString(), "--model", TINY_MODEL.toString(), "--out", dir.resolve("x").toString());
+        int exit = run(
+                err,
+                "--data",
+                bad.toString(),
+                "--model",
+                TINY_MODEL.toString(),
+                "--out",
+                dir.resolve("x").toString());
         assertThat(exit).isEqualTo(1);
         assertThat(err.toString()).contains("stranger.csv", "station 123456");
     }
@@ -106,8 +131,14 @@ class ReplayCommandTest {
     @Test
     void aMissingModelFailsNamingTheBundleFile() {
         StringBuilder err = new StringBuilder();
-        int exit = run(err, "--data", table.toString(), "--model", dir.resolve("no-model").toString(),
-                "--out", dir.resolve("y").toString());
+        int exit = run(
+                err,
+                "--data",
+                table.toString(),
+                "--model",
+                dir.resolve("no-model").toString(),
+                "--out",
+                dir.resolve("y").toString());
         assertThat(exit).isEqualTo(1);
         assertThat(err.toString()).contains("no-model");
     }

@@ -1,17 +1,15 @@
 package org.itsrt.readings.cli;
 
-import picocli.CommandLine;
-
 import java.nio.file.NoSuchFileException;
 import java.util.concurrent.Callable;
 import java.util.function.Predicate;
+import picocli.CommandLine;
 
 /** How the readings commands run and fail: one clear line on error, the stack trace only when asked. */
 final class Commands {
     static final int BAD_INPUT = 1;
 
-    private Commands() {
-    }
+    private Commands() {}
 
     /**
      * The command line that runs a command.

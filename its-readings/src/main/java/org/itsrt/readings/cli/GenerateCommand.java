@@ -1,5 +1,9 @@
 package org.itsrt.readings.cli;
 
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.concurrent.Callable;
 import org.itsrt.readings.CanonicalTable;
 import org.itsrt.readings.Reading;
 import org.itsrt.readings.synthetic.SyntheticGenerator;
@@ -9,13 +13,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-import java.nio.file.Path;
-import java.time.LocalDate;
-import java.util.List;
-import java.util.concurrent.Callable;
-
 /** {@code its generate}: a synthetic readings table for the six study stations. */
-@Command(name = "its generate", sortOptions = false,
+@Command(
+        name = "its generate",
+        sortOptions = false,
         description = "Writes synthetic readings of the six study stations in the canonical table format "
                 + "(docs/canonical-table.md), every row labelled synthetic:seed=N. The same seed gives the same "
                 + "file, byte for byte.",
@@ -26,24 +27,41 @@ public final class GenerateCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--seed", defaultValue = "42", paramLabel = "N", description = "random seed (default: ${DEFAULT-VALUE})")
+    @Option(
+            names = "--seed",
+            defaultValue = "42",
+            paramLabel = "N",
+            description = "random seed (default: ${DEFAULT-VALUE})")
     private long seed;
 
-    @Option(names = "--start", defaultValue = "2018-03-01", paramLabel = "DATE",
+    @Option(
+            names = "--start",
+            defaultValue = "2018-03-01",
+            paramLabel = "DATE",
             description = "first Pacific calendar day, YYYY-MM-DD (default: ${DEFAULT-VALUE})")
     private LocalDate start;
 
-    @Option(names = "--days", defaultValue = "31", paramLabel = "N", description = "number of days (default: ${DEFAULT-VALUE})")
+    @Option(
+            names = "--days",
+            defaultValue = "31",
+            paramLabel = "N",
+            description = "number of days (default: ${DEFAULT-VALUE})")
     private int days;
 
-    @Option(names = "--out", required = true, paramLabel = "FILE",
+    @Option(
+            names = "--out",
+            required = true,
+            paramLabel = "FILE",
             description = "the table to write: NAME.csv, or NAME.csv.gz for gzip")
     private Path out;
 
     @Option(names = "--verbose", description = "on failure, print the stack trace too")
     private boolean verbose;
 
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            description = "show this help")
     private boolean help;
 
     public static void main(String[] args) {
@@ -65,9 +83,12 @@ public final class GenerateCommand implements Callable<Integer> {
         }
         List<Reading> readings = new SyntheticGenerator(seed).generate(start, days);
         CanonicalTable.write(out, readings);
-        spec.commandLine().getOut().println("wrote " + readings.size() + " synthetic readings (6 stations, "
-                + start + " .. " + start.plusDays(days - 1L) + " Pacific, " + Reading.syntheticSource(seed) + ") to "
-                + out);
+        spec.commandLine()
+                .getOut()
+                .println("wrote " + readings.size() + " synthetic readings (6 stations, "
+                        + start + " .. " + start.plusDays(days - 1L) + " Pacific, " + Reading.syntheticSource(seed)
+                        + ") to "
+                        + out);
         spec.commandLine().getOut().flush();
         return 0;
     }

@@ -1,5 +1,10 @@
 package org.itsrt.readings.cli;
 
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.concurrent.Callable;
 import org.itsrt.readings.CanonicalTable;
 import org.itsrt.readings.pems.PemsImporter;
 import picocli.CommandLine;
@@ -8,14 +13,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-import java.io.PrintWriter;
-import java.nio.file.Path;
-import java.util.HashSet;
-import java.util.List;
-import java.util.concurrent.Callable;
-
 /** {@code its import}: PeMS files in, one canonical readings table and its quality report out. */
-@Command(name = "its import", sortOptions = false,
+@Command(
+        name = "its import",
+        sortOptions = false,
         description = "Imports PeMS report exports (.xlsx) and clearinghouse files (dNN_text_station_5min_*.txt[.gz], "
                 + "dNN_text_meta_*.txt) into one canonical readings table (docs/canonical-table.md), and writes "
                 + "its quality report next to it as NAME.quality.md and NAME.quality.csv.",
@@ -26,30 +27,46 @@ public final class ImportCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--from", required = true, arity = "1..*", paramLabel = "PATH",
+    @Option(
+            names = "--from",
+            required = true,
+            arity = "1..*",
+            paramLabel = "PATH",
             description = "PeMS files, or directories searched recursively")
     private List<Path> from;
 
-    @Option(names = "--out", required = true, paramLabel = "FILE",
+    @Option(
+            names = "--out",
+            required = true,
+            paramLabel = "FILE",
             description = "the table to write: NAME.csv, or NAME.csv.gz for gzip")
     private Path out;
 
-    @Option(names = "--stations", split = ",", paramLabel = "ID",
+    @Option(
+            names = "--stations",
+            split = ",",
+            paramLabel = "ID",
             description = "import only these VDS ids (comma-separated); default: all")
     private List<Long> stations = List.of();
 
-    @Option(names = "--meta", paramLabel = "FILE",
+    @Option(
+            names = "--meta",
+            paramLabel = "FILE",
             description = "clearinghouse metadata file; the lane counts of its stations win over the data files'")
     private Path meta;
 
-    @Option(names = "--lenient",
+    @Option(
+            names = "--lenient",
             description = "skip malformed rows and files, counting them in the report, instead of failing")
     private boolean lenient;
 
     @Option(names = "--verbose", description = "on failure, print the stack trace too")
     private boolean verbose;
 
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            description = "show this help")
     private boolean help;
 
     public static void main(String[] args) {
@@ -67,8 +84,8 @@ public final class ImportCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--out must name a .csv or .csv.gz file");
         }
         PrintWriter console = spec.commandLine().getOut();
-        PemsImporter importer = new PemsImporter(new PemsImporter.Options(new HashSet<>(stations), meta, lenient),
-                console::println);
+        PemsImporter importer =
+                new PemsImporter(new PemsImporter.Options(new HashSet<>(stations), meta, lenient), console::println);
         PemsImporter.Result result = importer.importFrom(from);
         console.println();
         console.print(result.report().toTextTable());
@@ -78,8 +95,8 @@ public final class ImportCommand implements Callable<Integer> {
         }
         CanonicalTable.write(out, result.readings());
         List<Path> reports = result.report().writeNextTo(out);
-        console.println("wrote " + result.readings().size() + " readings of " + result.report().stations().size()
-                + " stations to " + out);
+        console.println("wrote " + result.readings().size() + " readings of "
+                + result.report().stations().size() + " stations to " + out);
         console.println("wrote the quality report to " + reports.get(0) + " and " + reports.get(1));
         console.flush();
         return 0;

@@ -1,7 +1,5 @@
 package org.itsrt.readings.pems;
 
-import org.itsrt.readings.Reading;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,6 +14,7 @@ import java.time.format.DateTimeParseException;
 import java.time.format.ResolverStyle;
 import java.util.List;
 import java.util.zip.GZIPInputStream;
+import org.itsrt.readings.Reading;
 
 /**
  * Reads a PeMS clearinghouse station file {@code dNN_text_station_5min_YYYY_MM_DD.txt}, plain
@@ -26,9 +25,19 @@ import java.util.zip.GZIPInputStream;
  * Avg Occ, Avg Speed, Observed).
  */
 final class ClearinghouseStationReader {
-    static final List<String> FIELDS = List.of("Timestamp", "Station", "District", "Freeway #",
-            "Direction of Travel", "Lane Type", "Station Length", "Samples", "% Observed", "Total Flow",
-            "Avg Occupancy", "Avg Speed");
+    static final List<String> FIELDS = List.of(
+            "Timestamp",
+            "Station",
+            "District",
+            "Freeway #",
+            "Direction of Travel",
+            "Lane Type",
+            "Station Length",
+            "Samples",
+            "% Observed",
+            "Total Flow",
+            "Avg Occupancy",
+            "Avg Speed");
     private static final List<String> LANE_FIELDS = List.of("Samples", "Flow", "Avg Occ", "Avg Speed", "Observed");
 
     private static final int TIMESTAMP = 0;
@@ -40,8 +49,7 @@ final class ClearinghouseStationReader {
     private static final DateTimeFormatter TIME_FORMAT =
             DateTimeFormatter.ofPattern("MM/dd/uuuu HH:mm:ss").withResolverStyle(ResolverStyle.STRICT);
 
-    private ClearinghouseStationReader() {
-    }
+    private ClearinghouseStationReader() {}
 
     /**
      * Reads one file into the context's sink.
@@ -51,8 +59,8 @@ final class ClearinghouseStationReader {
     static FileSummary read(Path path, String file, ImportContext context) throws IOException {
         FileTally tally = new FileTally(file, SourceKind.CLEARINGHOUSE_STATION_5MIN);
         PacificTimeResolver times = new PacificTimeResolver();
-        try (BufferedReader lines = new BufferedReader(
-                new InputStreamReader(open(path), StandardCharsets.US_ASCII), 1 << 16)) {
+        try (BufferedReader lines =
+                new BufferedReader(new InputStreamReader(open(path), StandardCharsets.US_ASCII), 1 << 16)) {
             long lineNumber = 0;
             for (String line = lines.readLine(); line != null; line = lines.readLine()) {
                 lineNumber++;
@@ -91,13 +99,16 @@ final class ClearinghouseStationReader {
 
     private static long stationId(String[] fields) throws RowProblem {
         if (fields.length < FIELDS.size() || (fields.length - FIELDS.size()) % LANE_FIELDS.size() != 0) {
-            throw RowProblem.malformed(null, "wrong field count", "expected " + FIELDS.size()
-                    + " fields plus " + LANE_FIELDS.size() + " per lane, got " + fields.length);
+            throw RowProblem.malformed(
+                    null,
+                    "wrong field count",
+                    "expected " + FIELDS.size() + " fields plus " + LANE_FIELDS.size() + " per lane, got "
+                            + fields.length);
         }
         String station = fields[STATION];
         if (!TextFields.isInteger(station) || Long.parseLong(station) <= 0) {
-            throw RowProblem.malformed(label(STATION), "bad station id",
-                    "expected a positive integer, got '" + station + "'");
+            throw RowProblem.malformed(
+                    label(STATION), "bad station id", "expected a positive integer, got '" + station + "'");
         }
         return Long.parseLong(station);
     }
@@ -112,13 +123,16 @@ final class ClearinghouseStationReader {
         Double speed = number(fields, AVG_SPEED);
         Double pctObserved = number(fields, PCT_OBSERVED);
         if (pctObserved != null && pctObserved > 100) {
-            throw RowProblem.malformed(label(PCT_OBSERVED), "out of range",
-                    "expected a share in 0..100, got " + fields[PCT_OBSERVED]);
+            throw RowProblem.malformed(
+                    label(PCT_OBSERVED), "out of range", "expected a share in 0..100, got " + fields[PCT_OBSERVED]);
         }
         int lanes = context.lanes(stationId, lanesWithData(fields));
         if (lanes == 0) {
-            throw new RowProblem(null, "lanes unknown",
-                    "no lane has data and the station is not in the metadata, so its lane count is unknown", false);
+            throw new RowProblem(
+                    null,
+                    "lanes unknown",
+                    "no lane has data and the station is not in the metadata, so its lane count is unknown",
+                    false);
         }
         return new Reading(stationId, tsUtc, flow, speed, pctObserved, lanes, Reading.SOURCE_CLEARINGHOUSE);
     }
@@ -128,11 +142,15 @@ final class ClearinghouseStationReader {
         try {
             local = LocalDateTime.parse(field, TIME_FORMAT);
         } catch (DateTimeParseException e) {
-            throw RowProblem.malformed(label(TIMESTAMP), "bad timestamp",
+            throw RowProblem.malformed(
+                    label(TIMESTAMP),
+                    "bad timestamp",
                     "expected a timestamp like 03/11/2018 01:55:00, got '" + field + "'");
         }
         if (local.getMinute() % 5 != 0 || local.getSecond() != 0) {
-            throw RowProblem.malformed(label(TIMESTAMP), "not a 5-minute interval",
+            throw RowProblem.malformed(
+                    label(TIMESTAMP),
+                    "not a 5-minute interval",
                     "expected the start of a 5-minute interval, got '" + field + "'");
         }
         return local;

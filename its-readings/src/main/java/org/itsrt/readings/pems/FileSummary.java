@@ -23,5 +23,4 @@ public record FileSummary(
         int skipped,
         int otherStations,
         OffsetDateTime first,
-        OffsetDateTime last) {
-}
+        OffsetDateTime last) {}

@@ -1,11 +1,10 @@
 package org.itsrt.readings.pems;
 
-import org.itsrt.readings.Reading;
-
 import java.time.Instant;
 import java.util.Collections;
 import java.util.Set;
 import java.util.TreeSet;
+import org.itsrt.readings.Reading;
 
 /** Counts what one file yielded while it is read, for its {@link FileSummary}. */
 final class FileTally {
@@ -43,7 +42,13 @@ final class FileTally {
     }
 
     FileSummary summary() {
-        return new FileSummary(file, kind, Collections.unmodifiableSortedSet(new TreeSet<>(stations)), readings, skipped, otherStations,
+        return new FileSummary(
+                file,
+                kind,
+                Collections.unmodifiableSortedSet(new TreeSet<>(stations)),
+                readings,
+                skipped,
+                otherStations,
                 first == null ? null : first.atZone(Reading.PACIFIC).toOffsetDateTime(),
                 last == null ? null : last.atZone(Reading.PACIFIC).toOffsetDateTime());
     }

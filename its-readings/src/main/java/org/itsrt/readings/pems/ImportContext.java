@@ -14,10 +14,7 @@ import java.util.function.LongPredicate;
  * @param sink     where readings go, in file order
  */
 record ImportContext(
-        LongPredicate selected,
-        Map<Long, StationMeta> meta,
-        InputProblems problems,
-        Consumer<SourcedReading> sink) {
+        LongPredicate selected, Map<Long, StationMeta> meta, InputProblems problems, Consumer<SourcedReading> sink) {
 
     /** The lane count for a station: from the metadata if it has the station, else from the source. */
     int lanes(long stationId, int lanesInSource) {

@@ -1,12 +1,11 @@
 package org.itsrt.readings.pems;
 
-import org.itsrt.readings.BadInputException;
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.itsrt.readings.BadInputException;
 
 /**
  * Decides what a bad row or file does to an import, and keeps count of everything skipped so
@@ -36,8 +35,7 @@ public final class InputProblems {
     }
 
     /** A file a lenient import could not read at all. */
-    public record SkippedFile(String file, String reason) {
-    }
+    public record SkippedFile(String file, String reason) {}
 
     private final boolean lenient;
     private final Map<String, Integer> skippedByReason = new TreeMap<>();
@@ -82,10 +80,27 @@ public final class InputProblems {
         skippedFiles.add(new SkippedFile(problem.file(), problem.getMessage()));
     }
 
-    public boolean isLenient() { return lenient; }
-    public int skippedRows() { return skippedRows; }
-    public Map<String, Integer> skippedByReason() { return Collections.unmodifiableMap(skippedByReason); }
-    public int skippedRows(long stationId) { return skippedByStation.getOrDefault(stationId, 0); }
-    public List<SkippedRow> examples() { return Collections.unmodifiableList(examples); }
-    public List<SkippedFile> skippedFiles() { return Collections.unmodifiableList(skippedFiles); }
+    public boolean isLenient() {
+        return lenient;
+    }
+
+    public int skippedRows() {
+        return skippedRows;
+    }
+
+    public Map<String, Integer> skippedByReason() {
+        return Collections.unmodifiableMap(skippedByReason);
+    }
+
+    public int skippedRows(long stationId) {
+        return skippedByStation.getOrDefault(stationId, 0);
+    }
+
+    public List<SkippedRow> examples() {
+        return Collections.unmodifiableList(examples);
+    }
+
+    public List<SkippedFile> skippedFiles() {
+        return Collections.unmodifiableList(skippedFiles);
+    }
 }

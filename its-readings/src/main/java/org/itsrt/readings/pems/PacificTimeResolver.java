@@ -1,13 +1,12 @@
 package org.itsrt.readings.pems;
 
-import org.itsrt.readings.Reading;
-
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.zone.ZoneOffsetTransition;
 import java.time.zone.ZoneRules;
 import java.util.HashSet;
 import java.util.Set;
+import org.itsrt.readings.Reading;
 
 /**
  * Turns the Pacific wall-clock times of one PeMS file into instants. Use one resolver per file:
@@ -27,12 +26,16 @@ final class PacificTimeResolver {
             return local.atZone(Reading.PACIFIC).toInstant();
         }
         if (transition.isGap()) {
-            throw RowProblem.malformed(column, "time in the DST gap", "local time " + local
-                    + " does not exist in America/Los_Angeles (clocks jump from "
-                    + transition.getDateTimeBefore().toLocalTime() + " to "
-                    + transition.getDateTimeAfter().toLocalTime() + " on " + local.toLocalDate() + ")");
+            throw RowProblem.malformed(
+                    column,
+                    "time in the DST gap",
+                    "local time " + local
+                            + " does not exist in America/Los_Angeles (clocks jump from "
+                            + transition.getDateTimeBefore().toLocalTime() + " to "
+                            + transition.getDateTimeAfter().toLocalTime() + " on " + local.toLocalDate() + ")");
         }
         boolean repeat = !seenInOverlap.add(local);
-        return local.atOffset(repeat ? transition.getOffsetAfter() : transition.getOffsetBefore()).toInstant();
+        return local.atOffset(repeat ? transition.getOffsetAfter() : transition.getOffsetBefore())
+                .toInstant();
     }
 }

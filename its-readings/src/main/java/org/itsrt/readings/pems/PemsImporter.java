@@ -1,9 +1,5 @@
 package org.itsrt.readings.pems;
 
-import org.itsrt.readings.StudyStation;
-import org.itsrt.readings.BadInputException;
-import org.itsrt.readings.Reading;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -17,6 +13,9 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
+import org.itsrt.readings.BadInputException;
+import org.itsrt.readings.Reading;
+import org.itsrt.readings.StudyStation;
 
 /**
  * Turns PeMS files into one canonical readings table and a quality report.
@@ -90,7 +89,7 @@ public final class PemsImporter {
             if (kind == null) {
                 String why = file.path().getFileName().toString().endsWith(".xlsx")
                         ? "a workbook without the sheets '" + ReportExportReader.DATA_SHEET + "' and '"
-                            + ReportExportReader.DESCRIPTION_SHEET + "'"
+                                + ReportExportReader.DESCRIPTION_SHEET + "'"
                         : "not a PeMS report export (.xlsx) or clearinghouse station or metadata file";
                 if (file.named()) {
                     throw new BadInputException(file.shown(), null, null, why);
@@ -131,34 +130,55 @@ public final class PemsImporter {
         return result(merger, problems, meta, summaries, unrecognised, !metaFiles.isEmpty());
     }
 
-    private Result result(ReadingMerger merger, InputProblems problems, Map<Long, StationMeta> meta,
-                          List<FileSummary> files, List<QualityReport.UnrecognisedFile> unrecognised,
-                          boolean metaGiven) {
+    private Result result(
+            ReadingMerger merger,
+            InputProblems problems,
+            Map<Long, StationMeta> meta,
+            List<FileSummary> files,
+            List<QualityReport.UnrecognisedFile> unrecognised,
+            boolean metaGiven) {
         Set<Long> stations = new TreeSet<>(options.stations());
         merger.stations().forEach(stations::add);
         List<Reading> readings = new ArrayList<>();
         List<StationQuality> qualities = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         for (long stationId : stations) {
-            List<Reading> station = merger.readings(stationId).stream().map(SourcedReading::reading).toList();
+            List<Reading> station = merger.readings(stationId).stream()
+                    .map(SourcedReading::reading)
+                    .toList();
             readings.addAll(station);
-            qualities.add(StationQuality.of(stationId, name(stationId, meta), station, merger.duplicates(stationId),
-                    merger.conflicts(stationId), problems.skippedRows(stationId)));
+            qualities.add(StationQuality.of(
+                    stationId,
+                    name(stationId, meta),
+                    station,
+                    merger.duplicates(stationId),
+                    merger.conflicts(stationId),
+                    problems.skippedRows(stationId)));
             if (station.isEmpty()) {
                 notes.add("station " + stationId + " was asked for but no input has readings of it");
             } else if (metaGiven && !meta.containsKey(stationId)) {
                 notes.add("station " + stationId + " is not in the metadata; its lane count comes from its files");
             }
         }
-        QualityReport report = new QualityReport(qualities, files, unrecognised, problems, merger.conflictCount(),
-                merger.conflictExamples().stream().map(ReadingMerger.Conflict::describe).toList(),
-                QualityReport.duplicateSources(merger.duplicatesByFiles()), notes);
+        QualityReport report = new QualityReport(
+                qualities,
+                files,
+                unrecognised,
+                problems,
+                merger.conflictCount(),
+                merger.conflictExamples().stream()
+                        .map(ReadingMerger.Conflict::describe)
+                        .toList(),
+                QualityReport.duplicateSources(merger.duplicatesByFiles()),
+                notes);
         return new Result(readings, report);
     }
 
     private static String name(long stationId, Map<Long, StationMeta> meta) {
-        return StudyStation.byVdsId(stationId).map(StudyStation::displayName)
-                .orElseGet(() -> meta.containsKey(stationId) ? meta.get(stationId).name() : "");
+        return StudyStation.byVdsId(stationId)
+                .map(StudyStation::displayName)
+                .orElseGet(
+                        () -> meta.containsKey(stationId) ? meta.get(stationId).name() : "");
     }
 
     /** The files named and those under the directories named, each directory's in path order. */
@@ -193,7 +213,9 @@ public final class PemsImporter {
     }
 
     private static String describe(FileSummary file) {
-        StringBuilder line = new StringBuilder("read ").append(file.file()).append(": ")
+        StringBuilder line = new StringBuilder("read ")
+                .append(file.file())
+                .append(": ")
                 .append(file.kind().description());
         if (file.stations().size() == 1) {
             line.append(", station ").append(file.stations().iterator().next());
@@ -202,7 +224,9 @@ public final class PemsImporter {
         }
         line.append(", ").append(file.readings()).append(" readings");
         if (file.first() != null) {
-            line.append(", ").append(QualityReport.LOCAL_TIME.format(file.first())).append(" .. ")
+            line.append(", ")
+                    .append(QualityReport.LOCAL_TIME.format(file.first()))
+                    .append(" .. ")
                     .append(QualityReport.LOCAL_TIME.format(file.last()));
         }
         if (file.skipped() > 0) {

@@ -1,8 +1,5 @@
 package org.itsrt.readings.pems;
 
-import org.itsrt.readings.CanonicalTable;
-import org.itsrt.readings.Reading;
-
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -13,6 +10,8 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Objects;
 import java.util.TreeMap;
+import org.itsrt.readings.CanonicalTable;
+import org.itsrt.readings.Reading;
 
 /**
  * Keeps one reading per (station, interval). A second reading for an interval is either a
@@ -24,9 +23,10 @@ final class ReadingMerger {
     /** How many conflicts the report shows one by one. */
     static final int EXAMPLES_KEPT = 10;
 
-    private static final Comparator<SourcedReading> RICHNESS = Comparator
-            .comparing((SourcedReading candidate) -> candidate.reading().hasSpeed())
-            .thenComparing(candidate -> candidate.reading().pctObserved(),
+    private static final Comparator<SourcedReading> RICHNESS = Comparator.comparing(
+                    (SourcedReading candidate) -> candidate.reading().hasSpeed())
+            .thenComparing(
+                    candidate -> candidate.reading().pctObserved(),
                     Comparator.nullsFirst(Comparator.<Double>naturalOrder()));
 
     /** Two readings of one interval that disagree, and which one the table keeps. */
@@ -41,15 +41,14 @@ final class ReadingMerger {
         private static String values(Reading reading) {
             return "flow " + CanonicalTable.formatNumber(reading.flow())
                     + ", speed " + (reading.speed() == null ? "-" : CanonicalTable.formatNumber(reading.speed()))
-                    + ", observed " + (reading.pctObserved() == null ? "-"
-                        : CanonicalTable.formatNumber(reading.pctObserved()) + "%")
+                    + ", observed "
+                    + (reading.pctObserved() == null ? "-" : CanonicalTable.formatNumber(reading.pctObserved()) + "%")
                     + ", lanes " + reading.lanes();
         }
     }
 
     /** The files a duplicate was dropped from and kept from. */
-    record FilePair(String droppedFrom, String keptFrom) {
-    }
+    record FilePair(String droppedFrom, String keptFrom) {}
 
     private final Map<Long, NavigableMap<Instant, SourcedReading>> kept = new TreeMap<>();
     private final Map<Long, Integer> duplicates = new TreeMap<>();
@@ -60,7 +59,8 @@ final class ReadingMerger {
 
     void add(SourcedReading candidate) {
         Reading reading = candidate.reading();
-        NavigableMap<Instant, SourcedReading> station = kept.computeIfAbsent(reading.stationId(), id -> new TreeMap<>());
+        NavigableMap<Instant, SourcedReading> station =
+                kept.computeIfAbsent(reading.stationId(), id -> new TreeMap<>());
         SourcedReading current = station.get(reading.tsUtc());
         if (current == null) {
             station.put(reading.tsUtc(), candidate);
@@ -101,9 +101,23 @@ final class ReadingMerger {
         return station == null ? List.of() : List.copyOf(station.values());
     }
 
-    int duplicates(long stationId) { return duplicates.getOrDefault(stationId, 0); }
-    int conflicts(long stationId) { return conflicts.getOrDefault(stationId, 0); }
-    int conflictCount() { return conflictCount; }
-    List<Conflict> conflictExamples() { return Collections.unmodifiableList(conflictExamples); }
-    Map<FilePair, Integer> duplicatesByFiles() { return Collections.unmodifiableMap(duplicatesByFiles); }
+    int duplicates(long stationId) {
+        return duplicates.getOrDefault(stationId, 0);
+    }
+
+    int conflicts(long stationId) {
+        return conflicts.getOrDefault(stationId, 0);
+    }
+
+    int conflictCount() {
+        return conflictCount;
+    }
+
+    List<Conflict> conflictExamples() {
+        return Collections.unmodifiableList(conflictExamples);
+    }
+
+    Map<FilePair, Integer> duplicatesByFiles() {
+        return Collections.unmodifiableMap(duplicatesByFiles);
+    }
 }

@@ -1,15 +1,5 @@
 package org.itsrt.readings.pems;
 
-import org.dhatim.fastexcel.reader.Cell;
-import org.dhatim.fastexcel.reader.CellAddress;
-import org.dhatim.fastexcel.reader.CellType;
-import org.dhatim.fastexcel.reader.ExcelReaderException;
-import org.dhatim.fastexcel.reader.ReadableWorkbook;
-import org.dhatim.fastexcel.reader.Row;
-import org.dhatim.fastexcel.reader.Sheet;
-import org.itsrt.readings.BadInputException;
-import org.itsrt.readings.Reading;
-
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -26,6 +16,15 @@ import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.dhatim.fastexcel.reader.Cell;
+import org.dhatim.fastexcel.reader.CellAddress;
+import org.dhatim.fastexcel.reader.CellType;
+import org.dhatim.fastexcel.reader.ExcelReaderException;
+import org.dhatim.fastexcel.reader.ReadableWorkbook;
+import org.dhatim.fastexcel.reader.Row;
+import org.dhatim.fastexcel.reader.Sheet;
+import org.itsrt.readings.BadInputException;
+import org.itsrt.readings.Reading;
 
 /**
  * Reads a PeMS "Aggregates > Time Series" report export ({@code .xlsx}, 5-minute granularity).
@@ -53,13 +52,13 @@ final class ReportExportReader {
     private static final DateTimeFormatter TIME_FORMAT =
             DateTimeFormatter.ofPattern("M/d/uuuu H:mm").withResolverStyle(ResolverStyle.STRICT);
 
-    private ReportExportReader() {
-    }
+    private ReportExportReader() {}
 
     /** True when the file is a workbook with the two sheets of a PeMS report export. */
     static boolean isReportExport(Path file) {
         try (ReadableWorkbook workbook = new ReadableWorkbook(file.toFile())) {
-            return workbook.findSheet(DATA_SHEET).isPresent() && workbook.findSheet(DESCRIPTION_SHEET).isPresent();
+            return workbook.findSheet(DATA_SHEET).isPresent()
+                    && workbook.findSheet(DESCRIPTION_SHEET).isPresent();
         } catch (IOException | RuntimeException notAWorkbook) {
             return false;
         }
@@ -76,22 +75,23 @@ final class ReportExportReader {
         FileTally tally = new FileTally(file, SourceKind.REPORT_EXPORT);
         try (ReadableWorkbook workbook = new ReadableWorkbook(path.toFile())) {
             long stationId = stationId(workbook, file);
-            Sheet data = workbook.findSheet(DATA_SHEET).orElseThrow(() ->
-                    new BadInputException(file, null, null, "no sheet '" + DATA_SHEET + "'"));
+            Sheet data = workbook.findSheet(DATA_SHEET)
+                    .orElseThrow(() -> new BadInputException(file, null, null, "no sheet '" + DATA_SHEET + "'"));
             try (Stream<Row> rows = data.openStream()) {
                 readRows(rows.iterator(), file, stationId, context, tally);
             }
         } catch (BadInputException e) {
             context.problems().fileRejected(e);
         } catch (ExcelReaderException e) {
-            context.problems().fileRejected(new BadInputException(file, null, null,
-                    "not a readable xlsx workbook: " + e.getMessage()));
+            context.problems()
+                    .fileRejected(
+                            new BadInputException(file, null, null, "not a readable xlsx workbook: " + e.getMessage()));
         }
         return tally.summary();
     }
 
-    private static void readRows(Iterator<Row> rows, String file, long stationId, ImportContext context,
-                                 FileTally tally) {
+    private static void readRows(
+            Iterator<Row> rows, String file, long stationId, ImportContext context, FileTally tally) {
         Header header = null;
         PacificTimeResolver times = new PacificTimeResolver();
         while (rows.hasNext()) {
@@ -112,8 +112,13 @@ final class ReportExportReader {
                 context.sink().accept(new SourcedReading(reading, file, row.getRowNum()));
                 tally.reading(reading);
             } catch (RowProblem problem) {
-                context.problems().rowRejected(file, "sheet '" + DATA_SHEET + "' row " + row.getRowNum(),
-                        row.getRowNum(), stationId, problem);
+                context.problems()
+                        .rowRejected(
+                                file,
+                                "sheet '" + DATA_SHEET + "' row " + row.getRowNum(),
+                                row.getRowNum(),
+                                stationId,
+                                problem);
                 tally.skipped();
             }
         }
@@ -123,19 +128,23 @@ final class ReportExportReader {
     }
 
     private static long stationId(ReadableWorkbook workbook, String file) throws IOException {
-        Sheet description = workbook.findSheet(DESCRIPTION_SHEET).orElseThrow(() ->
-                new BadInputException(file, null, null, "no sheet '" + DESCRIPTION_SHEET + "'"));
+        Sheet description = workbook.findSheet(DESCRIPTION_SHEET)
+                .orElseThrow(() -> new BadInputException(file, null, null, "no sheet '" + DESCRIPTION_SHEET + "'"));
         String place = "sheet '" + DESCRIPTION_SHEET + "'";
         for (Row row : description.read()) {
-            Iterator<Cell> cells = row.stream().filter(cell -> cell != null && cell.getType() == CellType.STRING)
+            Iterator<Cell> cells = row.stream()
+                    .filter(cell -> cell != null && cell.getType() == CellType.STRING)
                     .iterator();
             while (cells.hasNext()) {
                 if (REPORT_LINK_LABEL.equals(cells.next().asString().trim()) && cells.hasNext()) {
                     Cell link = cells.next();
-                    return stationIdFromLink(link.asString().trim()).orElseThrow(() -> new BadInputException(file,
-                            place + " row " + row.getRowNum(), link.getAddress().toString(),
-                            "expected a report link with a numeric station_id= parameter, got '"
-                                    + link.asString() + "'"));
+                    return stationIdFromLink(link.asString().trim())
+                            .orElseThrow(() -> new BadInputException(
+                                    file,
+                                    place + " row " + row.getRowNum(),
+                                    link.getAddress().toString(),
+                                    "expected a report link with a numeric station_id= parameter, got '"
+                                            + link.asString() + "'"));
                 }
             }
         }
@@ -163,8 +172,10 @@ final class ReportExportReader {
     }
 
     private static boolean isBlank(Row row) {
-        return row.stream().allMatch(cell -> cell == null || cell.getType() == CellType.EMPTY
-                || (cell.getType() == CellType.STRING && cell.asString().isBlank()));
+        return row.stream()
+                .allMatch(cell -> cell == null
+                        || cell.getType() == CellType.EMPTY
+                        || (cell.getType() == CellType.STRING && cell.asString().isBlank()));
     }
 
     /** Where the columns the importer needs are, found by name in the header row. */
@@ -180,9 +191,13 @@ final class ReportExportReader {
                 if (cell == null || cell.getType() == CellType.EMPTY) {
                     continue;
                 }
-                String name = cell.getType() == CellType.STRING ? cell.asString().trim() : cell.getRawValue();
+                String name =
+                        cell.getType() == CellType.STRING ? cell.asString().trim() : cell.getRawValue();
                 if (columns.putIfAbsent(name, cell.getColumnIndex()) != null) {
-                    throw new BadInputException(file, place, "'" + name + "' (" + cell.getAddress() + ")",
+                    throw new BadInputException(
+                            file,
+                            place,
+                            "'" + name + "' (" + cell.getAddress() + ")",
                             "the header names this column twice");
                 }
                 Matcher laneFlow = LANE_FLOW_COLUMN.matcher(name);
@@ -198,12 +213,12 @@ final class ReportExportReader {
             int pctObserved = required(columns, PCT_OBSERVED_COLUMN, file, place);
             int speed = columns.getOrDefault(SPEED_COLUMN, ABSENT);
             if (highestLane == 0) {
-                throw new BadInputException(file, place, null,
-                        "expected at least one 'Lane N Flow (Veh/5 Minutes)' column");
+                throw new BadInputException(
+                        file, place, null, "expected at least one 'Lane N Flow (Veh/5 Minutes)' column");
             }
             if (laneSpeeds && speed == ABSENT) {
-                throw new BadInputException(file, place, null,
-                        "lane speed columns but no '" + SPEED_COLUMN + "' column");
+                throw new BadInputException(
+                        file, place, null, "lane speed columns but no '" + SPEED_COLUMN + "' column");
             }
             return new Header(time, flow, speed, pctObserved, highestLane);
         }
@@ -211,28 +226,41 @@ final class ReportExportReader {
         private static int required(Map<String, Integer> columns, String name, String file, String place) {
             Integer index = columns.get(name);
             if (index == null) {
-                throw new BadInputException(file, place, null, "no '" + name + "' column (header columns: "
-                        + String.join(", ", columns.keySet()) + ")");
+                throw new BadInputException(
+                        file,
+                        place,
+                        null,
+                        "no '" + name + "' column (header columns: " + String.join(", ", columns.keySet()) + ")");
             }
             return index;
         }
 
-        Reading reading(Row row, long stationId, PacificTimeResolver times, ImportContext context)
-                throws RowProblem {
+        Reading reading(Row row, long stationId, PacificTimeResolver times, ImportContext context) throws RowProblem {
             Instant tsUtc = times.toInstant(localTime(row), label(row, time, TIME_COLUMN));
             Double flowValue = number(row, flow, FLOW_COLUMN);
             if (flowValue == null) {
-                throw new RowProblem(label(row, flow, FLOW_COLUMN), "no flow",
-                        "empty flow cell: the interval has no reading", false);
+                throw new RowProblem(
+                        label(row, flow, FLOW_COLUMN),
+                        "no flow",
+                        "empty flow cell: the interval has no reading",
+                        false);
             }
             boolean flowOnly = speed == ABSENT;
             Double speedValue = flowOnly ? null : number(row, speed, SPEED_COLUMN);
             Double pctValue = number(row, pctObserved, PCT_OBSERVED_COLUMN);
             if (pctValue != null && pctValue > 100) {
-                throw RowProblem.malformed(label(row, pctObserved, PCT_OBSERVED_COLUMN), "out of range",
+                throw RowProblem.malformed(
+                        label(row, pctObserved, PCT_OBSERVED_COLUMN),
+                        "out of range",
                         "expected a share in 0..100, got " + pctValue);
             }
-            return new Reading(stationId, tsUtc, flowValue, speedValue, pctValue, context.lanes(stationId, lanes),
+            return new Reading(
+                    stationId,
+                    tsUtc,
+                    flowValue,
+                    speedValue,
+                    pctValue,
+                    context.lanes(stationId, lanes),
                     flowOnly ? Reading.SOURCE_REPORT_FLOW_ONLY : Reading.SOURCE_REPORT);
         }
 
@@ -240,18 +268,24 @@ final class ReportExportReader {
             String column = label(row, time, TIME_COLUMN);
             Cell cell = row.getOptionalCell(time).orElse(null);
             if (cell == null || cell.getType() != CellType.STRING) {
-                throw RowProblem.malformed(column, "bad timestamp",
+                throw RowProblem.malformed(
+                        column,
+                        "bad timestamp",
                         "expected a timestamp text like 3/01/2018 0:05, got " + describe(cell));
             }
             LocalDateTime local;
             try {
                 local = LocalDateTime.parse(cell.asString().trim(), TIME_FORMAT);
             } catch (DateTimeParseException e) {
-                throw RowProblem.malformed(column, "bad timestamp",
+                throw RowProblem.malformed(
+                        column,
+                        "bad timestamp",
                         "expected a timestamp like 3/01/2018 0:05, got '" + cell.asString() + "'");
             }
             if (local.getMinute() % 5 != 0) {
-                throw RowProblem.malformed(column, "not a 5-minute interval",
+                throw RowProblem.malformed(
+                        column,
+                        "not a 5-minute interval",
                         "expected the start of a 5-minute interval, got '" + cell.asString() + "'");
             }
             return local;
@@ -264,13 +298,13 @@ final class ReportExportReader {
                 return null;
             }
             if (cell.getType() != CellType.NUMBER) {
-                throw RowProblem.malformed(label(row, index, name), "not a number",
-                        "expected a number, got " + describe(cell));
+                throw RowProblem.malformed(
+                        label(row, index, name), "not a number", "expected a number, got " + describe(cell));
             }
             double value = cell.asNumber().doubleValue();
             if (value < 0) {
-                throw RowProblem.malformed(label(row, index, name), "negative",
-                        "expected a number >= 0, got " + cell.getRawValue());
+                throw RowProblem.malformed(
+                        label(row, index, name), "negative", "expected a number >= 0, got " + cell.getRawValue());
             }
             return value;
         }
@@ -286,8 +320,7 @@ final class ReportExportReader {
 
         /** {@code 'Speed (mph)' (M7)}: the column's name and the cell's reference. */
         private static String label(Row row, int index, String name) {
-            return "'" + name + "' (" + CellAddress.convertNumToColString(index)
-                    + row.getRowNum() + ")";
+            return "'" + name + "' (" + CellAddress.convertNumToColString(index) + row.getRowNum() + ")";
         }
     }
 }

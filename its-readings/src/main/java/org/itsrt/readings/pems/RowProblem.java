@@ -29,8 +29,19 @@ final class RowProblem extends Exception {
         return new RowProblem(column, reason, detail, true);
     }
 
-    String column() { return column; }
-    String reason() { return reason; }
-    String detail() { return getMessage(); }
-    boolean isMalformed() { return malformed; }
+    String column() {
+        return column;
+    }
+
+    String reason() {
+        return reason;
+    }
+
+    String detail() {
+        return getMessage();
+    }
+
+    boolean isMalformed() {
+        return malformed;
+    }
 }

@@ -1,7 +1,5 @@
 package org.itsrt.readings.pems;
 
-import org.itsrt.readings.BadInputException;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -13,6 +11,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.itsrt.readings.BadInputException;
 
 /**
  * Reads a PeMS clearinghouse station metadata file ({@code dNN_text_meta_YYYY_MM_DD.txt}):
@@ -22,11 +21,23 @@ import java.util.Map;
  * (stations PeMS has not located) read as NaN.
  */
 public final class StationMetaReader {
-    private static final List<String> REQUIRED_COLUMNS = List.of("ID", "Fwy", "Dir", "District", "County", "City",
-            "State_PM", "Abs_PM", "Latitude", "Longitude", "Length", "Type", "Lanes", "Name");
+    private static final List<String> REQUIRED_COLUMNS = List.of(
+            "ID",
+            "Fwy",
+            "Dir",
+            "District",
+            "County",
+            "City",
+            "State_PM",
+            "Abs_PM",
+            "Latitude",
+            "Longitude",
+            "Length",
+            "Type",
+            "Lanes",
+            "Name");
 
-    private StationMetaReader() {
-    }
+    private StationMetaReader() {}
 
     /**
      * Reads every station of the file.
@@ -53,13 +64,19 @@ public final class StationMetaReader {
                 }
                 String[] fields = line.split("\t", -1);
                 if (fields.length > columns.size()) {
-                    throw new BadInputException(name, "line " + lineNumber, null,
+                    throw new BadInputException(
+                            name,
+                            "line " + lineNumber,
+                            null,
                             "expected at most " + columns.size() + " tab-separated fields, got " + fields.length);
                 }
                 StationMeta station = new Line(name, lineNumber, columns, fields).station();
                 Integer earlier = lineOfStation.putIfAbsent(station.id(), lineNumber);
                 if (earlier != null) {
-                    throw new BadInputException(name, "line " + lineNumber, "'ID'",
+                    throw new BadInputException(
+                            name,
+                            "line " + lineNumber,
+                            "'ID'",
                             "station " + station.id() + " is listed twice (first on line " + earlier + ")");
                 }
                 stations.put(station.id(), station);
@@ -76,7 +93,10 @@ public final class StationMetaReader {
         }
         for (String required : REQUIRED_COLUMNS) {
             if (!columns.containsKey(required)) {
-                throw new BadInputException(file, "line 1", "'" + required + "'",
+                throw new BadInputException(
+                        file,
+                        "line 1",
+                        "'" + required + "'",
                         "the header has no such column (expected " + String.join(" ", REQUIRED_COLUMNS) + " ...)");
             }
         }
@@ -96,10 +116,20 @@ public final class StationMetaReader {
                 throw bad("Lanes", "expected a lane count >= 1");
             }
             return new StationMeta(
-                    integer("ID"), integer("Fwy"), direction.charAt(0), integer("District"),
-                    text("County"), text("City"), text("State_PM"), decimal("Abs_PM"),
-                    decimalOrNaN("Latitude"), decimalOrNaN("Longitude"), decimalOrNaN("Length"),
-                    required("Type"), lanes, text("Name"));
+                    integer("ID"),
+                    integer("Fwy"),
+                    direction.charAt(0),
+                    integer("District"),
+                    text("County"),
+                    text("City"),
+                    text("State_PM"),
+                    decimal("Abs_PM"),
+                    decimalOrNaN("Latitude"),
+                    decimalOrNaN("Longitude"),
+                    decimalOrNaN("Length"),
+                    required("Type"),
+                    lanes,
+                    text("Name"));
         }
 
         private String text(String column) {
@@ -136,8 +166,8 @@ public final class StationMetaReader {
         }
 
         private BadInputException bad(String column, String expected) {
-            return new BadInputException(file, "line " + number, "'" + column + "'",
-                    expected + ", got '" + text(column) + "'");
+            return new BadInputException(
+                    file, "line " + number, "'" + column + "'", expected + ", got '" + text(column) + "'");
         }
     }
 }

@@ -1,11 +1,10 @@
 package org.itsrt.readings.pems;
 
-import org.itsrt.readings.Reading;
-
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import org.itsrt.readings.Reading;
 
 /**
  * The data-quality figures of one station's imported readings.
@@ -51,8 +50,7 @@ public record StationQuality(
      * @param lastMissing  the last missing interval, Pacific
      * @param intervals    how many intervals are missing
      */
-    public record Gap(OffsetDateTime firstMissing, OffsetDateTime lastMissing, long intervals) {
-    }
+    public record Gap(OffsetDateTime firstMissing, OffsetDateTime lastMissing, long intervals) {}
 
     public StationQuality {
         gaps = List.copyOf(gaps);
@@ -67,11 +65,11 @@ public record StationQuality(
      * Computes the figures from a station's kept readings (in time order) and the counts the
      * merge and the readers kept.
      */
-    static StationQuality of(long stationId, String name, List<Reading> readings, int duplicates, int conflicts,
-                             int skipped) {
+    static StationQuality of(
+            long stationId, String name, List<Reading> readings, int duplicates, int conflicts, int skipped) {
         if (readings.isEmpty()) {
-            return new StationQuality(stationId, name, 0, null, null, 0, 0, List.of(), duplicates, conflicts, 0, 0,
-                    null, null, skipped);
+            return new StationQuality(
+                    stationId, name, 0, null, null, 0, 0, List.of(), duplicates, conflicts, 0, 0, null, null, skipped);
         }
         long intervalSeconds = Reading.INTERVAL.toSeconds();
         List<Gap> gaps = new ArrayList<>();
@@ -86,8 +84,14 @@ public record StationQuality(
                 long step = Duration.between(previous.tsUtc(), reading.tsUtc()).toSeconds() / intervalSeconds;
                 if (step > 1) {
                     gaps.add(new Gap(
-                            previous.tsUtc().plus(Reading.INTERVAL).atZone(Reading.PACIFIC).toOffsetDateTime(),
-                            reading.tsUtc().minus(Reading.INTERVAL).atZone(Reading.PACIFIC).toOffsetDateTime(),
+                            previous.tsUtc()
+                                    .plus(Reading.INTERVAL)
+                                    .atZone(Reading.PACIFIC)
+                                    .toOffsetDateTime(),
+                            reading.tsUtc()
+                                    .minus(Reading.INTERVAL)
+                                    .atZone(Reading.PACIFIC)
+                                    .toOffsetDateTime(),
                             step - 1));
                 }
             }
@@ -103,8 +107,21 @@ public record StationQuality(
         Reading first = readings.get(0);
         Reading last = readings.get(readings.size() - 1);
         long expected = Duration.between(first.tsUtc(), last.tsUtc()).toSeconds() / intervalSeconds + 1;
-        return new StationQuality(stationId, name, readings.size(), first.tsLocal(), last.tsLocal(), expected,
-                expected - readings.size(), gaps, duplicates, conflicts, flowOnly, unknownSpeed,
-                100.0 * imputed / readings.size(), withPct == 0 ? null : pctSum / withPct, skipped);
+        return new StationQuality(
+                stationId,
+                name,
+                readings.size(),
+                first.tsLocal(),
+                last.tsLocal(),
+                expected,
+                expected - readings.size(),
+                gaps,
+                duplicates,
+                conflicts,
+                flowOnly,
+                unknownSpeed,
+                100.0 * imputed / readings.size(),
+                withPct == 0 ? null : pctSum / withPct,
+                skipped);
     }
 }

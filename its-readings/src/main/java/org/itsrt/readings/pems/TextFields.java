@@ -7,8 +7,7 @@ final class TextFields {
     private static final Pattern DECIMAL = Pattern.compile("-?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)");
     private static final Pattern INTEGER = Pattern.compile("-?[0-9]{1,18}");
 
-    private TextFields() {
-    }
+    private TextFields() {}
 
     static boolean isDecimal(String field) {
         return DECIMAL.matcher(field).matches();

@@ -1,8 +1,5 @@
 package org.itsrt.readings.synthetic;
 
-import org.itsrt.readings.StudyStation;
-import org.itsrt.readings.Reading;
-
 import java.time.DayOfWeek;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,6 +11,8 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
+import org.itsrt.readings.Reading;
+import org.itsrt.readings.StudyStation;
 
 /**
  * Generates canonical readings for the six study stations, so that everything downstream runs
@@ -34,9 +33,11 @@ public final class SyntheticGenerator {
 
     /** Vehicles one lane carries in 5 minutes at capacity (about 1,900 veh/h). */
     private static final double LANE_CAPACITY = 160;
+
     private static final double NIGHT_UTILISATION = 0.06;
     /** Utilisation above which speed starts to fall, and the span over which it reaches its floor. */
     private static final double CONGESTION_ONSET = 0.62;
+
     private static final double CONGESTION_SPAN = 0.33;
     private static final double CONGESTED_SPEED = 22;
     private static final Duration INCIDENT_RECOVERY = Duration.ofMinutes(15);
@@ -78,13 +79,16 @@ public final class SyntheticGenerator {
             LocalDate date = start.plusDays(day);
             double dayFactor = 1 + 0.04 * random.nextGaussian();
             Instant end = date.plusDays(1).atStartOfDay(Reading.PACIFIC).toInstant();
-            for (Instant ts = date.atStartOfDay(Reading.PACIFIC).toInstant(); ts.isBefore(end);
-                 ts = ts.plus(Reading.INTERVAL)) {
+            for (Instant ts = date.atStartOfDay(Reading.PACIFIC).toInstant();
+                    ts.isBefore(end);
+                    ts = ts.plus(Reading.INTERVAL)) {
                 LocalTime wallTime = ts.atZone(Reading.PACIFIC).toLocalTime();
                 double hour = wallTime.getHour() + wallTime.getMinute() / 60.0;
                 flowNoise = 0.85 * flowNoise + 0.025 * random.nextGaussian();
                 speedNoise = 0.7 * speedNoise + 0.6 * random.nextGaussian();
-                double utilisation = corridor.utilisation(date, hour) * dayFactor * (1 + flowNoise)
+                double utilisation = corridor.utilisation(date, hour)
+                        * dayFactor
+                        * (1 + flowNoise)
                         * (1 + 0.03 * random.nextGaussian());
                 double incident = incidentSeverity(incidents, ts);
                 double flow = Math.max(0, capacity * utilisation * (1 - 0.5 * incident));
@@ -93,8 +97,14 @@ public final class SyntheticGenerator {
                     speed = Math.min(speed, freeFlowSpeed * (1 - 0.75 * incident));
                 }
                 speed = Math.max(5, Math.min(80, speed));
-                out.add(new Reading(station.vdsId(), ts, Math.round(flow), Math.round(speed * 10) / 10.0,
-                        null, station.lanes(), source));
+                out.add(new Reading(
+                        station.vdsId(),
+                        ts,
+                        Math.round(flow),
+                        Math.round(speed * 10) / 10.0,
+                        null,
+                        station.lanes(),
+                        source));
             }
         }
     }
@@ -110,8 +120,7 @@ public final class SyntheticGenerator {
      * @param end      when the road is clear again; flow and speed recover over the next minutes
      * @param severity 0..1, how hard it hits flow and speed
      */
-    private record Incident(Instant start, Instant end, double severity) {
-    }
+    private record Incident(Instant start, Instant end, double severity) {}
 
     /** About two incidents a week per station, in the daytime, lasting 20-90 minutes. */
     private static List<Incident> incidents(Random random, LocalDate start, int days) {
@@ -121,9 +130,10 @@ public final class SyntheticGenerator {
             for (int i = 0; i < count; i++) {
                 int startMinute = 5 * 60 + random.nextInt(17 * 60);
                 int minutes = 20 + random.nextInt(71);
-                ZonedDateTime begin = start.plusDays(day).atStartOfDay(Reading.PACIFIC).plusMinutes(startMinute);
-                incidents.add(new Incident(begin.toInstant(), begin.plusMinutes(minutes).toInstant(),
-                        0.4 + 0.4 * random.nextDouble()));
+                ZonedDateTime begin =
+                        start.plusDays(day).atStartOfDay(Reading.PACIFIC).plusMinutes(startMinute);
+                incidents.add(new Incident(
+                        begin.toInstant(), begin.plusMinutes(minutes).toInstant(), 0.4 + 0.4 * random.nextDouble()));
             }
         }
         return incidents;
@@ -139,8 +149,8 @@ public final class SyntheticGenerator {
             if (ts.isBefore(incident.end())) {
                 strongest = Math.max(strongest, incident.severity());
             } else {
-                double fade = 1 - (double) Duration.between(incident.end(), ts).toSeconds()
-                        / INCIDENT_RECOVERY.toSeconds();
+                double fade =
+                        1 - (double) Duration.between(incident.end(), ts).toSeconds() / INCIDENT_RECOVERY.toSeconds();
                 strongest = Math.max(strongest, incident.severity() * Math.max(0, fade));
             }
         }
@@ -151,8 +161,14 @@ public final class SyntheticGenerator {
      * The daily shape of one freeway and direction: peak times (hours of wall time), widths
      * (hours) and heights (utilisation added to the daytime plateau).
      */
-    private record Corridor(double amPeak, double amWidth, double amHeight,
-                            double pmPeak, double pmWidth, double pmHeight, double daytime) {
+    private record Corridor(
+            double amPeak,
+            double amWidth,
+            double amHeight,
+            double pmPeak,
+            double pmWidth,
+            double pmHeight,
+            double daytime) {
 
         static Corridor of(StudyStation station) {
             return switch (station.freeway()) {

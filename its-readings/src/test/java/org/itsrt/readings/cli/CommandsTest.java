@@ -1,10 +1,6 @@
 package org.itsrt.readings.cli;
 
-import org.itsrt.readings.CanonicalTable;
-import org.itsrt.readings.Reading;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -12,8 +8,11 @@ import java.io.StringWriter;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.itsrt.readings.CanonicalTable;
+import org.itsrt.readings.Reading;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 class CommandsTest {
 
@@ -37,9 +36,17 @@ class CommandsTest {
     void importPrintsEachFileTheTableAndWhereItWrote() throws Exception {
         Path table = dir.resolve("readings.csv.gz");
 
-        int exit = run(ImportCommand.commandLine(), "--from", fixture("d07_text_station_5min_2018_03_11.txt").toString(),
-                fixture("d07_text_station_5min_2018_11_04.txt.gz").toString(), "--out", table.toString(),
-                "--stations", "764598,717731", "--meta", fixture("d07_text_meta_2018_03_11.txt").toString());
+        int exit = run(
+                ImportCommand.commandLine(),
+                "--from",
+                fixture("d07_text_station_5min_2018_03_11.txt").toString(),
+                fixture("d07_text_station_5min_2018_11_04.txt.gz").toString(),
+                "--out",
+                table.toString(),
+                "--stations",
+                "764598,717731",
+                "--meta",
+                fixture("d07_text_meta_2018_03_11.txt").toString());
 
         assertThat(exit).isZero();
         assertThat(err.toString()).isEmpty();
@@ -49,7 +56,9 @@ class CommandsTest {
                 .contains(" 764598  El Segundo")
                 .contains("wrote 35 readings of 2 stations to " + table)
                 .contains(dir.resolve("readings.quality.md").toString());
-        assertThat(CanonicalTable.read(table)).hasSize(35).extracting(Reading::stationId)
+        assertThat(CanonicalTable.read(table))
+                .hasSize(35)
+                .extracting(Reading::stationId)
                 .containsOnly(764598L, 717731L);
         assertThat(dir.resolve("readings.quality.csv")).exists();
     }
@@ -59,11 +68,18 @@ class CommandsTest {
         Path bad = dir.resolve("d07_text_station_5min_2018_03_12.txt");
         Files.writeString(bad, "03/12/2018 00:00:00,764598,7,405,S,ML,.52,50,100,abc,.04,68.0\n");
 
-        int exit = run(ImportCommand.commandLine(), "--from", bad.toString(), "--out", dir.resolve("t.csv").toString());
+        int exit = run(
+                ImportCommand.commandLine(),
+                "--from",
+                bad.toString(),
+                "--out",
+                dir.resolve("t.csv").toString());
 
         assertThat(exit).isEqualTo(1);
-        assertThat(err.toString()).isEqualTo("its import: " + bad
-                + ", line 1, column 'Total Flow' (field 10): expected a number, got 'abc'" + System.lineSeparator());
+        assertThat(err.toString())
+                .isEqualTo(
+                        "its import: " + bad + ", line 1, column 'Total Flow' (field 10): expected a number, got 'abc'"
+                                + System.lineSeparator());
         assertThat(dir.resolve("t.csv")).doesNotExist();
     }
 
@@ -72,36 +88,61 @@ class CommandsTest {
         Path bad = dir.resolve("d07_text_station_5min_2018_03_12.txt");
         Files.writeString(bad, "03/12/2018 00:00:00,764598\n");
 
-        int exit = run(ImportCommand.commandLine(), "--from", bad.toString(), "--out", dir.resolve("t.csv").toString(),
+        int exit = run(
+                ImportCommand.commandLine(),
+                "--from",
+                bad.toString(),
+                "--out",
+                dir.resolve("t.csv").toString(),
                 "--verbose");
 
         assertThat(exit).isEqualTo(1);
-        assertThat(err.toString()).contains("expected 12 fields plus 5 per lane, got 2")
+        assertThat(err.toString())
+                .contains("expected 12 fields plus 5 per lane, got 2")
                 .contains("at org.itsrt.readings.pems.");
     }
 
     @Test
     void aMissingInputOrNoReadingsIsAClearError() throws IOException {
-        assertThat(run(ImportCommand.commandLine(), "--from", dir.resolve("nowhere").toString(),
-                "--out", dir.resolve("t.csv").toString())).isEqualTo(1);
-        assertThat(err.toString()).isEqualTo("its import: no such file or directory: " + dir.resolve("nowhere")
-                + System.lineSeparator());
+        assertThat(run(
+                        ImportCommand.commandLine(),
+                        "--from",
+                        dir.resolve("nowhere").toString(),
+                        "--out",
+                        dir.resolve("t.csv").toString()))
+                .isEqualTo(1);
+        assertThat(err.toString())
+                .isEqualTo("its import: no such file or directory: " + dir.resolve("nowhere") + System.lineSeparator());
 
         Path empty = Files.createDirectory(dir.resolve("empty"));
         Files.writeString(empty.resolve("README.txt"), "not data");
         err.getBuffer().setLength(0);
-        assertThat(run(ImportCommand.commandLine(), "--from", empty.toString(), "--out",
-                dir.resolve("t.csv").toString())).isEqualTo(1);
+        assertThat(run(
+                        ImportCommand.commandLine(),
+                        "--from",
+                        empty.toString(),
+                        "--out",
+                        dir.resolve("t.csv").toString()))
+                .isEqualTo(1);
         assertThat(out.toString()).contains("not recognised: " + empty.resolve("README.txt"));
         assertThat(err.toString()).startsWith("its import: no readings found in");
     }
 
     @Test
     void badUsageIsExitCode2() {
-        assertThat(run(ImportCommand.commandLine(), "--out", dir.resolve("t.csv").toString())).isEqualTo(2);
+        assertThat(run(
+                        ImportCommand.commandLine(),
+                        "--out",
+                        dir.resolve("t.csv").toString()))
+                .isEqualTo(2);
         assertThat(err.toString()).contains("Missing required option: '--from");
-        assertThat(run(ImportCommand.commandLine(), "--from", dir.toString(), "--out",
-                dir.resolve("t.txt").toString())).isEqualTo(2);
+        assertThat(run(
+                        ImportCommand.commandLine(),
+                        "--from",
+                        dir.toString(),
+                        "--out",
+                        dir.resolve("t.txt").toString()))
+                .isEqualTo(2);
         assertThat(err.toString()).contains("--out must name a .csv or .csv.gz file");
     }
 
@@ -110,21 +151,44 @@ class CommandsTest {
         Path first = dir.resolve("a.csv");
         Path second = dir.resolve("b.csv.gz");
 
-        assertThat(run(GenerateCommand.commandLine(), "--seed", "5", "--start", "2018-11-03", "--days", "2",
-                "--out", first.toString())).isZero();
-        assertThat(run(GenerateCommand.commandLine(), "--seed", "5", "--start", "2018-11-03", "--days", "2",
-                "--out", second.toString())).isZero();
+        assertThat(run(
+                        GenerateCommand.commandLine(),
+                        "--seed",
+                        "5",
+                        "--start",
+                        "2018-11-03",
+                        "--days",
+                        "2",
+                        "--out",
+                        first.toString()))
+                .isZero();
+        assertThat(run(
+                        GenerateCommand.commandLine(),
+                        "--seed",
+                        "5",
+                        "--start",
+                        "2018-11-03",
+                        "--days",
+                        "2",
+                        "--out",
+                        second.toString()))
+                .isZero();
 
-        assertThat(out.toString()).contains("wrote 3528 synthetic readings (6 stations, 2018-11-03 .. 2018-11-04 "
-                + "Pacific, synthetic:seed=5) to " + first);
+        assertThat(out.toString())
+                .contains("wrote 3528 synthetic readings (6 stations, 2018-11-03 .. 2018-11-04 "
+                        + "Pacific, synthetic:seed=5) to " + first);
         // 288 + 300 intervals (the autumn DST day) for six stations.
-        assertThat(CanonicalTable.read(first)).hasSize(6 * (288 + 300))
-                .isEqualTo(CanonicalTable.read(second));
+        assertThat(CanonicalTable.read(first)).hasSize(6 * (288 + 300)).isEqualTo(CanonicalTable.read(second));
     }
 
     @Test
     void generateRefusesNoDays() {
-        assertThat(run(GenerateCommand.commandLine(), "--days", "0", "--out", dir.resolve("a.csv").toString()))
+        assertThat(run(
+                        GenerateCommand.commandLine(),
+                        "--days",
+                        "0",
+                        "--out",
+                        dir.resolve("a.csv").toString()))
                 .isEqualTo(2);
         assertThat(err.toString()).contains("--days must be at least 1");
     }

@@ -1,8 +1,5 @@
 package org.itsrt.readings.pems;
 
-import org.dhatim.fastexcel.Workbook;
-import org.dhatim.fastexcel.Worksheet;
-
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -10,6 +7,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.dhatim.fastexcel.Workbook;
+import org.dhatim.fastexcel.Worksheet;
 
 /**
  * Builds small PeMS "Aggregates > Time Series" workbooks laid out like the real exports: strings
@@ -48,7 +47,10 @@ final class ReportExport {
 
     /** An export with flow and speed of lanes 1..lanes. */
     static ReportExport full(long stationId, int lanes) {
-        return new ReportExport(stationId, true, java.util.stream.IntStream.rangeClosed(1, lanes).boxed().toList());
+        return new ReportExport(
+                stationId,
+                true,
+                java.util.stream.IntStream.rangeClosed(1, lanes).boxed().toList());
     }
 
     /** A flow-only export of the given lanes (a report may leave lanes out). */

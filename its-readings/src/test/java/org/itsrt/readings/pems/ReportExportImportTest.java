@@ -1,10 +1,8 @@
 package org.itsrt.readings.pems;
 
-import org.dhatim.fastexcel.Workbook;
-import org.itsrt.readings.BadInputException;
-import org.itsrt.readings.Reading;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -15,10 +13,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.tuple;
+import org.dhatim.fastexcel.Workbook;
+import org.itsrt.readings.BadInputException;
+import org.itsrt.readings.Reading;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Report exports (.xlsx) through the importer: both variants, bad cells, DST days. */
 class ReportExportImportTest {
@@ -43,23 +42,48 @@ class ReportExportImportTest {
 
         PemsImporter.Result result = importFrom(PemsImporter.Options.strict(), file);
 
-        assertThat(result.readings()).containsExactly(
-                new Reading(764598, Instant.parse("2018-03-01T08:00:00Z"), 137, 71.4, 100.0, 5, Reading.SOURCE_REPORT),
-                new Reading(764598, Instant.parse("2018-03-01T08:05:00Z"), 142, 70.9, 80.0, 5, Reading.SOURCE_REPORT));
-        assertThat(progress).singleElement().asString()
+        assertThat(result.readings())
+                .containsExactly(
+                        new Reading(
+                                764598,
+                                Instant.parse("2018-03-01T08:00:00Z"),
+                                137,
+                                71.4,
+                                100.0,
+                                5,
+                                Reading.SOURCE_REPORT),
+                        new Reading(
+                                764598,
+                                Instant.parse("2018-03-01T08:05:00Z"),
+                                142,
+                                70.9,
+                                80.0,
+                                5,
+                                Reading.SOURCE_REPORT));
+        assertThat(progress)
+                .singleElement()
+                .asString()
                 .contains(file.toString(), "station 764598", "2 readings", "2018-03-01 00:00-08:00");
     }
 
     @Test
     void columnsAreFoundByNameInAnyOrder() throws IOException {
         Path file = ReportExport.full(764598, 2)
-                .header("% Observed", "Speed (mph)", "5 Minutes", "Lane 2 Flow (Veh/5 Minutes)",
-                        "Lane 1 Flow (Veh/5 Minutes)", "Lane 1 Speed (mph)", "Flow (Veh/5 Minutes)", "Lane 1 Occ (%)")
+                .header(
+                        "% Observed",
+                        "Speed (mph)",
+                        "5 Minutes",
+                        "Lane 2 Flow (Veh/5 Minutes)",
+                        "Lane 1 Flow (Veh/5 Minutes)",
+                        "Lane 1 Speed (mph)",
+                        "Flow (Veh/5 Minutes)",
+                        "Lane 1 Occ (%)")
                 .rawRow(50.0, 65.5, "3/01/2018 0:00", 60.0, 70.0, 66.0, 130.0, 4.2)
                 .writeTo(dir.resolve("shuffled.xlsx"));
 
-        assertThat(importFrom(PemsImporter.Options.strict(), file).readings()).containsExactly(
-                new Reading(764598, Instant.parse("2018-03-01T08:00:00Z"), 130, 65.5, 50.0, 2, Reading.SOURCE_REPORT));
+        assertThat(importFrom(PemsImporter.Options.strict(), file).readings())
+                .containsExactly(new Reading(
+                        764598, Instant.parse("2018-03-01T08:00:00Z"), 130, 65.5, 50.0, 2, Reading.SOURCE_REPORT));
     }
 
     @Test
@@ -69,8 +93,14 @@ class ReportExportImportTest {
                 .row("3/08/2018 0:00", 185, null, 0)
                 .writeTo(dir.resolve("flow-only.xlsx"));
 
-        assertThat(importFrom(PemsImporter.Options.strict(), file).readings()).containsExactly(
-                new Reading(717731, Instant.parse("2018-03-08T08:00:00Z"), 185, null, 0.0, 4,
+        assertThat(importFrom(PemsImporter.Options.strict(), file).readings())
+                .containsExactly(new Reading(
+                        717731,
+                        Instant.parse("2018-03-08T08:00:00Z"),
+                        185,
+                        null,
+                        0.0,
+                        4,
                         Reading.SOURCE_REPORT_FLOW_ONLY));
     }
 
@@ -101,24 +131,40 @@ class ReportExportImportTest {
 
         PemsImporter.Result result = importFrom(LENIENT, file);
 
-        assertThat(result.readings()).extracting(Reading::tsUtc).containsExactly(
-                Instant.parse("2018-03-11T09:55:00Z"), Instant.parse("2018-03-11T10:20:00Z"));
+        assertThat(result.readings())
+                .extracting(Reading::tsUtc)
+                .containsExactly(Instant.parse("2018-03-11T09:55:00Z"), Instant.parse("2018-03-11T10:20:00Z"));
         InputProblems problems = result.report().problems();
         assertThat(problems.skippedRows()).isEqualTo(5);
-        assertThat(problems.skippedByReason()).isEqualTo(Map.of("time in the DST gap", 1, "not a number", 1,
-                "negative", 1, "bad timestamp", 1, "out of range", 1));
-        assertThat(problems.examples()).extracting(InputProblems.SkippedRow::describe).containsExactly(
-                file + ":3 '5 Minutes' (A3): local time 2018-03-11T02:00 does not exist in America/Los_Angeles "
-                        + "(clocks jump from 02:00 to 03:00 on 2018-03-11)",
-                file + ":4 'Speed (mph)' (I4): expected a number, got text 'n/a'",
-                file + ":5 'Flow (Veh/5 Minutes)' (H5): expected a number >= 0, got -1.0",
-                file + ":6 '5 Minutes' (A6): expected a timestamp like 3/01/2018 0:05, got '3/11/18 3:10'",
-                file + ":7 '% Observed' (K7): expected a share in 0..100, got 101.0");
+        assertThat(problems.skippedByReason())
+                .isEqualTo(Map.of(
+                        "time in the DST gap",
+                        1,
+                        "not a number",
+                        1,
+                        "negative",
+                        1,
+                        "bad timestamp",
+                        1,
+                        "out of range",
+                        1));
+        assertThat(problems.examples())
+                .extracting(InputProblems.SkippedRow::describe)
+                .containsExactly(
+                        file + ":3 '5 Minutes' (A3): local time 2018-03-11T02:00 does not exist in America/Los_Angeles "
+                                + "(clocks jump from 02:00 to 03:00 on 2018-03-11)",
+                        file + ":4 'Speed (mph)' (I4): expected a number, got text 'n/a'",
+                        file + ":5 'Flow (Veh/5 Minutes)' (H5): expected a number >= 0, got -1.0",
+                        file + ":6 '5 Minutes' (A6): expected a timestamp like 3/01/2018 0:05, got '3/11/18 3:10'",
+                        file + ":7 '% Observed' (K7): expected a share in 0..100, got 101.0");
         StationQuality station = result.report().stations().get(0);
         assertThat(station.skipped()).isEqualTo(5);
         assertThat(station.gaps()).extracting(StationQuality.Gap::intervals).containsExactly(4L);
-        assertThat(result.report().toMarkdown()).contains("## Skipped rows (5)", "| time in the DST gap | 1 |",
-                "- " + file + ":4 'Speed (mph)' (I4): expected a number, got text 'n/a'");
+        assertThat(result.report().toMarkdown())
+                .contains(
+                        "## Skipped rows (5)",
+                        "| time in the DST gap | 1 |",
+                        "- " + file + ":4 'Speed (mph)' (I4): expected a number, got text 'n/a'");
     }
 
     @Test
@@ -143,13 +189,19 @@ class ReportExportImportTest {
                 .isInstanceOf(BadInputException.class)
                 .hasMessageStartingWith(noFlow + ", sheet 'Report Data' row 1: no 'Flow (Veh/5 Minutes)' column");
 
-        Path noLink = ReportExport.full(764598, 1).reportLink(null).row("3/01/2018 0:00", 50, 66.0, 100)
+        Path noLink = ReportExport.full(764598, 1)
+                .reportLink(null)
+                .row("3/01/2018 0:00", 50, 66.0, 100)
                 .writeTo(dir.resolve("a/no-link.xlsx"));
         assertThatThrownBy(() -> importFrom(PemsImporter.Options.strict(), noLink))
                 .hasMessage(noLink + ", sheet 'PeMS Report Description': no 'Report link' row, so no station id");
 
         Path laneSpeedsOnly = ReportExport.full(764598, 1)
-                .header("5 Minutes", "Lane 1 Flow (Veh/5 Minutes)", "Lane 1 Speed (mph)", "Flow (Veh/5 Minutes)",
+                .header(
+                        "5 Minutes",
+                        "Lane 1 Flow (Veh/5 Minutes)",
+                        "Lane 1 Speed (mph)",
+                        "Flow (Veh/5 Minutes)",
                         "% Observed")
                 .writeTo(dir.resolve("a/lane-speeds-only.xlsx"));
         assertThatThrownBy(() -> importFrom(PemsImporter.Options.strict(), laneSpeedsOnly))
@@ -165,10 +217,12 @@ class ReportExportImportTest {
     @Test
     void theStationIdIsTheReportLinksParameter() {
         assertThat(ReportExportReader.stationIdFromLink(
-                "http://pems.dot.ca.gov/?report_form=1&dnode=VDS&station_id=764598&s_time_id=1519862400"))
+                        "http://pems.dot.ca.gov/?report_form=1&dnode=VDS&station_id=764598&s_time_id=1519862400"))
                 .contains(764598L);
-        assertThat(ReportExportReader.stationIdFromLink("http://pems.dot.ca.gov/?dnode=VDS")).isEmpty();
-        assertThat(ReportExportReader.stationIdFromLink("http://pems.dot.ca.gov/?station_id=abc")).isEmpty();
+        assertThat(ReportExportReader.stationIdFromLink("http://pems.dot.ca.gov/?dnode=VDS"))
+                .isEmpty();
+        assertThat(ReportExportReader.stationIdFromLink("http://pems.dot.ca.gov/?station_id=abc"))
+                .isEmpty();
     }
 
     @Test
@@ -181,13 +235,16 @@ class ReportExportImportTest {
 
         PemsImporter.Result result = importFrom(PemsImporter.Options.strict(), file);
 
-        assertThat(result.readings()).extracting(Reading::tsUtc, Reading::flow).containsExactly(
-                tuple(Instant.parse("2018-03-11T09:50:00Z"), 40.0),
-                tuple(Instant.parse("2018-03-11T09:55:00Z"), 41.0),
-                tuple(Instant.parse("2018-03-11T10:00:00Z"), 42.0));
+        assertThat(result.readings())
+                .extracting(Reading::tsUtc, Reading::flow)
+                .containsExactly(
+                        tuple(Instant.parse("2018-03-11T09:50:00Z"), 40.0),
+                        tuple(Instant.parse("2018-03-11T09:55:00Z"), 41.0),
+                        tuple(Instant.parse("2018-03-11T10:00:00Z"), 42.0));
         assertThat(result.report().stations().get(0).missing()).isZero();
 
-        Path gap = ReportExport.full(764598, 1).row("3/11/2018 2:30", 40, 70.0, 100)
+        Path gap = ReportExport.full(764598, 1)
+                .row("3/11/2018 2:30", 40, 70.0, 100)
                 .writeTo(dir.resolve("gap.xlsx"));
         assertThatThrownBy(() -> importFrom(PemsImporter.Options.strict(), gap))
                 .hasMessageStartingWith(gap + ", sheet 'Report Data' row 2, column '5 Minutes' (A2): "
@@ -232,7 +289,8 @@ class ReportExportImportTest {
         PemsImporter.Result result = importFrom(PemsImporter.Options.strict(), dir.resolve("in"));
 
         assertThat(result.readings()).hasSize(1);
-        assertThat(result.report().unrecognised()).extracting(QualityReport.UnrecognisedFile::file)
+        assertThat(result.report().unrecognised())
+                .extracting(QualityReport.UnrecognisedFile::file)
                 .containsExactly(other.toString());
         assertThat(progress).anySatisfy(line -> assertThat(line).startsWith("not recognised: " + other));
         assertThatThrownBy(() -> importFrom(PemsImporter.Options.strict(), other))

@@ -1,17 +1,16 @@
 package org.itsrt.readings.pems;
 
-import org.itsrt.readings.BadInputException;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.itsrt.readings.BadInputException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class StationMetaReaderTest {
 
@@ -30,8 +29,22 @@ class StationMetaReaderTest {
         Map<Long, StationMeta> stations = StationMetaReader.read(fixture("d07_text_meta_2018_03_11.txt"));
 
         assertThat(stations.keySet()).containsExactly(764598L, 717731L, 774445L, 999001L);
-        assertThat(stations.get(764598L)).isEqualTo(new StationMeta(764598, 405, 'S', 7, "37", "22412", "22.35",
-                42.1, 33.928621, -118.368522, 0.52, "ML", 5, "IMPERIAL"));
+        assertThat(stations.get(764598L))
+                .isEqualTo(new StationMeta(
+                        764598,
+                        405,
+                        'S',
+                        7,
+                        "37",
+                        "22412",
+                        "22.35",
+                        42.1,
+                        33.928621,
+                        -118.368522,
+                        0.52,
+                        "ML",
+                        5,
+                        "IMPERIAL"));
         assertThat(stations.get(717731L).city()).isEmpty();
         assertThat(stations.get(774445L).lanes()).isEqualTo(3);
         StationMeta unlocated = stations.get(999001L);
@@ -43,9 +56,11 @@ class StationMetaReaderTest {
 
     @Test
     void aMalformedFieldNamesLineAndColumn() throws IOException {
-        Path file = Files.writeString(dir.resolve("d07_text_meta_2018_03_11.txt"), HEADER
-                + "764598\t405\tS\t7\t37\t\t22.35\t42.1\t33.9\t-118.3\t.52\tML\t5\tIMPERIAL\n"
-                + "717731\t405\tS\t7\t37\t\t10.2\t30.04\t33.8\t-118.2\t.6\tML\tfour\tWILMINGTON\n");
+        Path file = Files.writeString(
+                dir.resolve("d07_text_meta_2018_03_11.txt"),
+                HEADER
+                        + "764598\t405\tS\t7\t37\t\t22.35\t42.1\t33.9\t-118.3\t.52\tML\t5\tIMPERIAL\n"
+                        + "717731\t405\tS\t7\t37\t\t10.2\t30.04\t33.8\t-118.2\t.6\tML\tfour\tWILMINGTON\n");
         assertThatThrownBy(() -> StationMetaReader.read(file))
                 .isInstanceOf(BadInputException.class)
                 .hasMessage(file + ", line 3, column 'Lanes': expected an integer, got 'four'");
@@ -53,8 +68,9 @@ class StationMetaReaderTest {
 
     @Test
     void aBadDirectionOrAStationListedTwiceIsAnError() throws IOException {
-        Path direction = Files.writeString(dir.resolve("a.txt"), HEADER
-                + "764598\t405\tX\t7\t37\t\t22.35\t42.1\t33.9\t-118.3\t.52\tML\t5\tIMPERIAL\n");
+        Path direction = Files.writeString(
+                dir.resolve("a.txt"),
+                HEADER + "764598\t405\tX\t7\t37\t\t22.35\t42.1\t33.9\t-118.3\t.52\tML\t5\tIMPERIAL\n");
         assertThatThrownBy(() -> StationMetaReader.read(direction))
                 .hasMessageContaining("line 2, column 'Dir': expected one of N, S, E, W");
 
@@ -68,7 +84,6 @@ class StationMetaReaderTest {
     @Test
     void aHeaderWithoutARequiredColumnIsAnError() throws IOException {
         Path file = Files.writeString(dir.resolve("c.txt"), HEADER.replace("Lanes", "Lane_Count"));
-        assertThatThrownBy(() -> StationMetaReader.read(file))
-                .hasMessageContaining("line 1, column 'Lanes'");
+        assertThatThrownBy(() -> StationMetaReader.read(file)).hasMessageContaining("line 1, column 'Lanes'");
     }
 }

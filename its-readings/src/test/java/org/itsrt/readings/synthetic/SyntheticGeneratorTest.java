@@ -1,11 +1,6 @@
 package org.itsrt.readings.synthetic;
 
-import org.itsrt.readings.StudyStation;
-import org.itsrt.readings.CanonicalTable;
-import org.itsrt.readings.Reading;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -16,8 +11,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.itsrt.readings.CanonicalTable;
+import org.itsrt.readings.Reading;
+import org.itsrt.readings.StudyStation;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class SyntheticGeneratorTest {
 
@@ -31,16 +30,19 @@ class SyntheticGeneratorTest {
 
     @Test
     void aMarchHas8916IntervalsPerStation() {
-        Map<Long, Long> rowsPerStation = march.stream()
-                .collect(Collectors.groupingBy(Reading::stationId, Collectors.counting()));
-        assertThat(rowsPerStation).hasSize(6).allSatisfy((station, rows) -> assertThat(rows).isEqualTo(8916L));
+        Map<Long, Long> rowsPerStation =
+                march.stream().collect(Collectors.groupingBy(Reading::stationId, Collectors.counting()));
+        assertThat(rowsPerStation).hasSize(6).allSatisfy((station, rows) -> assertThat(rows)
+                .isEqualTo(8916L));
     }
 
     @Test
     void theAutumnDstDayHas300Intervals() {
         List<Reading> day = new SyntheticGenerator(1).generate(LocalDate.of(2018, 11, 4), 1);
         assertThat(day).hasSize(6 * 300);
-        assertThat(day).filteredOn(r -> r.stationId() == 764598 && r.tsLocal().getHour() == 1).hasSize(24);
+        assertThat(day)
+                .filteredOn(r -> r.stationId() == 764598 && r.tsLocal().getHour() == 1)
+                .hasSize(24);
     }
 
     @Test
@@ -49,11 +51,13 @@ class SyntheticGeneratorTest {
             assertThat(r.source()).isEqualTo("synthetic:seed=42");
             assertThat(r.pctObserved()).isNull();
             assertThat(r.speed()).isNotNull().isBetween(5.0, 80.0);
-            assertThat(r.lanes()).isEqualTo(StudyStation.byVdsId(r.stationId()).orElseThrow().lanes());
+            assertThat(r.lanes())
+                    .isEqualTo(StudyStation.byVdsId(r.stationId()).orElseThrow().lanes());
         });
         assertThat(march).isSortedAccordingTo(CanonicalTable.ORDER);
-        assertThat(march).extracting(Reading::tsLocal).anySatisfy(t -> assertThat(t.getOffset().getTotalSeconds())
-                .isEqualTo(-7 * 3600));
+        assertThat(march)
+                .extracting(Reading::tsLocal)
+                .anySatisfy(t -> assertThat(t.getOffset().getTotalSeconds()).isEqualTo(-7 * 3600));
     }
 
     @Test
@@ -114,13 +118,20 @@ class SyntheticGeneratorTest {
     @Test
     void speedIsFreeFlowAtNightAndDropsWhenTrafficIsHeavy() {
         for (StudyStation station : StudyStation.values()) {
-            List<Reading> readings = march.stream().filter(r -> r.stationId() == station.vdsId()).toList();
-            double nightSpeed = readings.stream().filter(r -> r.tsLocal().getHour() >= 1 && r.tsLocal().getHour() < 4)
-                    .mapToDouble(Reading::speed).average().orElseThrow();
+            List<Reading> readings =
+                    march.stream().filter(r -> r.stationId() == station.vdsId()).toList();
+            double nightSpeed = readings.stream()
+                    .filter(r -> r.tsLocal().getHour() >= 1 && r.tsLocal().getHour() < 4)
+                    .mapToDouble(Reading::speed)
+                    .average()
+                    .orElseThrow();
             assertThat(nightSpeed).as(station.displayName()).isBetween(63.0, 72.0);
             double maxFlow = readings.stream().mapToDouble(Reading::flow).max().orElseThrow();
-            double speedAtHeavyFlow = readings.stream().filter(r -> r.flow() > 0.9 * maxFlow)
-                    .mapToDouble(Reading::speed).average().orElseThrow();
+            double speedAtHeavyFlow = readings.stream()
+                    .filter(r -> r.flow() > 0.9 * maxFlow)
+                    .mapToDouble(Reading::speed)
+                    .average()
+                    .orElseThrow();
             assertThat(speedAtHeavyFlow).as(station.displayName()).isLessThan(nightSpeed - 5);
         }
     }
@@ -133,10 +144,14 @@ class SyntheticGeneratorTest {
                 .filter(r -> (r.tsLocal().getHour() >= 10 && r.tsLocal().getHour() < 14)
                         || r.tsLocal().getHour() >= 20)
                 .filter(r -> r.speed() < 45)
-                .collect(Collectors.groupingBy(r -> r.stationId() + " " + r.tsLocal().toLocalDate(),
-                        Collectors.counting()))
-                .entrySet().stream().filter(e -> e.getValue() >= 4)
-                .map(e -> e.getKey().split(" ")[0]).distinct().count();
+                .collect(Collectors.groupingBy(
+                        r -> r.stationId() + " " + r.tsLocal().toLocalDate(), Collectors.counting()))
+                .entrySet()
+                .stream()
+                .filter(e -> e.getValue() >= 4)
+                .map(e -> e.getKey().split(" ")[0])
+                .distinct()
+                .count();
         assertThat(stationsWithIncidents).isGreaterThanOrEqualTo(4);
     }
 
@@ -145,6 +160,8 @@ class SyntheticGeneratorTest {
                 .filter(r -> r.stationId() == station.vdsId())
                 .filter(days)
                 .filter(r -> r.tsLocal().getHour() >= fromHour && r.tsLocal().getHour() < toHour)
-                .mapToDouble(Reading::flow).average().orElseThrow();
+                .mapToDouble(Reading::flow)
+                .average()
+                .orElseThrow();
     }
 }

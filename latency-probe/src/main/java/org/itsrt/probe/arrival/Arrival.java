@@ -21,16 +21,30 @@ import org.itsrt.records.RecordStamps;
  * @param routeNs    in-job routing duration, or {@link #ABSENT}
  * @param arrivalNs  the probe's stamp when the poll that returned this record came back
  */
-public record Arrival(long detector, long seq, long sentNs, long intendedNs, long parseNs, long inferNs,
-                      long routeNs, long arrivalNs) {
+public record Arrival(
+        long detector,
+        long seq,
+        long sentNs,
+        long intendedNs,
+        long parseNs,
+        long inferNs,
+        long routeNs,
+        long arrivalNs) {
 
     /** Marks an optional field the record does not carry. */
     public static final long ABSENT = RecordStamps.ABSENT;
 
     /** The record's stamps with the probe's arrival stamp. */
     public static Arrival of(RecordStamps stamps, long arrivalNs) {
-        return new Arrival(stamps.detector(), stamps.seq(), stamps.sentNs(), stamps.intendedNs(), stamps.parseNs(),
-                stamps.inferNs(), stamps.routeNs(), arrivalNs);
+        return new Arrival(
+                stamps.detector(),
+                stamps.seq(),
+                stamps.sentNs(),
+                stamps.intendedNs(),
+                stamps.parseNs(),
+                stamps.inferNs(),
+                stamps.routeNs(),
+                arrivalNs);
     }
 
     public boolean hasIntended() {

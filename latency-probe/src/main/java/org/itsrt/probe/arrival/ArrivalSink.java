@@ -11,19 +11,16 @@ public interface ArrivalSink {
     void arrived(Arrival arrival);
 
     /** A record that could not be measured. */
-    default void malformed(MalformedRecord record) {
-    }
+    default void malformed(MalformedRecord record) {}
 
     /**
      * Called after every poll, with or without records, with the clock's time then: lets sinks
      * close time windows and print progress while the topic is quiet.
      */
-    default void tick(long nowNs) {
-    }
+    default void tick(long nowNs) {}
 
     /** The run is over; flush what is buffered. */
-    default void finish() throws IOException {
-    }
+    default void finish() throws IOException {}
 
     /** All of {@code sinks}, in order. */
     static ArrivalSink all(List<? extends ArrivalSink> sinks) {
@@ -57,7 +54,8 @@ public interface ArrivalSink {
                     try {
                         sink.finish();
                     } catch (IOException | UncheckedIOException e) {
-                        IOException io = e instanceof IOException checked ? checked : ((UncheckedIOException) e).getCause();
+                        IOException io =
+                                e instanceof IOException checked ? checked : ((UncheckedIOException) e).getCause();
                         if (first == null) {
                             first = io;
                         } else {

@@ -1,5 +1,10 @@
 package org.itsrt.probe.arrival;
 
+import java.time.Duration;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -8,12 +13,6 @@ import org.apache.kafka.common.errors.WakeupException;
 import org.itsrt.clock.LatencyClock;
 import org.itsrt.records.MalformedRecordException;
 import org.itsrt.records.RecordStampsReader;
-
-import java.time.Duration;
-import java.util.Collection;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * Polls a topic, stamps each batch on arrival and hands the records to a sink until a limit is
@@ -73,8 +72,7 @@ public final class ConsumeLoop {
     private long valid;
     private long malformed;
 
-    public ConsumeLoop(Consumer<byte[], byte[]> consumer, LatencyClock clock,
-                       ArrivalSink sink, Limits limits) {
+    public ConsumeLoop(Consumer<byte[], byte[]> consumer, LatencyClock clock, ArrivalSink sink, Limits limits) {
         this.consumer = consumer;
         this.clock = clock;
         this.sink = sink;
@@ -134,7 +132,8 @@ public final class ConsumeLoop {
                     valid++;
                 } catch (MalformedRecordException e) {
                     malformed++;
-                    sink.malformed(new MalformedRecord(e.reason(), e.getMessage(), record.partition(), record.offset()));
+                    sink.malformed(
+                            new MalformedRecord(e.reason(), e.getMessage(), record.partition(), record.offset()));
                 }
                 if (limits.records() > 0 && valid >= limits.records()) {
                     // The rest of this batch is left unread: the run asked for exactly this many.

@@ -1,14 +1,5 @@
 package org.itsrt.probe.arrival;
 
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -18,6 +9,14 @@ import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /** The probe's Kafka client settings, and the check that the broker and topic are there. */
 public final class KafkaSettings {
@@ -30,15 +29,14 @@ public final class KafkaSettings {
      */
     public static final int FETCH_MAX_WAIT_MS = 10;
 
-    private KafkaSettings() {
-    }
+    private KafkaSettings() {}
 
     /**
      * Consumer properties tuned for latency. {@code overrides} ({@code --consumer-prop}) are
      * applied last and win.
      */
-    public static Properties consumer(String bootstrapServers, String groupId, boolean fromBeginning,
-                                      Map<String, String> overrides) {
+    public static Properties consumer(
+            String bootstrapServers, String groupId, boolean fromBeginning, Map<String, String> overrides) {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
@@ -64,8 +62,9 @@ public final class KafkaSettings {
      * @throws KafkaUnavailableException when no broker answers within {@code timeout} or the topic
      *                                   does not exist, with a message saying which
      */
-    public static List<TopicPartition> partitionsOf(String bootstrapServers, String topic, Duration timeout,
-                                                    Map<String, String> overrides) throws KafkaUnavailableException {
+    public static List<TopicPartition> partitionsOf(
+            String bootstrapServers, String topic, Duration timeout, Map<String, String> overrides)
+            throws KafkaUnavailableException {
         Properties props = new Properties();
         props.putAll(overrides);
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
@@ -78,12 +77,14 @@ public final class KafkaSettings {
             admin = Admin.create(props);
         } catch (KafkaException e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
-            throw new KafkaUnavailableException("cannot connect to --bootstrap-servers " + bootstrapServers + ": "
-                    + cause.getMessage());
+            throw new KafkaUnavailableException(
+                    "cannot connect to --bootstrap-servers " + bootstrapServers + ": " + cause.getMessage());
         }
         try {
-            TopicDescription description = admin.describeTopics(List.of(topic)).allTopicNames()
-                    .get(timeoutMs + 1000L, TimeUnit.MILLISECONDS).get(topic);
+            TopicDescription description = admin.describeTopics(List.of(topic))
+                    .allTopicNames()
+                    .get(timeoutMs + 1000L, TimeUnit.MILLISECONDS)
+                    .get(topic);
             List<TopicPartition> partitions = new ArrayList<>();
             description.partitions().forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
             partitions.sort(Comparator.comparingInt(TopicPartition::partition));

@@ -9,5 +9,4 @@ package org.itsrt.probe.arrival;
  * @param partition Kafka partition the record came from
  * @param offset    its offset there
  */
-public record MalformedRecord(String reason, String detail, int partition, long offset) {
-}
+public record MalformedRecord(String reason, String detail, int partition, long offset) {}

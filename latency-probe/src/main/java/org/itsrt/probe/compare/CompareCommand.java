@@ -1,14 +1,5 @@
 package org.itsrt.probe.compare;
 
-import org.itsrt.cli.DurationConverter;
-import org.itsrt.probe.stats.LatencyKind;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -20,55 +11,91 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.itsrt.cli.DurationConverter;
+import org.itsrt.probe.stats.LatencyKind;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /** {@code its-probe compare}: runs and the study's raw latencies in one table and one ECDF overlay. */
-@Command(name = "compare", sortOptions = false,
-        description = {"Sets latency distributions side by side: probe run folders (read from latencies.csv, or "
-                + "latency.hlog when the CSV is gone) and the study's raw files (one latency per line in TSC "
-                + "cycles; a folder of them, the study's study-latencies, adds all nine configurations). "
-                + "Writes compare.md (count, min, p50, p90, p99, p99.9, max in ms and the SLO-violation ratio per "
-                + "row, in the style of the study's tables) and ECDF overlays, linear and log x, as PNG and SVG."},
+@Command(
+        name = "compare",
+        sortOptions = false,
+        description = {
+            "Sets latency distributions side by side: probe run folders (read from latencies.csv, or "
+                    + "latency.hlog when the CSV is gone) and the study's raw files (one latency per line in TSC "
+                    + "cycles; a folder of them, the study's study-latencies, adds all nine configurations). "
+                    + "Writes compare.md (count, min, p50, p90, p99, p99.9, max in ms and the SLO-violation ratio per "
+                    + "row, in the style of the study's tables) and ECDF overlays, linear and log x, as PNG and SVG."
+        },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:written", "1:an input could not be read (the message names it)", "2:bad usage"})
 public final class CompareCommand implements Callable<Integer> {
 
     /** Which latency of a probe run to compare. */
-    public enum Latency { intended, sent }
+    public enum Latency {
+        intended,
+        sent
+    }
 
     @Spec
     private CommandSpec spec;
 
-    @Parameters(arity = "1..*", paramLabel = "RUN",
+    @Parameters(
+            arity = "1..*",
+            paramLabel = "RUN",
             description = "a probe run folder (or a demo run folder holding one in probe/), its latencies.csv or "
                     + "latency.hlog, a study *_latency.txt file, or a folder of study files")
     List<Path> inputs = new ArrayList<>();
 
-    @Option(names = "--out", defaultValue = "results/compare", paramLabel = "DIR",
+    @Option(
+            names = "--out",
+            defaultValue = "results/compare",
+            paramLabel = "DIR",
             description = "folder for compare.md and the plots (default: ${DEFAULT-VALUE})")
     Path out;
 
-    @Option(names = "--cycles-per-ns", defaultValue = "2.1", paramLabel = "RATE",
+    @Option(
+            names = "--cycles-per-ns",
+            defaultValue = "2.1",
+            paramLabel = "RATE",
             description = "TSC cycles per ns of the study's files: milliseconds = cycles / (RATE x 1e6) "
                     + "(default: ${DEFAULT-VALUE}, the study's fixed 2.1 GHz)")
     double cyclesPerNs;
 
-    @Option(names = "--latency", defaultValue = "intended", paramLabel = "intended|sent",
+    @Option(
+            names = "--latency",
+            defaultValue = "intended",
+            paramLabel = "intended|sent",
             description = "latency of probe runs: from the intended send time, or from the send stamp (closest "
                     + "to what the study measured) (default: ${DEFAULT-VALUE})")
     Latency latency;
 
-    @Option(names = "--slo-ms", defaultValue = "20", paramLabel = "MS",
+    @Option(
+            names = "--slo-ms",
+            defaultValue = "20",
+            paramLabel = "MS",
             description = "SLO for a window's p95 when recomputing runs' violation ratios (default: ${DEFAULT-VALUE})")
     double sloMs;
 
-    @Option(names = "--window", defaultValue = "1s", converter = DurationConverter.class, paramLabel = "TIME",
+    @Option(
+            names = "--window",
+            defaultValue = "1s",
+            converter = DurationConverter.class,
+            paramLabel = "TIME",
             description = "SLO window (default: ${DEFAULT-VALUE})")
     Duration window;
 
     @Option(names = "--verbose", description = "on failure, print the stack trace too")
     boolean verbose;
 
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            description = "show this help")
     boolean help;
 
     @Override
@@ -93,8 +120,8 @@ public final class CompareCommand implements Callable<Integer> {
         String table = CompareReport.write(out, rows, sloMs, window.toNanos() / 1e9);
         PrintWriter console = cmd.getOut();
         console.print(table);
-        console.println("wrote " + out.resolve(CompareReport.MARKDOWN) + " and the ECDF plots ("
-                + CompareReport.ECDF + ", " + CompareReport.ECDF_LOG + "; .png and .svg)");
+        console.println("wrote " + out.resolve(CompareReport.MARKDOWN) + " and the ECDF plots (" + CompareReport.ECDF
+                + ", " + CompareReport.ECDF_LOG + "; .png and .svg)");
         console.flush();
         return 0;
     }

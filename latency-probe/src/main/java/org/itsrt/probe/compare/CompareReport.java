@@ -1,10 +1,5 @@
 package org.itsrt.probe.compare;
 
-import org.itsrt.probe.report.Charts;
-import org.itsrt.probe.report.Decimals;
-import org.itsrt.probe.report.Ecdf;
-import org.itsrt.probe.report.MarkdownTable;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,6 +7,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.itsrt.probe.report.Charts;
+import org.itsrt.probe.report.Decimals;
+import org.itsrt.probe.report.Ecdf;
+import org.itsrt.probe.report.MarkdownTable;
 
 /**
  * {@code compare.md} and the ECDF overlays ({@code compare-ecdf}, {@code compare-ecdf-log}, PNG and
@@ -29,8 +28,7 @@ public final class CompareReport {
     /** Percentile method of rows built from a histogram log. */
     static final String HISTOGRAM = "HdrHistogram, 3 significant digits";
 
-    private CompareReport() {
-    }
+    private CompareReport() {}
 
     /** Writes the table and the plots into {@code dir}; returns the table. */
     public static String write(Path dir, List<Distribution> rows, double sloMs, double windowS) throws IOException {
@@ -50,10 +48,25 @@ public final class CompareReport {
     public static String table(List<Distribution> rows) {
         MarkdownTable table = new MarkdownTable(
                 List.of("run", "count", "min", "p50", "p90", "p99", "p99.9", "max", "SLO ratio"),
-                false, true, true, true, true, true, true, true, true);
+                false,
+                true,
+                true,
+                true,
+                true,
+                true,
+                true,
+                true,
+                true);
         for (Distribution d : rows) {
-            table.row(List.of(d.label(), String.format(Locale.ROOT, "%,d", d.count()), ms(d.minMs()), ms(d.p50Ms()),
-                    ms(d.p90Ms()), ms(d.p99Ms()), ms(d.p999Ms()), ms(d.maxMs()),
+            table.row(List.of(
+                    d.label(),
+                    String.format(Locale.ROOT, "%,d", d.count()),
+                    ms(d.minMs()),
+                    ms(d.p50Ms()),
+                    ms(d.p90Ms()),
+                    ms(d.p99Ms()),
+                    ms(d.p999Ms()),
+                    ms(d.maxMs()),
                     Double.isNaN(d.sloRatio()) ? "n/a" : Decimals.percent(d.sloRatio())));
         }
         return table.toString();
@@ -62,11 +75,18 @@ public final class CompareReport {
     private static String markdown(List<Distribution> rows, String table, double sloMs, double windowS) {
         StringBuilder md = new StringBuilder();
         md.append("# Latency comparison\n\n");
-        md.append("End-to-end latency in ms. SLO ratio: share of ").append(fmt(windowS)).append(" s windows of a run's "
-                + "active span whose p95 exceeds ").append(fmt(sloMs)).append(" ms.\n\n");
+        md.append("End-to-end latency in ms. SLO ratio: share of ")
+                .append(fmt(windowS))
+                .append(" s windows of a run's " + "active span whose p95 exceeds ")
+                .append(fmt(sloMs))
+                .append(" ms.\n\n");
         md.append(table).append('\n');
         md.append("![ECDF](").append(ECDF).append(".png) ([SVG](").append(ECDF).append(".svg))\n\n");
-        md.append("![ECDF, log scale](").append(ECDF_LOG).append(".png) ([SVG](").append(ECDF_LOG).append(".svg))\n\n");
+        md.append("![ECDF, log scale](")
+                .append(ECDF_LOG)
+                .append(".png) ([SVG](")
+                .append(ECDF_LOG)
+                .append(".svg))\n\n");
         md.append("## Rows\n\n");
         MarkdownTable sources = new MarkdownTable(List.of("run", "latency", "percentiles", "SLO ratio", "source"));
         for (Distribution d : rows) {

@@ -13,13 +13,38 @@ import org.itsrt.probe.report.Ecdf;
  * @param sloNote     why there is no ratio, or where it came from
  * @param ecdf        its ECDF for the overlay plots
  */
-public record Distribution(String label, String source, String latency, long count, double minMs, double p50Ms,
-                           double p90Ms, double p99Ms, double p999Ms, double maxMs, String percentiles,
-                           double sloRatio, String sloNote, Ecdf ecdf) {
+public record Distribution(
+        String label,
+        String source,
+        String latency,
+        long count,
+        double minMs,
+        double p50Ms,
+        double p90Ms,
+        double p99Ms,
+        double p999Ms,
+        double maxMs,
+        String percentiles,
+        double sloRatio,
+        String sloNote,
+        Ecdf ecdf) {
 
     /** The same distribution under another row name. */
     public Distribution withLabel(String newLabel) {
-        return new Distribution(newLabel, source, latency, count, minMs, p50Ms, p90Ms, p99Ms, p999Ms, maxMs, percentiles,
-                sloRatio, sloNote, new Ecdf(newLabel, ecdf.xMs(), ecdf.fraction()));
+        return new Distribution(
+                newLabel,
+                source,
+                latency,
+                count,
+                minMs,
+                p50Ms,
+                p90Ms,
+                p99Ms,
+                p999Ms,
+                maxMs,
+                percentiles,
+                sloRatio,
+                sloNote,
+                new Ecdf(newLabel, ecdf.xMs(), ecdf.fraction()));
     }
 }

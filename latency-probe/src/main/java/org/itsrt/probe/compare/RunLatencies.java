@@ -1,5 +1,13 @@
 package org.itsrt.probe.compare;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
 import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogReader;
@@ -13,15 +21,6 @@ import org.itsrt.probe.stats.LatencyKind;
 import org.itsrt.probe.stats.SortedSample;
 import org.itsrt.probe.stats.WindowedSlo;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Locale;
-
 /**
  * A probe run as a comparison row, read back from its folder: from {@code latencies.csv} when it is
  * there (every value, exact percentiles, and the SLO ratio recomputed with the comparison's window
@@ -33,13 +32,12 @@ public final class RunLatencies {
     /** Where a demo run ({@code ./its demo}) keeps its probe's run folder. */
     public static final String DEMO_PROBE_FOLDER = "probe";
 
-
-    private RunLatencies() {
-    }
+    private RunLatencies() {}
 
     /** Whether {@code dir} is a probe run folder. */
     public static boolean isRunFolder(Path dir) {
-        return Files.isRegularFile(dir.resolve(LatencyCsv.FILE)) || Files.isRegularFile(dir.resolve(HistogramLog.FILE))
+        return Files.isRegularFile(dir.resolve(LatencyCsv.FILE))
+                || Files.isRegularFile(dir.resolve(HistogramLog.FILE))
                 || Files.isRegularFile(dir.resolve(RunReport.SUMMARY_JSON));
     }
 
@@ -87,7 +85,8 @@ public final class RunLatencies {
         return name.toString();
     }
 
-    static Distribution fromCsv(String label, Path csv, LatencyKind wanted, long windowNs, long sloNs) throws IOException {
+    static Distribution fromCsv(String label, Path csv, LatencyKind wanted, long windowNs, long sloNs)
+            throws IOException {
         long[] arrival = new long[1024];
         long[] fromSent = new long[1024];
         long[] fromIntended = new long[1024];
@@ -111,8 +110,8 @@ public final class RunLatencies {
                 }
                 String[] cells = line.split(",", -1);
                 if (cells.length < columns.size()) {
-                    throw new IOException(csv + ":" + lineNumber + ": " + cells.length + " columns, expected "
-                            + columns.size());
+                    throw new IOException(
+                            csv + ":" + lineNumber + ": " + cells.length + " columns, expected " + columns.size());
                 }
                 if (n == arrival.length) {
                     arrival = Arrays.copyOf(arrival, n * 2);
@@ -129,7 +128,8 @@ public final class RunLatencies {
                         withIntended++;
                     }
                 } catch (NumberFormatException e) {
-                    throw new IOException(csv + ":" + lineNumber + ": expected integer nanosecond stamps: " + e.getMessage());
+                    throw new IOException(
+                            csv + ":" + lineNumber + ": expected integer nanosecond stamps: " + e.getMessage());
                 }
                 n++;
             }
@@ -168,10 +168,26 @@ public final class RunLatencies {
         WindowedSlo.Report slo = windows.report(0, last - first);
         String latencyText = "run: " + kind.label() + (kind != wanted ? " (the records carry no intended time)" : "")
                 + (negative > 0 ? "; " + negative + " negative latencies left out" : "");
-        return new Distribution(label, csv.toString(), latencyText, sample.count(), sample.min(), sample.percentile(50),
-                sample.percentile(90), sample.percentile(99), sample.percentile(99.9), sample.max(), CompareReport.EXACT,
-                slo.ratio(), String.format(Locale.ROOT, "recomputed from %s: %d of %d windows", LatencyCsv.FILE,
-                slo.violating(), slo.windows()), Ecdf.ofSorted(label, sample.sortedValues()));
+        return new Distribution(
+                label,
+                csv.toString(),
+                latencyText,
+                sample.count(),
+                sample.min(),
+                sample.percentile(50),
+                sample.percentile(90),
+                sample.percentile(99),
+                sample.percentile(99.9),
+                sample.max(),
+                CompareReport.EXACT,
+                slo.ratio(),
+                String.format(
+                        Locale.ROOT,
+                        "recomputed from %s: %d of %d windows",
+                        LatencyCsv.FILE,
+                        slo.violating(),
+                        slo.windows()),
+                Ecdf.ofSorted(label, sample.sortedValues()));
     }
 
     private static int column(Path csv, List<String> columns, String name) throws IOException {
@@ -200,7 +216,8 @@ public final class RunLatencies {
         } catch (RuntimeException e) {
             throw new IOException(hlog + ": not a readable HdrHistogram log: " + e.getMessage(), e);
         }
-        LatencyKind kind = wanted == LatencyKind.FROM_INTENDED && totals[1].getTotalCount() == 0 ? LatencyKind.FROM_SENT : wanted;
+        LatencyKind kind =
+                wanted == LatencyKind.FROM_INTENDED && totals[1].getTotalCount() == 0 ? LatencyKind.FROM_SENT : wanted;
         Histogram total = totals[kind == LatencyKind.FROM_SENT ? 0 : 1];
         if (total.getTotalCount() == 0) {
             throw new IOException(hlog + ": no " + kind.key() + " histograms in it");
@@ -216,13 +233,29 @@ public final class RunLatencies {
             if (recorded != null) {
                 ratio = recorded;
                 boolean same = Math.abs(runSlo - sloNs / 1e6) < 1e-9 && Math.abs(runWindow - windowNs / 1e9) < 1e-12;
-                sloNote = String.format(Locale.ROOT, "from %s (SLO %s ms, window %s s%s)", RunReport.SUMMARY_JSON,
-                        runSlo, runWindow, same ? "" : ": NOT the comparison's");
+                sloNote = String.format(
+                        Locale.ROOT,
+                        "from %s (SLO %s ms, window %s s%s)",
+                        RunReport.SUMMARY_JSON,
+                        runSlo,
+                        runWindow,
+                        same ? "" : ": NOT the comparison's");
             }
         }
-        return new Distribution(label, hlog.toString(), "run: " + kind.label(), total.getTotalCount(),
-                total.getMinValue() / 1e6, total.getValueAtPercentile(50) / 1e6, total.getValueAtPercentile(90) / 1e6,
-                total.getValueAtPercentile(99) / 1e6, total.getValueAtPercentile(99.9) / 1e6, total.getMaxValue() / 1e6,
-                CompareReport.HISTOGRAM, ratio, sloNote, Ecdf.ofHistogram(label, total));
+        return new Distribution(
+                label,
+                hlog.toString(),
+                "run: " + kind.label(),
+                total.getTotalCount(),
+                total.getMinValue() / 1e6,
+                total.getValueAtPercentile(50) / 1e6,
+                total.getValueAtPercentile(90) / 1e6,
+                total.getValueAtPercentile(99) / 1e6,
+                total.getValueAtPercentile(99.9) / 1e6,
+                total.getMaxValue() / 1e6,
+                CompareReport.HISTOGRAM,
+                ratio,
+                sloNote,
+                Ecdf.ofHistogram(label, total));
     }
 }

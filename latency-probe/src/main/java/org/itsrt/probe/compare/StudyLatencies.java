@@ -1,8 +1,5 @@
 package org.itsrt.probe.compare;
 
-import org.itsrt.probe.report.Ecdf;
-import org.itsrt.probe.stats.SortedSample;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -15,6 +12,8 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.itsrt.probe.report.Ecdf;
+import org.itsrt.probe.stats.SortedSample;
 
 /**
  * The study's raw end-to-end latencies (its {@code study-latencies} folder, when you have it): one file per
@@ -29,8 +28,7 @@ public final class StudyLatencies {
     private static final Pattern RTDS = Pattern.compile("flink_kafka_rtds_(\\d+)_(\\d+)_latency\\.txt");
     private static final Pattern CREDIT = Pattern.compile("flink_kafka_(credit2?)_(full|partial)_latency\\.txt");
 
-    private StudyLatencies() {
-    }
+    private StudyLatencies() {}
 
     /** Whether {@code dir} looks like the study's folder: it holds {@code *_latency.txt} files. */
     public static boolean isStudyFolder(Path dir) throws IOException {
@@ -41,7 +39,8 @@ public final class StudyLatencies {
     public static List<Path> files(Path dir) throws IOException {
         try (Stream<Path> list = Files.list(dir)) {
             return list.filter(p -> p.getFileName().toString().endsWith("_latency.txt"))
-                    .sorted(Comparator.comparingInt(StudyLatencies::group).thenComparingLong(StudyLatencies::rank)
+                    .sorted(Comparator.comparingInt(StudyLatencies::group)
+                            .thenComparingLong(StudyLatencies::rank)
                             .thenComparing(p -> p.getFileName().toString()))
                     .toList();
         }
@@ -134,11 +133,21 @@ public final class StudyLatencies {
     public static Distribution distribution(Path file, double cyclesPerNs) throws IOException {
         SortedSample sample = SortedSample.of(readMs(file, cyclesPerNs));
         String label = label(file);
-        return new Distribution(label, file.toString(),
-                "study: consumer receipt - producer stamp (TSC at " + cyclesPerNs + " cycles/ns)", sample.count(),
-                sample.min(), sample.percentile(50), sample.percentile(90), sample.percentile(99),
-                sample.percentile(99.9), sample.max(), CompareReport.EXACT, Double.NaN,
-                "n/a: the study's files hold no arrival times", Ecdf.ofSorted(label, sample.sortedValues()));
+        return new Distribution(
+                label,
+                file.toString(),
+                "study: consumer receipt - producer stamp (TSC at " + cyclesPerNs + " cycles/ns)",
+                sample.count(),
+                sample.min(),
+                sample.percentile(50),
+                sample.percentile(90),
+                sample.percentile(99),
+                sample.percentile(99.9),
+                sample.max(),
+                CompareReport.EXACT,
+                Double.NaN,
+                "n/a: the study's files hold no arrival times",
+                Ecdf.ofSorted(label, sample.sortedValues()));
     }
 
     /** Every study file of {@code dir}, in the order of docs/study.md, section 2. */

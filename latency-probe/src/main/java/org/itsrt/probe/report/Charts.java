@@ -1,5 +1,14 @@
 package org.itsrt.probe.report;
 
+import java.awt.Color;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import javax.imageio.ImageIO;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -10,17 +19,6 @@ import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
-
-import java.awt.Color;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-
-import javax.imageio.ImageIO;
 
 /**
  * The report's plots, drawn with XChart at a fixed size and written as PNG and SVG. Works without
@@ -37,14 +35,17 @@ public final class Charts {
         }
     }
 
-    private Charts() {
-    }
+    private Charts() {}
 
     /** ECDFs of several series on one chart; {@code logX} draws latency on a log scale (points <= 0 dropped). */
     public static XYChart ecdf(String title, List<Ecdf> series, boolean logX) {
-        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
+        XYChart chart = new XYChartBuilder()
+                .width(WIDTH)
+                .height(HEIGHT)
+                .title(title)
                 .xAxisTitle(logX ? "latency (ms, log scale)" : "latency (ms)")
-                .yAxisTitle("fraction of records at or below").build();
+                .yAxisTitle("fraction of records at or below")
+                .build();
         style(chart.getStyler());
         chart.getStyler().setXAxisLogarithmic(logX);
         chart.getStyler().setYAxisMin(0.0);
@@ -107,13 +108,17 @@ public final class Charts {
      *
      * @param line true for a line (windowed p95, SLO), false for one dot per record
      */
-    public record TimeSeries(String name, double[] seconds, double[] ms, boolean line) {
-    }
+    public record TimeSeries(String name, double[] seconds, double[] ms, boolean line) {}
 
     /** Latency (ms) against time since the first arrival (s). */
     public static XYChart timeline(String title, List<TimeSeries> series) {
-        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
-                .xAxisTitle("time since the first arrival (s)").yAxisTitle("latency (ms)").build();
+        XYChart chart = new XYChartBuilder()
+                .width(WIDTH)
+                .height(HEIGHT)
+                .title(title)
+                .xAxisTitle("time since the first arrival (s)")
+                .yAxisTitle("latency (ms)")
+                .build();
         style(chart.getStyler());
         chart.getStyler().setMarkerSize(3);
         chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
@@ -138,10 +143,15 @@ public final class Charts {
      *
      * @param values {@code values.get(s).get(c)}: series s, category c
      */
-    public static CategoryChart bars(String title, String yTitle, List<String> categories, List<String> seriesNames,
-                                     List<List<Double>> values) {
-        CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(title)
-                .xAxisTitle("stage").yAxisTitle(yTitle).build();
+    public static CategoryChart bars(
+            String title, String yTitle, List<String> categories, List<String> seriesNames, List<List<Double>> values) {
+        CategoryChart chart = new CategoryChartBuilder()
+                .width(WIDTH)
+                .height(HEIGHT)
+                .title(title)
+                .xAxisTitle("stage")
+                .yAxisTitle(yTitle)
+                .build();
         style(chart.getStyler());
         chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
         chart.getStyler().setLabelsVisible(false);
@@ -153,10 +163,11 @@ public final class Charts {
 
     /** Colours that stay apart on white and in print (Tableau 10, then darker shades). */
     private static final Color[] PALETTE = {
-            new Color(31, 119, 180), new Color(255, 127, 14), new Color(44, 160, 44), new Color(214, 39, 40),
-            new Color(148, 103, 189), new Color(140, 86, 75), new Color(227, 119, 194), new Color(127, 127, 127),
-            new Color(188, 189, 34), new Color(23, 190, 207), new Color(0, 0, 0), new Color(0, 80, 120),
-            new Color(150, 60, 0), new Color(0, 100, 0), new Color(120, 0, 0), new Color(70, 0, 120)};
+        new Color(31, 119, 180), new Color(255, 127, 14), new Color(44, 160, 44), new Color(214, 39, 40),
+        new Color(148, 103, 189), new Color(140, 86, 75), new Color(227, 119, 194), new Color(127, 127, 127),
+        new Color(188, 189, 34), new Color(23, 190, 207), new Color(0, 0, 0), new Color(0, 80, 120),
+        new Color(150, 60, 0), new Color(0, 100, 0), new Color(120, 0, 0), new Color(70, 0, 120)
+    };
 
     private static void style(Styler styler) {
         styler.setSeriesColors(PALETTE);
@@ -174,12 +185,13 @@ public final class Charts {
      */
     public static void prepare() {
         ImageIO.setUseCache(false);
-        XYChart chart = new XYChartBuilder().width(64).height(48).title("warm-up").build();
+        XYChart chart =
+                new XYChartBuilder().width(64).height(48).title("warm-up").build();
         chart.addSeries("warm-up", new double[] {0, 1}, new double[] {0, 1});
         try {
             BitmapEncoder.saveBitmap(chart, OutputStream.nullOutputStream(), BitmapEncoder.BitmapFormat.PNG);
-            VectorGraphicsEncoder.saveVectorGraphic(chart, OutputStream.nullOutputStream(),
-                    VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+            VectorGraphicsEncoder.saveVectorGraphic(
+                    chart, OutputStream.nullOutputStream(), VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot draw a chart: " + e.getMessage(), e);
         }

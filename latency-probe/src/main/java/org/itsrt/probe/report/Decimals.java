@@ -7,8 +7,7 @@ public final class Decimals {
 
     private static final long[] POW10 = {1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000};
 
-    private Decimals() {
-    }
+    private Decimals() {}
 
     /**
      * {@code value / 10^scale} written out exactly, e.g. {@code fixed(2_103_456, 6)} is
@@ -47,13 +46,17 @@ public final class Decimals {
     /** Seconds, short: {@code 1 s}, {@code 0.5 s}, {@code 120 s}. */
     public static String seconds(long ns) {
         double s = ns / 1e9;
-        return s == Math.rint(s) ? String.format(Locale.ROOT, "%.0f s", s) : String.format(Locale.ROOT, "%s s", trim(s));
+        return s == Math.rint(s)
+                ? String.format(Locale.ROOT, "%.0f s", s)
+                : String.format(Locale.ROOT, "%s s", trim(s));
     }
 
     /** Milliseconds, short: {@code 20 ms}, {@code 6.5 ms}. */
     public static String millis(long ns) {
         double ms = ns / 1e6;
-        return ms == Math.rint(ms) ? String.format(Locale.ROOT, "%.0f ms", ms) : String.format(Locale.ROOT, "%s ms", trim(ms));
+        return ms == Math.rint(ms)
+                ? String.format(Locale.ROOT, "%.0f ms", ms)
+                : String.format(Locale.ROOT, "%s ms", trim(ms));
     }
 
     private static String trim(double value) {

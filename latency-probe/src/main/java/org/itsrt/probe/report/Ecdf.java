@@ -1,9 +1,8 @@
 package org.itsrt.probe.report;
 
+import java.util.Arrays;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramIterationValue;
-
-import java.util.Arrays;
 
 /**
  * The points of an empirical CDF: latency (ms) against the fraction of records at or below it,
@@ -98,8 +97,12 @@ public record Ecdf(String name, double[] xMs, double[] fraction) {
         while (first < xMs.length && xMs[first] <= 0) {
             first++;
         }
-        return first == 0 ? this
-                : new Ecdf(name, Arrays.copyOfRange(xMs, first, xMs.length), Arrays.copyOfRange(fraction, first, fraction.length));
+        return first == 0
+                ? this
+                : new Ecdf(
+                        name,
+                        Arrays.copyOfRange(xMs, first, xMs.length),
+                        Arrays.copyOfRange(fraction, first, fraction.length));
     }
 
     public boolean isEmpty() {

@@ -1,12 +1,5 @@
 package org.itsrt.probe.report;
 
-import org.HdrHistogram.Histogram;
-import org.HdrHistogram.HistogramLogWriter;
-import org.itsrt.probe.arrival.Arrival;
-import org.itsrt.probe.arrival.ArrivalSink;
-import org.itsrt.probe.stats.LatencyHistogram;
-import org.itsrt.probe.stats.LatencyKind;
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -14,6 +7,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.Map;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogWriter;
+import org.itsrt.probe.arrival.Arrival;
+import org.itsrt.probe.arrival.ArrivalSink;
+import org.itsrt.probe.stats.LatencyHistogram;
+import org.itsrt.probe.stats.LatencyKind;
 
 /**
  * {@code latency.hlog}: HdrHistogram's interval log, one histogram per interval (1 s by default)
@@ -99,7 +98,8 @@ public final class HistogramLog implements ArrivalSink {
         for (Map.Entry<LatencyKind, Histogram> e : interval.entrySet()) {
             Histogram histogram = e.getValue();
             if (histogram.getTotalCount() > 0) {
-                writer.outputIntervalHistogram(secondsSinceBase(intervalStartNs), secondsSinceBase(endNs), histogram, 1e6);
+                writer.outputIntervalHistogram(
+                        secondsSinceBase(intervalStartNs), secondsSinceBase(endNs), histogram, 1e6);
                 histogram.reset();
                 // reset() forgets the tag too.
                 histogram.setTag(e.getKey().key());

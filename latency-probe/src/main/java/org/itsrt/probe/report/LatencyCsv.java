@@ -1,8 +1,5 @@
 package org.itsrt.probe.report;
 
-import org.itsrt.probe.arrival.Arrival;
-import org.itsrt.probe.arrival.ArrivalSink;
-
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -10,6 +7,8 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.itsrt.probe.arrival.Arrival;
+import org.itsrt.probe.arrival.ArrivalSink;
 
 /**
  * {@code latencies.csv}: one row per measured record, written as records arrive (buffered, so a
@@ -36,11 +35,20 @@ public final class LatencyCsv implements ArrivalSink {
     @Override
     public void arrived(Arrival a) {
         row.setLength(0);
-        row.append(a.detector()).append(',').append(a.seq()).append(',').append(a.sentNs()).append(',');
+        row.append(a.detector())
+                .append(',')
+                .append(a.seq())
+                .append(',')
+                .append(a.sentNs())
+                .append(',');
         if (a.hasIntended()) {
             row.append(a.intendedNs());
         }
-        row.append(',').append(a.arrivalNs()).append(',').append(Decimals.fixed(a.latencyFromSentNs(), 6)).append(',');
+        row.append(',')
+                .append(a.arrivalNs())
+                .append(',')
+                .append(Decimals.fixed(a.latencyFromSentNs(), 6))
+                .append(',');
         if (a.hasIntended()) {
             row.append(Decimals.fixed(a.latencyFromIntendedNs(), 6));
         }

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -49,16 +48,14 @@ public record ProbeSummary(
             @JsonProperty("duration_s") double durationS,
             @JsonProperty("active_span_s") double activeSpanS,
             @JsonProperty("stopped_by") String stoppedBy,
-            String clock) {
-    }
+            String clock) {}
 
     /** What the statistics were computed with. */
     public record Settings(
             @JsonProperty("window_s") double windowS,
             @JsonProperty("slo_ms") double sloMs,
             @JsonProperty("warmup_s") double warmupS,
-            @JsonProperty("histogram_significant_digits") int histogramSignificantDigits) {
-    }
+            @JsonProperty("histogram_significant_digits") int histogramSignificantDigits) {}
 
     /**
      * Counts of what arrived.
@@ -72,21 +69,17 @@ public record ProbeSummary(
             @JsonProperty("malformed_by_reason") Map<String, Long> malformedByReason,
             @JsonProperty("negative_latency") ByKind<Long> negativeLatency,
             Long expected,
-            Long shortfall) {
-    }
+            Long shortfall) {}
 
     /** One value per latency kind. */
-    public record ByKind<T>(
-            @JsonProperty("from_sent") T fromSent,
-            @JsonProperty("from_intended") T fromIntended) {
+    public record ByKind<T>(@JsonProperty("from_sent") T fromSent, @JsonProperty("from_intended") T fromIntended) {
 
         /** The value of a kind by its key ({@code from_sent}, {@code from_intended}). */
         public T of(String key) {
             return switch (key) {
                 case "from_sent" -> fromSent;
                 case "from_intended" -> fromIntended;
-                default -> throw new IllegalArgumentException("no latency kind " + key
-                        + " (from_sent, from_intended)");
+                default -> throw new IllegalArgumentException("no latency kind " + key + " (from_sent, from_intended)");
             };
         }
     }
@@ -106,9 +99,7 @@ public record ProbeSummary(
      *
      * @param steadyState null when the run ended before its warm-up did
      */
-    public record Spans<T>(
-            T all,
-            @JsonProperty("steady_state") T steadyState) {
+    public record Spans<T>(T all, @JsonProperty("steady_state") T steadyState) {
 
         /** The steady state where the run has one with records in it, else the whole run. */
         public T steadyOrAll(java.util.function.ToLongFunction<T> count) {
@@ -127,8 +118,7 @@ public record ProbeSummary(
             @JsonProperty("p99_ms") Double p99Ms,
             @JsonProperty("p99_9_ms") Double p999Ms,
             @JsonProperty("p99_99_ms") Double p9999Ms,
-            @JsonProperty("max_ms") Double maxMs) {
-    }
+            @JsonProperty("max_ms") Double maxMs) {}
 
     /** A job stage's duration in microseconds; every value but {@code count} is null when it is 0. */
     public record StageStats(
@@ -141,18 +131,13 @@ public record ProbeSummary(
             @JsonProperty("p99_us") Double p99Us,
             @JsonProperty("p99_9_us") Double p999Us,
             @JsonProperty("p99_99_us") Double p9999Us,
-            @JsonProperty("max_us") Double maxUs) {
-    }
+            @JsonProperty("max_us") Double maxUs) {}
 
     /** The job's stages, from the durations advice records carry. */
-    public record Stages(StageStats parse, StageStats infer, StageStats route) {
-    }
+    public record Stages(StageStats parse, StageStats infer, StageStats route) {}
 
     /** Delivery by sequence number: all detectors together and each one. */
-    public record Sequence(
-            Delivery total,
-            @JsonProperty("per_detector") List<DetectorDelivery> perDetector) {
-    }
+    public record Sequence(Delivery total, @JsonProperty("per_detector") List<DetectorDelivery> perDetector) {}
 
     /** Lost, duplicated and reordered records of a set of detectors. */
     public record Delivery(
@@ -161,8 +146,7 @@ public record ProbeSummary(
             @JsonProperty("max_seq") long maxSeq,
             long lost,
             long duplicated,
-            long reordered) {
-    }
+            long reordered) {}
 
     /** {@link Delivery} of one detector. */
     public record DetectorDelivery(
@@ -172,13 +156,11 @@ public record ProbeSummary(
             @JsonProperty("max_seq") long maxSeq,
             long lost,
             long duplicated,
-            long reordered) {
-    }
+            long reordered) {}
 
     /** The SLO windows of both latency kinds. */
     public record Slos(
-            @JsonProperty("from_sent") Spans<Slo> fromSent,
-            @JsonProperty("from_intended") Spans<Slo> fromIntended) {
+            @JsonProperty("from_sent") Spans<Slo> fromSent, @JsonProperty("from_intended") Spans<Slo> fromIntended) {
 
         public Spans<Slo> of(String key) {
             return new ByKind<>(fromSent, fromIntended).of(key);
@@ -197,16 +179,11 @@ public record ProbeSummary(
             @JsonProperty("violating_windows") long violatingWindows,
             @JsonProperty("violation_ratio") Double violationRatio,
             long records,
-            @JsonProperty("records_over_slo") long recordsOverSlo) {
-    }
+            @JsonProperty("records_over_slo") long recordsOverSlo) {}
 
     /** The run folder's other files. */
     public record Files(
-            String latencies,
-            @JsonProperty("histogram_log") String histogramLog,
-            String windows,
-            List<String> plots) {
-    }
+            String latencies, @JsonProperty("histogram_log") String histogramLog, String windows, List<String> plots) {}
 
     /** Total loss: seqs that never arrived plus records announced but never received. */
     public long lostOrMissing() {
@@ -242,12 +219,17 @@ public record ProbeSummary(
         try {
             summary = JSON.readValue(file.toFile(), ProbeSummary.class);
         } catch (UnrecognizedPropertyException e) {
-            throw new IOException(file + ": not a probe summary (" + FORMAT + "): unknown field '" + e.getPropertyName()
-                    + "' at " + path(e), e);
+            throw new IOException(
+                    file + ": not a probe summary (" + FORMAT + "): unknown field '" + e.getPropertyName() + "' at "
+                            + path(e),
+                    e);
         } catch (MismatchedInputException e) {
             java.util.regex.Matcher missing = MISSING.matcher(e.getOriginalMessage());
-            throw new IOException(file + ": not a probe summary (" + FORMAT + "): " + (missing.find()
-                    ? "missing field '" + missing.group(1) + "' at " + path(e) : e.getOriginalMessage() + " at " + path(e)),
+            throw new IOException(
+                    file + ": not a probe summary (" + FORMAT + "): "
+                            + (missing.find()
+                                    ? "missing field '" + missing.group(1) + "' at " + path(e)
+                                    : e.getOriginalMessage() + " at " + path(e)),
                     e);
         }
         if (!FORMAT.equals(summary.format())) {
@@ -263,7 +245,8 @@ public record ProbeSummary(
     }
 
     /** Jackson's words for a required field that is absent. */
-    private static final java.util.regex.Pattern MISSING = java.util.regex.Pattern.compile("Missing creator property '([^']+)'");
+    private static final java.util.regex.Pattern MISSING =
+            java.util.regex.Pattern.compile("Missing creator property '([^']+)'");
 
     private static String path(MismatchedInputException e) {
         StringBuilder where = new StringBuilder();

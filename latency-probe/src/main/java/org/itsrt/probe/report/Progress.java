@@ -1,5 +1,7 @@
 package org.itsrt.probe.report;
 
+import java.io.PrintStream;
+import java.util.Locale;
 import org.itsrt.probe.arrival.Arrival;
 import org.itsrt.probe.arrival.ArrivalSink;
 import org.itsrt.probe.arrival.MalformedRecord;
@@ -7,9 +9,6 @@ import org.itsrt.probe.stats.LatencyHistogram;
 import org.itsrt.probe.stats.LatencyKind;
 import org.itsrt.probe.stats.RunStats;
 import org.itsrt.probe.stats.SequenceTracker;
-
-import java.io.PrintStream;
-import java.util.Locale;
 
 /**
  * A progress line every few seconds of a long run: records so far, the rate since the last line,
@@ -90,11 +89,16 @@ public final class Progress implements ArrivalSink {
         LatencyHistogram latency = stats.latency(kind);
         SequenceTracker.DetectorCounts total = stats.sequences().total();
         StringBuilder line = new StringBuilder(160);
-        line.append(String.format(Locale.ROOT, "its-probe: %,d records, %,.0f/s, p50 %s ms, p99 %s ms (%s)",
-                records, rate, Decimals.ms(latency.percentileNs(50), 3), Decimals.ms(latency.percentileNs(99), 3),
+        line.append(String.format(
+                Locale.ROOT,
+                "its-probe: %,d records, %,.0f/s, p50 %s ms, p99 %s ms (%s)",
+                records,
+                rate,
+                Decimals.ms(latency.percentileNs(50), 3),
+                Decimals.ms(latency.percentileNs(99), 3),
                 kind.label()));
-        line.append(String.format(Locale.ROOT, ", lost %d, dup %d, reordered %d", total.lost(), total.duplicated(),
-                total.reordered()));
+        line.append(String.format(
+                Locale.ROOT, ", lost %d, dup %d, reordered %d", total.lost(), total.duplicated(), total.reordered()));
         if (malformed > 0) {
             line.append(", malformed ").append(malformed);
         }

@@ -1,9 +1,8 @@
 package org.itsrt.probe.report;
 
-import org.apache.kafka.common.TopicPartition;
-
 import java.time.Instant;
 import java.util.Map;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * What a run report says about the run itself, besides its numbers.
@@ -20,7 +19,15 @@ import java.util.Map;
  * @param clock            the latency clock, as {@code ClockInfo.describe()} puts it
  * @param expected         {@code --expect}, 0 when not given
  */
-public record RunInfo(String topic, String bootstrapServers, String groupId, boolean fromBeginning,
-                      Map<TopicPartition, Long> startOffsets, Map<String, String> consumerOverrides, Instant started,
-                      Instant ended, String stoppedBy, String clock, long expected) {
-}
+public record RunInfo(
+        String topic,
+        String bootstrapServers,
+        String groupId,
+        boolean fromBeginning,
+        Map<TopicPartition, Long> startOffsets,
+        Map<String, String> consumerOverrides,
+        Instant started,
+        Instant ended,
+        String stoppedBy,
+        String clock,
+        long expected) {}

@@ -1,15 +1,5 @@
 package org.itsrt.probe.report;
 
-import org.apache.kafka.common.TopicPartition;
-import org.itsrt.probe.arrival.MalformedRecord;
-import org.itsrt.probe.stats.LatencyHistogram;
-import org.itsrt.probe.stats.LatencyKind;
-import org.itsrt.probe.stats.LatencySummary;
-import org.itsrt.probe.stats.RunStats;
-import org.itsrt.probe.stats.SequenceTracker;
-import org.itsrt.probe.stats.Stage;
-import org.itsrt.probe.stats.WindowedSlo;
-
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +11,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.apache.kafka.common.TopicPartition;
+import org.itsrt.probe.arrival.MalformedRecord;
+import org.itsrt.probe.stats.LatencyHistogram;
+import org.itsrt.probe.stats.LatencyKind;
+import org.itsrt.probe.stats.LatencySummary;
+import org.itsrt.probe.stats.RunStats;
+import org.itsrt.probe.stats.SequenceTracker;
+import org.itsrt.probe.stats.Stage;
+import org.itsrt.probe.stats.WindowedSlo;
 
 /**
  * Writes a run folder's report once the run has stopped: {@code summary.json},
@@ -36,6 +35,7 @@ public final class RunReport {
 
     /** Plot files (without extension), each written as .png and .svg. */
     public static final String ECDF = "ecdf";
+
     public static final String ECDF_LOG = "ecdf-log";
     public static final String TIMELINE = "timeline";
     public static final String STAGES = "stages";
@@ -101,14 +101,18 @@ public final class RunReport {
             windowSeconds[i] = (w.index() + 0.5) * slo.windowNs() / 1e9;
             windowP95[i] = w.p95Ns() / 1e6;
         }
-        series.add(new Charts.TimeSeries("p95 per " + Decimals.seconds(slo.windowNs()) + " window", windowSeconds,
-                windowP95, true));
+        series.add(new Charts.TimeSeries(
+                "p95 per " + Decimals.seconds(slo.windowNs()) + " window", windowSeconds, windowP95, true));
         double span = (stats.lastArrivalNs() - stats.firstArrivalNs()) / 1e9;
         double sloMs = slo.sloNs() / 1e6;
-        series.add(new Charts.TimeSeries("SLO " + Decimals.millis(slo.sloNs()), new double[] {0, Math.max(span, 1e-3)},
-                new double[] {sloMs, sloMs}, true));
+        series.add(new Charts.TimeSeries(
+                "SLO " + Decimals.millis(slo.sloNs()),
+                new double[] {0, Math.max(span, 1e-3)},
+                new double[] {sloMs, sloMs},
+                true));
         String sampled = timeline.stride() > 1
-                ? " (1 in " + timeline.stride() + " records at or below the SLO shown, all above)" : "";
+                ? " (1 in " + timeline.stride() + " records at or below the SLO shown, all above)"
+                : "";
         return Charts.timeline("Latency " + kind.label() + " over time" + sampled, series);
     }
 
@@ -146,8 +150,14 @@ public final class RunReport {
             }
             values.add(row);
         }
-        return Charts.bars("Time per stage in the job (" + String.format(Locale.ROOT, "%,d", stats.stage(present.get(0)).count())
-                + " records)", "duration (µs)", categories, names, values);
+        return Charts.bars(
+                "Time per stage in the job ("
+                        + String.format(
+                                Locale.ROOT, "%,d", stats.stage(present.get(0)).count()) + " records)",
+                "duration (µs)",
+                categories,
+                names,
+                values);
     }
 
     // ---------------------------------------------------------------- windows.csv
@@ -158,9 +168,15 @@ public final class RunReport {
             for (LatencyKind kind : LatencyKind.values()) {
                 WindowedSlo.Report report = stats.slo(kind);
                 for (WindowedSlo.Window w : report.nonEmpty()) {
-                    out.write(String.join(",", kind.key(), Long.toString(w.index()),
-                            Decimals.fixed(w.index() * report.windowNs() / 1000, 6), Integer.toString(w.count()),
-                            Decimals.fixed(w.p95Ns(), 6), Decimals.fixed(w.maxNs(), 6), Integer.toString(w.overSlo()),
+                    out.write(String.join(
+                            ",",
+                            kind.key(),
+                            Long.toString(w.index()),
+                            Decimals.fixed(w.index() * report.windowNs() / 1000, 6),
+                            Integer.toString(w.count()),
+                            Decimals.fixed(w.p95Ns(), 6),
+                            Decimals.fixed(w.maxNs(), 6),
+                            Integer.toString(w.overSlo()),
                             Boolean.toString(w.p95Ns() > report.sloNs())));
                     out.write('\n');
                 }
@@ -176,63 +192,92 @@ public final class RunReport {
         for (Map.Entry<TopicPartition, Long> e : info.startOffsets().entrySet()) {
             offsets.put(Integer.toString(e.getKey().partition()), e.getValue());
         }
-        ProbeSummary.Run run = new ProbeSummary.Run(info.topic(), info.bootstrapServers(), info.groupId(),
-                info.fromBeginning(), offsets, new LinkedHashMap<>(info.consumerOverrides()), info.started().toString(),
-                info.ended().toString(), Duration.between(info.started(), info.ended()).toMillis() / 1000.0,
-                stats.isEmpty() ? 0 : (stats.lastArrivalNs() - stats.firstArrivalNs()) / 1e9, info.stoppedBy(),
+        ProbeSummary.Run run = new ProbeSummary.Run(
+                info.topic(),
+                info.bootstrapServers(),
+                info.groupId(),
+                info.fromBeginning(),
+                offsets,
+                new LinkedHashMap<>(info.consumerOverrides()),
+                info.started().toString(),
+                info.ended().toString(),
+                Duration.between(info.started(), info.ended()).toMillis() / 1000.0,
+                stats.isEmpty() ? 0 : (stats.lastArrivalNs() - stats.firstArrivalNs()) / 1e9,
+                info.stoppedBy(),
                 info.clock());
-        ProbeSummary.Settings settings = new ProbeSummary.Settings(stats.settings().windowNs() / 1e9,
-                stats.settings().sloNs() / 1e6, stats.settings().warmupNs() / 1e9, LatencyHistogram.SIGNIFICANT_DIGITS);
+        ProbeSummary.Settings settings = new ProbeSummary.Settings(
+                stats.settings().windowNs() / 1e9,
+                stats.settings().sloNs() / 1e6,
+                stats.settings().warmupNs() / 1e9,
+                LatencyHistogram.SIGNIFICANT_DIGITS);
         boolean expected = info.expected() > 0;
-        ProbeSummary.Records records = new ProbeSummary.Records(stats.records(), stats.malformed().total(),
+        ProbeSummary.Records records = new ProbeSummary.Records(
+                stats.records(),
+                stats.malformed().total(),
                 new LinkedHashMap<>(stats.malformed().byReason()),
-                new ProbeSummary.ByKind<>(stats.latency(LatencyKind.FROM_SENT).negative(),
+                new ProbeSummary.ByKind<>(
+                        stats.latency(LatencyKind.FROM_SENT).negative(),
                         stats.latency(LatencyKind.FROM_INTENDED).negative()),
                 expected ? info.expected() : null,
                 expected ? stats.sequences().shortfall(info.expected()) : null);
-        ProbeSummary.Latencies latency = new ProbeSummary.Latencies(latencySpans(LatencyKind.FROM_SENT),
-                latencySpans(LatencyKind.FROM_INTENDED));
-        ProbeSummary.Stages stages = new ProbeSummary.Stages(stageStats(Stage.PARSE), stageStats(Stage.INFER),
-                stageStats(Stage.ROUTE));
+        ProbeSummary.Latencies latency = new ProbeSummary.Latencies(
+                latencySpans(LatencyKind.FROM_SENT), latencySpans(LatencyKind.FROM_INTENDED));
+        ProbeSummary.Stages stages =
+                new ProbeSummary.Stages(stageStats(Stage.PARSE), stageStats(Stage.INFER), stageStats(Stage.ROUTE));
         List<ProbeSummary.DetectorDelivery> perDetector = new ArrayList<>();
         for (SequenceTracker.DetectorCounts c : stats.sequences().perDetector()) {
-            perDetector.add(new ProbeSummary.DetectorDelivery(c.detector(), c.received(), c.distinct(), c.maxSeq(),
-                    c.lost(), c.duplicated(), c.reordered()));
+            perDetector.add(new ProbeSummary.DetectorDelivery(
+                    c.detector(), c.received(), c.distinct(), c.maxSeq(), c.lost(), c.duplicated(), c.reordered()));
         }
         SequenceTracker.DetectorCounts t = stats.sequences().total();
-        ProbeSummary.Sequence sequence = new ProbeSummary.Sequence(new ProbeSummary.Delivery(t.received(),
-                t.distinct(), t.maxSeq(), t.lost(), t.duplicated(), t.reordered()), perDetector);
-        ProbeSummary.Slos slo = new ProbeSummary.Slos(sloSpans(LatencyKind.FROM_SENT),
-                sloSpans(LatencyKind.FROM_INTENDED));
+        ProbeSummary.Sequence sequence = new ProbeSummary.Sequence(
+                new ProbeSummary.Delivery(
+                        t.received(), t.distinct(), t.maxSeq(), t.lost(), t.duplicated(), t.reordered()),
+                perDetector);
+        ProbeSummary.Slos slo =
+                new ProbeSummary.Slos(sloSpans(LatencyKind.FROM_SENT), sloSpans(LatencyKind.FROM_INTENDED));
         List<String> plotFiles = new ArrayList<>();
         for (String plot : plots) {
             plotFiles.add(plot + ".png");
             plotFiles.add(plot + ".svg");
         }
         ProbeSummary.Files files = new ProbeSummary.Files(LatencyCsv.FILE, HistogramLog.FILE, WINDOWS_CSV, plotFiles);
-        return new ProbeSummary(ProbeSummary.FORMAT, run, settings, records, stats.primaryKind().key(), latency,
-                stages, sequence, slo, files);
+        return new ProbeSummary(
+                ProbeSummary.FORMAT,
+                run,
+                settings,
+                records,
+                stats.primaryKind().key(),
+                latency,
+                stages,
+                sequence,
+                slo,
+                files);
     }
 
     private ProbeSummary.Spans<ProbeSummary.LatencyStats> latencySpans(LatencyKind kind) {
-        return new ProbeSummary.Spans<>(latencyStats(stats.latency(kind).summary()),
+        return new ProbeSummary.Spans<>(
+                latencyStats(stats.latency(kind).summary()),
                 stats.hasSteadyState() ? latencyStats(stats.steadyLatency(kind).summary()) : null);
     }
 
     private ProbeSummary.Spans<ProbeSummary.Slo> sloSpans(LatencyKind kind) {
-        return new ProbeSummary.Spans<>(slo(stats.slo(kind)), stats.hasSteadyState() ? slo(stats.steadySlo(kind)) : null);
+        return new ProbeSummary.Spans<>(
+                slo(stats.slo(kind)), stats.hasSteadyState() ? slo(stats.steadySlo(kind)) : null);
     }
 
     private static ProbeSummary.LatencyStats latencyStats(LatencySummary s) {
         double[] v = values(s, 1e6);
-        return s.isEmpty() ? new ProbeSummary.LatencyStats(0, null, null, null, null, null, null, null, null, null)
+        return s.isEmpty()
+                ? new ProbeSummary.LatencyStats(0, null, null, null, null, null, null, null, null, null)
                 : new ProbeSummary.LatencyStats(s.count(), v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]);
     }
 
     private ProbeSummary.StageStats stageStats(Stage stage) {
         LatencySummary s = stats.stage(stage).summary();
         double[] v = values(s, 1e3);
-        return s.isEmpty() ? new ProbeSummary.StageStats(0, null, null, null, null, null, null, null, null, null)
+        return s.isEmpty()
+                ? new ProbeSummary.StageStats(0, null, null, null, null, null, null, null, null, null)
                 : new ProbeSummary.StageStats(s.count(), v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]);
     }
 
@@ -249,8 +294,14 @@ public final class RunReport {
     }
 
     private static ProbeSummary.Slo slo(WindowedSlo.Report r) {
-        return new ProbeSummary.Slo(r.fromOffsetNs() / 1e9, r.windows(), r.empty(), r.violating(),
-                Double.isNaN(r.ratio()) ? null : r.ratio(), r.records(), r.overSlo());
+        return new ProbeSummary.Slo(
+                r.fromOffsetNs() / 1e9,
+                r.windows(),
+                r.empty(),
+                r.violating(),
+                Double.isNaN(r.ratio()) ? null : r.ratio(),
+                r.records(),
+                r.overSlo());
     }
 
     // ---------------------------------------------------------------- summary.md
@@ -260,7 +311,10 @@ public final class RunReport {
         RunStats.Settings settings = stats.settings();
         md.append("# Latency probe run: ").append(info.topic()).append("\n\n");
         MarkdownTable run = new MarkdownTable(List.of("", ""));
-        run.row(List.of("topic", "`" + info.topic() + "`" + (info.fromBeginning() ? " (from the beginning)" : " (from the latest offsets)")));
+        run.row(List.of(
+                "topic",
+                "`" + info.topic() + "`"
+                        + (info.fromBeginning() ? " (from the beginning)" : " (from the latest offsets)")));
         run.row(List.of("bootstrap servers", "`" + info.bootstrapServers() + "`"));
         run.row(List.of("consumer group", "`" + info.groupId() + "`"));
         if (!info.consumerOverrides().isEmpty()) {
@@ -268,18 +322,31 @@ public final class RunReport {
         }
         run.row(List.of("started", info.started().toString()));
         run.row(List.of("ended", info.ended().toString()));
-        run.row(List.of("active span (first to last arrival)", stats.isEmpty() ? "-"
-                : String.format(Locale.ROOT, "%.3f s", (stats.lastArrivalNs() - stats.firstArrivalNs()) / 1e9)));
+        run.row(List.of(
+                "active span (first to last arrival)",
+                stats.isEmpty()
+                        ? "-"
+                        : String.format(
+                                Locale.ROOT, "%.3f s", (stats.lastArrivalNs() - stats.firstArrivalNs()) / 1e9)));
         run.row(List.of("stopped by", info.stoppedBy()));
         run.row(List.of("clock", info.clock()));
         run.row(List.of("records measured", String.format(Locale.ROOT, "%,d", stats.records())));
-        run.row(List.of("records malformed", String.format(Locale.ROOT, "%,d", stats.malformed().total())));
+        run.row(List.of(
+                "records malformed",
+                String.format(Locale.ROOT, "%,d", stats.malformed().total())));
         if (info.expected() > 0) {
-            run.row(List.of("records expected (`--expect`)", String.format(Locale.ROOT, "%,d, shortfall %,d",
-                    info.expected(), stats.sequences().shortfall(info.expected()))));
+            run.row(List.of(
+                    "records expected (`--expect`)",
+                    String.format(
+                            Locale.ROOT,
+                            "%,d, shortfall %,d",
+                            info.expected(),
+                            stats.sequences().shortfall(info.expected()))));
         }
-        run.row(List.of("SLO window / SLO / warm-up", Decimals.seconds(settings.windowNs()) + " / "
-                + Decimals.millis(settings.sloNs()) + " / " + Decimals.seconds(settings.warmupNs())));
+        run.row(List.of(
+                "SLO window / SLO / warm-up",
+                Decimals.seconds(settings.windowNs()) + " / " + Decimals.millis(settings.sloNs()) + " / "
+                        + Decimals.seconds(settings.warmupNs())));
         md.append(run).append('\n');
 
         md.append("## End-to-end latency (ms)\n\n");
@@ -289,10 +356,16 @@ public final class RunReport {
         MarkdownTable latency = table(header);
         for (LatencyKind kind : LatencyKind.values()) {
             latency.row(latencyRow(kind.label(), "all", stats.latency(kind).summary()));
-            latency.row(stats.hasSteadyState()
-                    ? latencyRow(kind.label(), "steady state (from " + Decimals.seconds(settings.warmupNs()) + ")",
-                    stats.steadyLatency(kind).summary())
-                    : noneRow(kind.label(), "steady state: none, the run is shorter than the warm-up", header.size()));
+            latency.row(
+                    stats.hasSteadyState()
+                            ? latencyRow(
+                                    kind.label(),
+                                    "steady state (from " + Decimals.seconds(settings.warmupNs()) + ")",
+                                    stats.steadyLatency(kind).summary())
+                            : noneRow(
+                                    kind.label(),
+                                    "steady state: none, the run is shorter than the warm-up",
+                                    header.size()));
         }
         md.append(latency).append('\n');
         md.append("*from sent* = arrival - `sent_ns` (the pipeline alone); *from intended* = arrival - `intended_ns` "
@@ -303,7 +376,10 @@ public final class RunReport {
         long negativeSent = stats.latency(LatencyKind.FROM_SENT).negative();
         long negativeIntended = stats.latency(LatencyKind.FROM_INTENDED).negative();
         if (negativeSent + negativeIntended > 0) {
-            md.append("\n**Warning:** ").append(negativeSent).append(" latencies from sent and ").append(negativeIntended)
+            md.append("\n**Warning:** ")
+                    .append(negativeSent)
+                    .append(" latencies from sent and ")
+                    .append(negativeIntended)
                     .append(" from intended were negative and are left out: producer and probe did not stamp with "
                             + "the same clock.\n");
         }
@@ -318,8 +394,13 @@ public final class RunReport {
                 if (s.isEmpty()) {
                     table.row(List.of(stage.label(), "0", "-", "-", "-", "-"));
                 } else {
-                    table.row(List.of(stage.label(), String.format(Locale.ROOT, "%,d", s.count()), us(s.p50Ns()),
-                            us(s.p99Ns()), us(s.p999Ns()), us(s.maxNs())));
+                    table.row(List.of(
+                            stage.label(),
+                            String.format(Locale.ROOT, "%,d", s.count()),
+                            us(s.p50Ns()),
+                            us(s.p99Ns()),
+                            us(s.p999Ns()),
+                            us(s.maxNs())));
                 }
             }
             md.append(table).append('\n');
@@ -329,8 +410,8 @@ public final class RunReport {
         }
 
         md.append("## Delivery per detector (by `seq`)\n\n");
-        MarkdownTable delivery = table(List.of("detector", "received", "distinct", "max seq", "lost", "duplicated",
-                "reordered"));
+        MarkdownTable delivery =
+                table(List.of("detector", "received", "distinct", "max seq", "lost", "duplicated", "reordered"));
         for (SequenceTracker.DetectorCounts c : stats.sequences().perDetector()) {
             delivery.row(deliveryRow(Long.toString(c.detector()), c));
         }
@@ -343,8 +424,11 @@ public final class RunReport {
         md.append("Lost = seqs in [0, max seq] that never arrived; duplicated = a seq that arrived again; reordered = "
                 + "a first arrival below the detector's highest seq so far.");
         if (info.expected() > 0) {
-            md.append(String.format(Locale.ROOT, " Producers announced %,d records: %,d never arrived.",
-                    info.expected(), stats.sequences().shortfall(info.expected())));
+            md.append(String.format(
+                    Locale.ROOT,
+                    " Producers announced %,d records: %,d never arrived.",
+                    info.expected(),
+                    stats.sequences().shortfall(info.expected())));
         }
         md.append("\n\n");
         if (stats.malformed().total() > 0) {
@@ -354,21 +438,34 @@ public final class RunReport {
             md.append(malformed).append('\n');
             md.append("First examples:\n\n");
             for (MalformedRecord m : stats.malformed().examples()) {
-                md.append("- partition ").append(m.partition()).append(" offset ").append(m.offset()).append(": ")
-                        .append(m.reason()).append(" (").append(m.detail()).append(")\n");
+                md.append("- partition ")
+                        .append(m.partition())
+                        .append(" offset ")
+                        .append(m.offset())
+                        .append(": ")
+                        .append(m.reason())
+                        .append(" (")
+                        .append(m.detail())
+                        .append(")\n");
             }
             md.append('\n');
         }
 
-        md.append("## SLO: p95 per ").append(Decimals.seconds(settings.windowNs())).append(" window against ")
-                .append(Decimals.millis(settings.sloNs())).append("\n\n");
-        MarkdownTable slo = table(List.of("latency", "span", "windows", "empty", "violating", "violation ratio",
-                "records", "records over SLO"));
+        md.append("## SLO: p95 per ")
+                .append(Decimals.seconds(settings.windowNs()))
+                .append(" window against ")
+                .append(Decimals.millis(settings.sloNs()))
+                .append("\n\n");
+        MarkdownTable slo = table(List.of(
+                "latency", "span", "windows", "empty", "violating", "violation ratio", "records", "records over SLO"));
         for (LatencyKind kind : LatencyKind.values()) {
             slo.row(sloRow(kind.label(), "all", stats.slo(kind)));
             if (stats.hasSteadyState()) {
-                slo.row(sloRow(kind.label(), "steady state (windows from " + Decimals.seconds(stats.steadySlo(kind).fromOffsetNs())
-                        + ")", stats.steadySlo(kind)));
+                slo.row(sloRow(
+                        kind.label(),
+                        "steady state (windows from "
+                                + Decimals.seconds(stats.steadySlo(kind).fromOffsetNs()) + ")",
+                        stats.steadySlo(kind)));
             }
         }
         md.append(slo).append('\n');
@@ -382,25 +479,38 @@ public final class RunReport {
             md.append("None: no record arrived.\n");
         }
         for (String plot : plots) {
-            String caption = switch (plot) {
-                case ECDF -> "ECDF of latency";
-                case ECDF_LOG -> "ECDF of latency, log scale";
-                case TIMELINE -> "latency over time with windowed p95 and the SLO";
-                case STAGES -> "time per stage";
-                default -> plot;
-            };
-            md.append("![").append(caption).append("](").append(plot).append(".png) ([SVG](").append(plot)
+            String caption =
+                    switch (plot) {
+                        case ECDF -> "ECDF of latency";
+                        case ECDF_LOG -> "ECDF of latency, log scale";
+                        case TIMELINE -> "latency over time with windowed p95 and the SLO";
+                        case STAGES -> "time per stage";
+                        default -> plot;
+                    };
+            md.append("![")
+                    .append(caption)
+                    .append("](")
+                    .append(plot)
+                    .append(".png) ([SVG](")
+                    .append(plot)
                     .append(".svg))\n\n");
         }
-        md.append("Raw data: `").append(LatencyCsv.FILE).append("` (one row per record), `").append(HistogramLog.FILE)
-                .append("` (HdrHistogram interval log), `").append(SUMMARY_JSON).append("`.\n");
+        md.append("Raw data: `")
+                .append(LatencyCsv.FILE)
+                .append("` (one row per record), `")
+                .append(HistogramLog.FILE)
+                .append("` (HdrHistogram interval log), `")
+                .append(SUMMARY_JSON)
+                .append("`.\n");
         return md.toString();
     }
 
     private static MarkdownTable table(List<String> header) {
         boolean[] right = new boolean[header.size()];
         for (int i = 0; i < right.length; i++) {
-            right[i] = !(header.get(i).equals("latency") || header.get(i).equals("span") || header.get(i).equals("stage")
+            right[i] = !(header.get(i).equals("latency")
+                    || header.get(i).equals("span")
+                    || header.get(i).equals("stage")
                     || header.get(i).equals("detector"));
         }
         return new MarkdownTable(header, right);
@@ -414,12 +524,12 @@ public final class RunReport {
             }
             return row;
         }
-        row.add(Decimals.ms(s.minNs() , 3));
-        row.add(Decimals.ms(s.meanNs() , 3));
+        row.add(Decimals.ms(s.minNs(), 3));
+        row.add(Decimals.ms(s.meanNs(), 3));
         for (int i = 0; i < LatencySummary.PERCENTILES.length; i++) {
-            row.add(Decimals.ms(s.percentileNs(i) , 3));
+            row.add(Decimals.ms(s.percentileNs(i), 3));
         }
-        row.add(Decimals.ms(s.maxNs() , 3));
+        row.add(Decimals.ms(s.maxNs(), 3));
         return row;
     }
 
@@ -432,13 +542,26 @@ public final class RunReport {
     }
 
     private static List<String> deliveryRow(String name, SequenceTracker.DetectorCounts c) {
-        return List.of(name, Long.toString(c.received()), Long.toString(c.distinct()), Long.toString(c.maxSeq()),
-                Long.toString(c.lost()), Long.toString(c.duplicated()), Long.toString(c.reordered()));
+        return List.of(
+                name,
+                Long.toString(c.received()),
+                Long.toString(c.distinct()),
+                Long.toString(c.maxSeq()),
+                Long.toString(c.lost()),
+                Long.toString(c.duplicated()),
+                Long.toString(c.reordered()));
     }
 
     private static List<String> sloRow(String kind, String span, WindowedSlo.Report r) {
-        return List.of(kind, span, Long.toString(r.windows()), Long.toString(r.empty()), Long.toString(r.violating()),
-                Decimals.percent(r.ratio()), Long.toString(r.records()), Long.toString(r.overSlo()));
+        return List.of(
+                kind,
+                span,
+                Long.toString(r.windows()),
+                Long.toString(r.empty()),
+                Long.toString(r.violating()),
+                Decimals.percent(r.ratio()),
+                Long.toString(r.records()),
+                Long.toString(r.overSlo()));
     }
 
     private static String us(long ns) {

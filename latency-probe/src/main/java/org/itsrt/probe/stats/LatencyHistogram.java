@@ -61,8 +61,16 @@ public final class LatencyHistogram {
             return LatencySummary.empty();
         }
         double[] p = LatencySummary.PERCENTILES;
-        return new LatencySummary(count, min, (double) sum / count,
-                percentileNs(p[0]), percentileNs(p[1]), percentileNs(p[2]), percentileNs(p[3]), percentileNs(p[4]),
-                percentileNs(p[5]), max);
+        return new LatencySummary(
+                count,
+                min,
+                (double) sum / count,
+                percentileNs(p[0]),
+                percentileNs(p[1]),
+                percentileNs(p[2]),
+                percentileNs(p[3]),
+                percentileNs(p[4]),
+                percentileNs(p[5]),
+                max);
     }
 }

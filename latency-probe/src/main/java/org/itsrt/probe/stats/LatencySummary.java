@@ -9,8 +9,17 @@ package org.itsrt.probe.stats;
  * each lies within 0.1% above the recorded value it stands for (and p99.99 of a small run can lie
  * that much above the exact max).
  */
-public record LatencySummary(long count, long minNs, double meanNs, long p50Ns, long p90Ns, long p95Ns, long p99Ns,
-                             long p999Ns, long p9999Ns, long maxNs) {
+public record LatencySummary(
+        long count,
+        long minNs,
+        double meanNs,
+        long p50Ns,
+        long p90Ns,
+        long p95Ns,
+        long p99Ns,
+        long p999Ns,
+        long p9999Ns,
+        long maxNs) {
 
     /** The percentiles every summary reports, in the order of the record's fields. */
     public static final double[] PERCENTILES = {50, 90, 95, 99, 99.9, 99.99};

@@ -1,11 +1,10 @@
 package org.itsrt.probe.stats;
 
-import org.itsrt.probe.arrival.MalformedRecord;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.itsrt.probe.arrival.MalformedRecord;
 
 /** Records that could not be measured, counted by reason, with the first few kept as examples. */
 public final class MalformedCounts {

@@ -1,11 +1,10 @@
 package org.itsrt.probe.stats;
 
+import java.util.EnumMap;
+import java.util.Map;
 import org.itsrt.probe.arrival.Arrival;
 import org.itsrt.probe.arrival.ArrivalSink;
 import org.itsrt.probe.arrival.MalformedRecord;
-
-import java.util.EnumMap;
-import java.util.Map;
 
 /**
  * Everything a run's report is computed from, updated record by record: latency histograms for

@@ -21,7 +21,11 @@ import java.util.Map;
 public final class SequenceTracker {
 
     /** What one arrival was, in sequence terms. */
-    public enum Outcome { IN_ORDER, REORDERED, DUPLICATE }
+    public enum Outcome {
+        IN_ORDER,
+        REORDERED,
+        DUPLICATE
+    }
 
     /**
      * One detector's counts.
@@ -30,9 +34,8 @@ public final class SequenceTracker {
      * @param distinct   distinct seqs received
      * @param maxSeq     the highest seq received
      */
-    public record DetectorCounts(long detector, long received, long distinct, long maxSeq, long lost, long duplicated,
-                                 long reordered) {
-    }
+    public record DetectorCounts(
+            long detector, long received, long distinct, long maxSeq, long lost, long duplicated, long reordered) {}
 
     private static final class Detector {
         final BitSet seen = new BitSet();
@@ -75,8 +78,14 @@ public final class SequenceTracker {
         List<DetectorCounts> counts = new ArrayList<>();
         detectors.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> {
             Detector d = e.getValue();
-            counts.add(new DetectorCounts(e.getKey(), d.received, d.distinct, d.maxSeq, d.maxSeq + 1 - d.distinct,
-                    d.duplicated, d.reordered));
+            counts.add(new DetectorCounts(
+                    e.getKey(),
+                    d.received,
+                    d.distinct,
+                    d.maxSeq,
+                    d.maxSeq + 1 - d.distinct,
+                    d.duplicated,
+                    d.reordered));
         });
         return counts;
     }

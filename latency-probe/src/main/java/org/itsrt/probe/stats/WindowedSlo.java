@@ -31,8 +31,7 @@ public final class WindowedSlo {
      * @param maxNs   largest latency
      * @param overSlo records whose latency exceeded the SLO
      */
-    public record Window(long index, int count, long p95Ns, long maxNs, int overSlo) {
-    }
+    public record Window(long index, int count, long p95Ns, long maxNs, int overSlo) {}
 
     /**
      * The windows of a span and how many broke the SLO.
@@ -45,9 +44,17 @@ public final class WindowedSlo {
      * @param overSlo   records in the span whose own latency exceeded the SLO
      * @param nonEmpty  the windows that had arrivals, in time order
      */
-    public record Report(long windowNs, long sloNs, long fromOffsetNs, long windows, long empty, long violating,
-                         double ratio, long records, long overSlo, List<Window> nonEmpty) {
-    }
+    public record Report(
+            long windowNs,
+            long sloNs,
+            long fromOffsetNs,
+            long windows,
+            long empty,
+            long violating,
+            double ratio,
+            long records,
+            long overSlo,
+            List<Window> nonEmpty) {}
 
     private final long windowNs;
     private final long sloNs;
@@ -146,7 +153,16 @@ public final class WindowedSlo {
             }
         }
         double ratio = windows == 0 ? Double.NaN : (double) violating / windows;
-        return new Report(windowNs, sloNs, firstIndex * windowNs, windows, windows - inSpan.size(), violating, ratio,
-                records, overSlo, List.copyOf(inSpan));
+        return new Report(
+                windowNs,
+                sloNs,
+                firstIndex * windowNs,
+                windows,
+                windows - inSpan.size(),
+                violating,
+                ratio,
+                records,
+                overSlo,
+                List.copyOf(inSpan));
     }
 }

@@ -1,13 +1,12 @@
 package org.itsrt.probe.arrival;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
 import org.itsrt.probe.TestRecords;
 import org.itsrt.records.MalformedRecordException;
 import org.itsrt.records.RecordStampsReader;
 import org.junit.jupiter.api.Test;
-
-import java.nio.charset.StandardCharsets;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The probe's arrival as built from the shared reader (its-records' RecordStampsReader, whose own
@@ -43,8 +42,10 @@ class ArrivalTest {
 
     @Test
     void withoutAnIntendedTimeThereIsNoLatencyFromIt() throws Exception {
-        Arrival a = arrive("{\"v\":1,\"detector\":1,\"seq\":0,\"sent_ns\":5,\"intended_ns\":null,\"parse_ns\":null}"
-                .getBytes(StandardCharsets.UTF_8), 8);
+        Arrival a = arrive(
+                "{\"v\":1,\"detector\":1,\"seq\":0,\"sent_ns\":5,\"intended_ns\":null,\"parse_ns\":null}"
+                        .getBytes(StandardCharsets.UTF_8),
+                8);
 
         assertThat(a.hasIntended()).isFalse();
         assertThat(a.latencyFromIntendedNs()).isEqualTo(Arrival.ABSENT);

@@ -1,11 +1,6 @@
 package org.itsrt.probe.arrival;
 
-import org.apache.kafka.clients.consumer.MockConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.itsrt.probe.ManualClock;
-import org.itsrt.probe.TestRecords;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -14,8 +9,12 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.apache.kafka.clients.consumer.MockConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.itsrt.probe.ManualClock;
+import org.itsrt.probe.TestRecords;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 class ConsumeLoopTest {
 
@@ -65,7 +64,9 @@ class ConsumeLoopTest {
         assertThat(consumer.assignment()).containsExactlyInAnyOrder(P0, P1);
         assertThat(arrivals).extracting(Arrival::arrivalNs).containsExactly(1_000_000L, 1_000_000L, 2_000_000L);
         // Records of different partitions in one poll come in no fixed order.
-        assertThat(arrivals).extracting(Arrival::latencyFromSentNs).containsExactlyInAnyOrder(999_900L, 999_800L, 1_999_700L);
+        assertThat(arrivals)
+                .extracting(Arrival::latencyFromSentNs)
+                .containsExactlyInAnyOrder(999_900L, 999_800L, 1_999_700L);
         assertThat(arrivals.get(2).latencyFromSentNs()).isEqualTo(1_999_700L);
     }
 
@@ -74,10 +75,12 @@ class ConsumeLoopTest {
         MockConsumer<byte[], byte[]> earliest = new MockConsumer<>("earliest");
         earliest.updateBeginningOffsets(Map.of(P0, 2L));
         earliest.updateEndOffsets(Map.of(P0, 9L));
-        earliest.schedulePollTask(() -> earliest.addRecord(TestRecords.record(TOPIC, 0, 2, TestRecords.advice(1, 0, 0, 0, 1, 1, 1))));
+        earliest.schedulePollTask(
+                () -> earliest.addRecord(TestRecords.record(TOPIC, 0, 2, TestRecords.advice(1, 0, 0, 0, 1, 1, 1))));
         AtomicReference<Map<TopicPartition, Long>> ready = new AtomicReference<>();
 
-        new ConsumeLoop(earliest, new ManualClock(10), sink, new ConsumeLoop.Limits(1, 0, 0)).run(List.of(P0), ready::set);
+        new ConsumeLoop(earliest, new ManualClock(10), sink, new ConsumeLoop.Limits(1, 0, 0))
+                .run(List.of(P0), ready::set);
 
         assertThat(ready.get()).containsExactly(Map.entry(P0, 2L));
         assertThat(arrivals).hasSize(1);
@@ -93,7 +96,7 @@ class ConsumeLoopTest {
 
         ConsumeLoop loop = new ConsumeLoop(consumer, new ManualClock(1), sink, new ConsumeLoop.Limits(4, 0, 0));
 
-        assertThat(loop.run(List.of(P0), offsets -> { })).isEqualTo(ConsumeLoop.StopReason.RECORDS);
+        assertThat(loop.run(List.of(P0), offsets -> {})).isEqualTo(ConsumeLoop.StopReason.RECORDS);
         assertThat(arrivals).extracting(Arrival::seq).containsExactly(0L, 1L, 2L, 3L);
         assertThat(loop.valid()).isEqualTo(4);
     }
@@ -102,13 +105,14 @@ class ConsumeLoopTest {
     void countsMalformedRecordsAndKeepsGoing() {
         consumer.schedulePollTask(() -> {
             consumer.addRecord(TestRecords.record(TOPIC, 0, 5, "garbage".getBytes(StandardCharsets.UTF_8)));
-            consumer.addRecord(TestRecords.record(TOPIC, 0, 6, "{\"detector\":1,\"seq\":0}".getBytes(StandardCharsets.UTF_8)));
+            consumer.addRecord(
+                    TestRecords.record(TOPIC, 0, 6, "{\"detector\":1,\"seq\":0}".getBytes(StandardCharsets.UTF_8)));
             consumer.addRecord(TestRecords.record(TOPIC, 0, 7, TestRecords.advice(1, 0, 0, 0, 1, 1, 1)));
         });
 
         ConsumeLoop loop = new ConsumeLoop(consumer, new ManualClock(1), sink, new ConsumeLoop.Limits(1, 0, 0));
 
-        assertThat(loop.run(List.of(P0), offsets -> { })).isEqualTo(ConsumeLoop.StopReason.RECORDS);
+        assertThat(loop.run(List.of(P0), offsets -> {})).isEqualTo(ConsumeLoop.StopReason.RECORDS);
         assertThat(malformed).extracting(MalformedRecord::reason).containsExactly("not JSON", "missing sent_ns");
         assertThat(malformed).extracting(MalformedRecord::offset).containsExactly(5L, 6L);
         assertThat(loop.malformed()).isEqualTo(2);
@@ -122,11 +126,12 @@ class ConsumeLoopTest {
         for (int i = 0; i < 30; i++) {
             consumer.scheduleNopPollTask();
         }
-        consumer.schedulePollTask(() -> consumer.addRecord(TestRecords.record(TOPIC, 0, 5, TestRecords.advice(1, 0, 0, 0, 1, 1, 1))));
+        consumer.schedulePollTask(
+                () -> consumer.addRecord(TestRecords.record(TOPIC, 0, 5, TestRecords.advice(1, 0, 0, 0, 1, 1, 1))));
 
         ConsumeLoop loop = new ConsumeLoop(consumer, clock, sink, new ConsumeLoop.Limits(0, 0, 1_000_000_000));
 
-        assertThat(loop.run(List.of(P0), offsets -> { })).isEqualTo(ConsumeLoop.StopReason.IDLE);
+        assertThat(loop.run(List.of(P0), offsets -> {})).isEqualTo(ConsumeLoop.StopReason.IDLE);
         assertThat(arrivals).hasSize(1);
         // 31 polls up to the record, then 10 empty polls of 100 ms each.
         long stopAt = arrivals.get(0).arrivalNs() + 1_000_000_000;
@@ -138,7 +143,7 @@ class ConsumeLoopTest {
         ManualClock clock = new ManualClock(0, 10_000_000);
         ConsumeLoop loop = new ConsumeLoop(consumer, clock, sink, new ConsumeLoop.Limits(0, 500_000_000, 0));
 
-        assertThat(loop.run(List.of(P0), offsets -> { })).isEqualTo(ConsumeLoop.StopReason.DURATION);
+        assertThat(loop.run(List.of(P0), offsets -> {})).isEqualTo(ConsumeLoop.StopReason.DURATION);
         assertThat(clock.reads()).isBetween(50, 53);
     }
 
@@ -147,7 +152,8 @@ class ConsumeLoopTest {
     void stopFromAnotherThreadEndsTheRun() throws Exception {
         ConsumeLoop loop = new ConsumeLoop(consumer, new ManualClock(0), sink, ConsumeLoop.Limits.none());
         CompletableFuture<Map<TopicPartition, Long>> ready = new CompletableFuture<>();
-        CompletableFuture<ConsumeLoop.StopReason> run = CompletableFuture.supplyAsync(() -> loop.run(List.of(P0), ready::complete));
+        CompletableFuture<ConsumeLoop.StopReason> run =
+                CompletableFuture.supplyAsync(() -> loop.run(List.of(P0), ready::complete));
 
         ready.get(5, TimeUnit.SECONDS);
         loop.stop();
@@ -160,6 +166,6 @@ class ConsumeLoopTest {
         ConsumeLoop loop = new ConsumeLoop(consumer, new ManualClock(0), sink, ConsumeLoop.Limits.none());
         loop.stop();
 
-        assertThat(loop.run(List.of(P0), offsets -> { })).isEqualTo(ConsumeLoop.StopReason.INTERRUPTED);
+        assertThat(loop.run(List.of(P0), offsets -> {})).isEqualTo(ConsumeLoop.StopReason.INTERRUPTED);
     }
 }

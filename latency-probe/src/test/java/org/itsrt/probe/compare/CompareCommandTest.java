@@ -1,5 +1,16 @@
 package org.itsrt.probe.compare;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import org.itsrt.probe.PlotFiles;
 import org.itsrt.probe.ProbeCommand;
 import org.itsrt.probe.SampleRun;
@@ -8,22 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.within;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
 class CompareCommandTest {
 
-    private record Result(int exit, String out, String err) {
-    }
+    private record Result(int exit, String out, String err) {}
 
     private static Result compare(String... args) {
         StringWriter out = new StringWriter();
@@ -54,15 +52,24 @@ class CompareCommandTest {
     void theStudysRawFilesGiveTheReferenceTable(@TempDir Path out) throws Exception {
         String shared = System.getProperty("itsrt.shared.data");
         Path folder = shared == null ? null : Path.of(shared, "study-latencies");
-        assumeTrue(folder != null && Files.isDirectory(folder),
+        assumeTrue(
+                folder != null && Files.isDirectory(folder),
                 "the study's raw latencies are not at " + folder + " (system property itsrt.shared.data); skipped");
 
         List<Distribution> rows = StudyLatencies.folder(folder, StudyLatencies.STUDY_CYCLES_PER_NS);
 
-        assertThat(rows).extracting(Distribution::label).containsExactly(
-                "study RTDS 100000/100000", "study RTDS 80000/100000", "study RTDS 77500/100000",
-                "study RTDS 76750/100000", "study RTDS 76000/100000", "study RTDS 75000/100000",
-                "study Credit no cap", "study Credit cap 153", "study Credit2");
+        assertThat(rows)
+                .extracting(Distribution::label)
+                .containsExactly(
+                        "study RTDS 100000/100000",
+                        "study RTDS 80000/100000",
+                        "study RTDS 77500/100000",
+                        "study RTDS 76750/100000",
+                        "study RTDS 76000/100000",
+                        "study RTDS 75000/100000",
+                        "study Credit no cap",
+                        "study Credit cap 153",
+                        "study Credit2");
         for (Distribution row : rows) {
             double[] expected = STUDY_TABLE.get(row.label());
             double[] actual = {row.minMs(), row.p50Ms(), row.p90Ms(), row.p99Ms(), row.p999Ms(), row.maxMs()};
@@ -75,7 +82,8 @@ class CompareCommandTest {
 
         Result result = compare(folder.toString(), "--out", out.toString());
         assertThat(result.exit()).as(result.err()).isZero();
-        assertThat(result.out()).contains("| study RTDS 100000/100000 | 20,000 | 5.15 | 10.02 | 18.64 | 28.00 | 35.86 | 48.52 | n/a |");
+        assertThat(result.out())
+                .contains("| study RTDS 100000/100000 | 20,000 | 5.15 | 10.02 | 18.64 | 28.00 | 35.86 | 48.52 | n/a |");
     }
 
     @Test
@@ -109,7 +117,8 @@ class CompareCommandTest {
         Files.writeString(file, "2100000\n2200000\nabc\n");
 
         assertThatThrownBy(() -> StudyLatencies.readMs(file, 2.1))
-                .hasMessageContaining(file + ":3").hasMessageContaining("'abc'");
+                .hasMessageContaining(file + ":3")
+                .hasMessageContaining("'abc'");
 
         Result result = compare(file.toString(), "--out", dir.resolve("out").toString());
         assertThat(result.exit()).isEqualTo(1);
@@ -147,8 +156,11 @@ class CompareCommandTest {
 
         assertThat(result.exit()).as(result.err()).isZero();
         String md = Files.readString(out.resolve(CompareReport.MARKDOWN));
-        assertThat(md).contains("| run-a | 600 | 2.00 |").contains("| study Credit2 | 3 | 5.00 | 6.00 |")
-                .contains("| 10.00% |").contains("| 9.20 | 9.92 | 9.99 | 10.00 | n/a |");
+        assertThat(md)
+                .contains("| run-a | 600 | 2.00 |")
+                .contains("| study Credit2 | 3 | 5.00 | 6.00 |")
+                .contains("| 10.00% |")
+                .contains("| 9.20 | 9.92 | 9.99 | 10.00 | n/a |");
         PlotFiles.assertValid(out, CompareReport.ECDF);
         PlotFiles.assertValid(out, CompareReport.ECDF_LOG);
     }
@@ -167,8 +179,8 @@ class CompareCommandTest {
         SampleRun.write(dir.resolve("other").resolve("demo-a"), false);
         Path out = dir.resolve("compare");
 
-        Result result = compare(dir.resolve("demo-a").toString(), dir.resolve("other/demo-a").toString(),
-                "--out", out.toString());
+        Result result = compare(
+                dir.resolve("demo-a").toString(), dir.resolve("other/demo-a").toString(), "--out", out.toString());
 
         assertThat(result.exit()).as(result.err()).isZero();
         assertThat(result.out()).contains("| demo-a | 600 |").contains("| demo-a #2 | 600 |");

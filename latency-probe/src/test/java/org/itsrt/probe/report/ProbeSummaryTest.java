@@ -1,18 +1,17 @@
 package org.itsrt.probe.report;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.itsrt.probe.SampleRun;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** summary.json as one type: what the probe writes is what every reader gets, and nothing less. */
 class ProbeSummaryTest {
@@ -48,7 +47,8 @@ class ProbeSummaryTest {
 
         assertThat(summary.format()).isEqualTo(ProbeSummary.FORMAT);
         assertThat(summary.records().measured()).isEqualTo(SampleRun.RECORDS);
-        assertThat(summary.latency().fromSent().all().p50Ms()).isEqualTo(2.0, org.assertj.core.data.Offset.offset(0.01));
+        assertThat(summary.latency().fromSent().all().p50Ms())
+                .isEqualTo(2.0, org.assertj.core.data.Offset.offset(0.01));
         assertThat(summary.latency().of("from_intended").steadyState()).isNotNull();
         assertThat(summary.stages().infer().count()).isEqualTo(SampleRun.RECORDS);
         assertThat(summary.sequence().total().lost()).isEqualTo(1);
@@ -61,7 +61,8 @@ class ProbeSummaryTest {
         ObjectNode tree = (ObjectNode) TREE.readTree(written);
         ((ObjectNode) tree.path("latency").path("from_intended").path("all")).remove("p99_ms");
 
-        assertThatThrownBy(() -> readTree(tree)).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> readTree(tree))
+                .isInstanceOf(IOException.class)
                 .hasMessageContaining("missing field 'p99_ms' at /latency/from_intended/all");
     }
 
@@ -72,8 +73,10 @@ class ProbeSummaryTest {
         settings.set("slo_millis", settings.remove("slo_ms"));
 
         // Jackson meets the fields in order: whichever of the two it notices first is named.
-        assertThatThrownBy(() -> readTree(tree)).isInstanceOf(IOException.class)
-                .hasMessageMatching("(?s).*(missing field 'slo_ms' at /settings|unknown field 'slo_millis' at /settings).*");
+        assertThatThrownBy(() -> readTree(tree))
+                .isInstanceOf(IOException.class)
+                .hasMessageMatching(
+                        "(?s).*(missing field 'slo_ms' at /settings|unknown field 'slo_millis' at /settings).*");
     }
 
     @Test
@@ -81,8 +84,10 @@ class ProbeSummaryTest {
         ObjectNode tree = (ObjectNode) TREE.readTree(written);
         tree.put("format", "its-probe summary 1");
 
-        assertThatThrownBy(() -> readTree(tree)).isInstanceOf(IOException.class)
-                .hasMessageContaining("its-probe summary 1").hasMessageContaining(ProbeSummary.FORMAT);
+        assertThatThrownBy(() -> readTree(tree))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("its-probe summary 1")
+                .hasMessageContaining(ProbeSummary.FORMAT);
     }
 
     @Test
@@ -95,7 +100,9 @@ class ProbeSummaryTest {
 
         assertThat(hop.stages().parse().count()).isZero();
         assertThat(hop.stages().parse().p50Us()).isNull();
-        assertThat(TREE.readTree(readings.resolve(RunReport.SUMMARY_JSON).toFile()).at("/stages/parse").has("p50_us"))
+        assertThat(TREE.readTree(readings.resolve(RunReport.SUMMARY_JSON).toFile())
+                        .at("/stages/parse")
+                        .has("p50_us"))
                 .isTrue();
         assertThat(summary.stages().parse().p50Us()).isNotNull();
     }

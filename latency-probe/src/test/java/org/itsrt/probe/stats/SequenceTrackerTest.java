@@ -1,8 +1,8 @@
 package org.itsrt.probe.stats;
 
-import org.junit.jupiter.api.Test;
-
 import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
 
 class SequenceTrackerTest {
 
@@ -12,8 +12,9 @@ class SequenceTrackerTest {
         // Detector 1: 0 1 3 2 2 5 -> lost 4, dup 2, reordered 2.
         long[] seqs = {0, 1, 3, 2, 2, 5};
         SequenceTracker.Outcome[] expected = {
-                SequenceTracker.Outcome.IN_ORDER, SequenceTracker.Outcome.IN_ORDER, SequenceTracker.Outcome.IN_ORDER,
-                SequenceTracker.Outcome.REORDERED, SequenceTracker.Outcome.DUPLICATE, SequenceTracker.Outcome.IN_ORDER};
+            SequenceTracker.Outcome.IN_ORDER, SequenceTracker.Outcome.IN_ORDER, SequenceTracker.Outcome.IN_ORDER,
+            SequenceTracker.Outcome.REORDERED, SequenceTracker.Outcome.DUPLICATE, SequenceTracker.Outcome.IN_ORDER
+        };
         for (int i = 0; i < seqs.length; i++) {
             assertThat(t.record(1, seqs[i])).isEqualTo(expected[i]);
         }
@@ -26,10 +27,11 @@ class SequenceTrackerTest {
             t.record(3, s);
         }
 
-        assertThat(t.perDetector()).containsExactly(
-                new SequenceTracker.DetectorCounts(1, 6, 5, 5, 1, 1, 1),
-                new SequenceTracker.DetectorCounts(2, 3, 1, 1, 1, 2, 0),
-                new SequenceTracker.DetectorCounts(3, 4, 4, 3, 0, 0, 0));
+        assertThat(t.perDetector())
+                .containsExactly(
+                        new SequenceTracker.DetectorCounts(1, 6, 5, 5, 1, 1, 1),
+                        new SequenceTracker.DetectorCounts(2, 3, 1, 1, 1, 2, 0),
+                        new SequenceTracker.DetectorCounts(3, 4, 4, 3, 0, 0, 0));
         assertThat(t.total()).isEqualTo(new SequenceTracker.DetectorCounts(-1, 13, 10, 5, 2, 3, 1));
     }
 

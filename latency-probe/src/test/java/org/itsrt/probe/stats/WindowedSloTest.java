@@ -1,9 +1,9 @@
 package org.itsrt.probe.stats;
 
-import org.junit.jupiter.api.Test;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
 
 class WindowedSloTest {
 
@@ -55,7 +55,8 @@ class WindowedSloTest {
         assertThat(r.records()).isEqualTo(61);
         assertThat(r.overSlo()).isEqualTo(1 + 2 + 1 + 1);
         assertThat(r.nonEmpty()).extracting(WindowedSlo.Window::index).containsExactly(0L, 1L, 3L, 4L);
-        assertThat(r.nonEmpty()).extracting(WindowedSlo.Window::p95Ns)
+        assertThat(r.nonEmpty())
+                .extracting(WindowedSlo.Window::p95Ns)
                 .containsExactly(1 * MS, 50 * MS, 20 * MS, 21 * MS);
         assertThat(r.nonEmpty().get(0).maxNs()).isEqualTo(50 * MS);
     }

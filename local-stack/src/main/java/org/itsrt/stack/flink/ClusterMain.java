@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.HashMap;
 import java.util.Map;
-
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.itsrt.stack.ParentWatch;
 
@@ -22,8 +21,7 @@ public final class ClusterMain {
     /** Written into the work folder when the cluster is up: its REST address, one line. */
     static final String ADDRESS_FILE = "rest-address";
 
-    private ClusterMain() {
-    }
+    private ClusterMain() {}
 
     public static void main(String[] args) throws Exception {
         if (args.length < 2) {
@@ -41,15 +39,18 @@ public final class ClusterMain {
             }
             options.put(args[i].substring(0, eq), args[i].substring(eq + 1));
         }
-        MiniCluster cluster = MiniClusterSetup.cluster(MiniClusterSetup.configuration(work.resolve("tmp"), options),
-                slots);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                cluster.close();
-            } catch (Exception e) {
-                System.err.println("stopping the cluster: " + e);
-            }
-        }, "cluster-shutdown"));
+        MiniCluster cluster =
+                MiniClusterSetup.cluster(MiniClusterSetup.configuration(work.resolve("tmp"), options), slots);
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            try {
+                                cluster.close();
+                            } catch (Exception e) {
+                                System.err.println("stopping the cluster: " + e);
+                            }
+                        },
+                        "cluster-shutdown"));
         cluster.start();
 
         Path tmp = work.resolve(ADDRESS_FILE + ".tmp");

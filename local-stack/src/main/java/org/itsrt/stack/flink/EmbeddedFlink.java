@@ -2,7 +2,6 @@ package org.itsrt.stack.flink;
 
 import java.net.URI;
 import java.nio.file.Path;
-
 import org.apache.flink.runtime.minicluster.MiniCluster;
 
 /**

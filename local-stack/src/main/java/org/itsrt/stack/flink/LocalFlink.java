@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.itsrt.stack.ChildJvm;
 
 /**
@@ -48,8 +47,13 @@ public final class LocalFlink implements AutoCloseable {
      * @param parentDir    where the work folder goes (default java.io.tmpdir)
      * @param classPath    the child's class path: Flink, TensorFlow, logging, this module's classes
      */
-    public record Options(int slots, String heap, List<String> jvmArgs, Map<String, String> flinkOptions,
-                          Path parentDir, String classPath) {
+    public record Options(
+            int slots,
+            String heap,
+            List<String> jvmArgs,
+            Map<String, String> flinkOptions,
+            Path parentDir,
+            String classPath) {
 
         public Options {
             if (slots < 1) {
@@ -94,15 +98,22 @@ public final class LocalFlink implements AutoCloseable {
 
     /** Starts the cluster and waits for its REST endpoint; fails with the child's log tail if it does not come up. */
     public static LocalFlink start(Options options) {
-        ChildJvm cluster = ChildJvm.start("the local Flink cluster", options.parentDir(), "its-flink-", START_TIMEOUT,
-                dir -> launch(options, dir), dir -> Files.exists(dir.resolve(ClusterMain.ADDRESS_FILE)));
+        ChildJvm cluster = ChildJvm.start(
+                "the local Flink cluster",
+                options.parentDir(),
+                "its-flink-",
+                START_TIMEOUT,
+                dir -> launch(options, dir),
+                dir -> Files.exists(dir.resolve(ClusterMain.ADDRESS_FILE)));
         Path file = cluster.dir().resolve(ClusterMain.ADDRESS_FILE);
         try {
-            return new LocalFlink(cluster, new URI(Files.readString(file, StandardCharsets.UTF_8).trim()));
+            return new LocalFlink(
+                    cluster,
+                    new URI(Files.readString(file, StandardCharsets.UTF_8).trim()));
         } catch (IOException | URISyntaxException e) {
             cluster.close();
-            throw new IllegalStateException("the local Flink cluster wrote no usable REST address to " + file + ": "
-                    + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "the local Flink cluster wrote no usable REST address to " + file + ": " + e.getMessage(), e);
         }
     }
 
@@ -164,7 +175,11 @@ public final class LocalFlink implements AutoCloseable {
     static String moduleClassPath() {
         Path self;
         try {
-            self = Path.of(LocalFlink.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            self = Path.of(LocalFlink.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
         } catch (URISyntaxException e) {
             throw new IllegalStateException("cannot locate the local-stack classes", e);
         }
@@ -174,7 +189,9 @@ public final class LocalFlink implements AutoCloseable {
                     + "local-stack with Maven (mvn -pl local-stack package) first");
         }
         try {
-            return self + File.pathSeparator + Files.readString(listing, StandardCharsets.UTF_8).trim();
+            return self
+                    + File.pathSeparator
+                    + Files.readString(listing, StandardCharsets.UTF_8).trim();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + listing, e);
         }

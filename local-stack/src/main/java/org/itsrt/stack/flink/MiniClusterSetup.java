@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
-
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.RestOptions;
@@ -30,8 +29,7 @@ public final class MiniClusterSetup {
      */
     public static final String PARENT_FIRST_PATTERNS = "org.tensorflow;org.bytedeco;com.google.protobuf";
 
-    private MiniClusterSetup() {
-    }
+    private MiniClusterSetup() {}
 
     /** {@link #configuration(Path, Map)} without further options. */
     public static Configuration configuration(Path tmpDir) {

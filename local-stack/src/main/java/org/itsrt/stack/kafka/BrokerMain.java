@@ -1,7 +1,6 @@
 package org.itsrt.stack.kafka;
 
 import java.lang.reflect.InvocationTargetException;
-
 import org.itsrt.stack.ParentWatch;
 
 /**
@@ -10,8 +9,7 @@ import org.itsrt.stack.ParentWatch;
  */
 public final class BrokerMain {
 
-    private BrokerMain() {
-    }
+    private BrokerMain() {}
 
     public static void main(String[] args) throws Throwable {
         ParentWatch.exitInBackgroundWhenParentEnds();

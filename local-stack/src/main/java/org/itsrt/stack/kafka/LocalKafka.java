@@ -19,7 +19,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -84,12 +83,17 @@ public final class LocalKafka implements AutoCloseable {
             brokerPort = freePort();
             controllerPort = freePort();
         } catch (IOException e) {
-            throw new IllegalStateException("could not find a free loopback port for the local Kafka broker: "
-                    + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "could not find a free loopback port for the local Kafka broker: " + e.getMessage(), e);
         }
         try (Admin admin = admin(bootstrapServers(brokerPort))) {
-            ChildJvm broker = ChildJvm.start("the local Kafka broker", options.parentDir(), "its-kafka-", START_TIMEOUT,
-                    dir -> prepare(options, dir, brokerPort, controllerPort), dir -> answers(admin));
+            ChildJvm broker = ChildJvm.start(
+                    "the local Kafka broker",
+                    options.parentDir(),
+                    "its-kafka-",
+                    START_TIMEOUT,
+                    dir -> prepare(options, dir, brokerPort, controllerPort),
+                    dir -> answers(admin));
             return new LocalKafka(broker, brokerPort);
         }
     }
@@ -112,8 +116,8 @@ public final class LocalKafka implements AutoCloseable {
         try {
             ensureTopics(bootstrapServers(), names, partitions);
         } catch (IllegalStateException e) {
-            throw new IllegalStateException(e.getMessage() + "; broker log: " + dataDir().resolve("broker.log"),
-                    e.getCause());
+            throw new IllegalStateException(
+                    e.getMessage() + "; broker log: " + dataDir().resolve("broker.log"), e.getCause());
         }
     }
 
@@ -124,14 +128,17 @@ public final class LocalKafka implements AutoCloseable {
     public static void ensureTopics(String bootstrapServers, Collection<String> names, int partitions) {
         try (Admin admin = admin(bootstrapServers)) {
             List<NewTopic> topics = names.stream()
-                    .map(n -> new NewTopic(n, Optional.of(partitions), Optional.empty())).toList();
+                    .map(n -> new NewTopic(n, Optional.of(partitions), Optional.empty()))
+                    .toList();
             for (var entry : admin.createTopics(topics).values().entrySet()) {
                 try {
                     entry.getValue().get(30, TimeUnit.SECONDS);
                 } catch (ExecutionException e) {
                     if (!(e.getCause() instanceof TopicExistsException)) {
-                        throw new IllegalStateException("cannot create topic " + entry.getKey() + " on "
-                                + bootstrapServers + ": " + e.getCause().getMessage(), e.getCause());
+                        throw new IllegalStateException(
+                                "cannot create topic " + entry.getKey() + " on " + bootstrapServers + ": "
+                                        + e.getCause().getMessage(),
+                                e.getCause());
                     }
                 }
             }
@@ -158,9 +165,13 @@ public final class LocalKafka implements AutoCloseable {
     }
 
     private static Admin admin(String bootstrapServers) {
-        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000,
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000));
+        return Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrapServers,
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                10_000,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
+                30_000));
     }
 
     /** Ready once the admin client can describe the cluster. */
@@ -193,8 +204,14 @@ public final class LocalKafka implements AutoCloseable {
                 .withArgs(List.of(config.toString()))
                 .withLogFiles("broker.log");
         // KRaft storage must be formatted with a cluster id before the first start.
-        ChildJvm.runToEnd("formatting the KRaft storage", dir, broker.withMain("format", "kafka.tools.StorageTool",
-                List.of("format", "-t", Uuid.randomUuid().toString(), "-c", config.toString())), FORMAT_TIMEOUT);
+        ChildJvm.runToEnd(
+                "formatting the KRaft storage",
+                dir,
+                broker.withMain(
+                        "format",
+                        "kafka.tools.StorageTool",
+                        List.of("format", "-t", Uuid.randomUuid().toString(), "-c", config.toString())),
+                FORMAT_TIMEOUT);
         return broker;
     }
 

@@ -3,13 +3,15 @@ package org.itsrt.stack.kafka;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code its kafka}: a local broker with the pipeline's topics, until Ctrl-C. */
-@Command(name = "its kafka", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(
+        name = "its kafka",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
         description = "Starts a real single-node Kafka broker (KRaft) on a free loopback port, creates the "
                 + "pipeline's topics, prints its bootstrap address and runs until Ctrl-C; then it stops the "
                 + "broker and deletes its data.",
@@ -17,16 +19,25 @@ import picocli.CommandLine.Option;
         exitCodeList = {"0   stopped by Ctrl-C", "1   the broker could not start"})
 public final class LocalKafkaCommand implements Callable<Integer> {
 
-    @Option(names = "--topics", split = ",", paramLabel = "NAME",
+    @Option(
+            names = "--topics",
+            split = ",",
+            paramLabel = "NAME",
             description = "topics to create (default: ${DEFAULT-VALUE})",
             defaultValue = org.itsrt.records.Topics.PIPELINE_CSV)
     List<String> topics;
 
-    @Option(names = "--partitions", paramLabel = "N", defaultValue = "1",
+    @Option(
+            names = "--partitions",
+            paramLabel = "N",
+            defaultValue = "1",
             description = "partitions per topic (default: ${DEFAULT-VALUE})")
     int partitions;
 
-    @Option(names = "--heap", paramLabel = "SIZE", defaultValue = "512m",
+    @Option(
+            names = "--heap",
+            paramLabel = "SIZE",
+            defaultValue = "512m",
             description = "broker JVM heap, -Xms and -Xmx (default: ${DEFAULT-VALUE})")
     String heap;
 

@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,18 +21,24 @@ class LocalFlinkTest {
     @Test
     void theChildsClassPathIsFlinkTensorFlowAndLog4jWithoutTheBroker() {
         List<String> entries = Arrays.asList(LocalFlink.moduleClassPath().split(File.pathSeparator));
-        List<String> jars = entries.stream().skip(1).map(e -> Path.of(e).getFileName().toString()).toList();
+        List<String> jars = entries.stream()
+                .skip(1)
+                .map(e -> Path.of(e).getFileName().toString())
+                .toList();
 
         assertThat(Path.of(entries.get(0)).resolve(ClusterMain.class.getName().replace('.', '/') + ".class"))
-                .as("this module's classes first").exists();
-        assertThat(jars).anyMatch(j -> j.startsWith("flink-runtime-2"))
+                .as("this module's classes first")
+                .exists();
+        assertThat(jars)
+                .anyMatch(j -> j.startsWith("flink-runtime-2"))
                 .anyMatch(j -> j.startsWith("flink-runtime-web-"))
                 .anyMatch(j -> j.startsWith("flink-clients-"))
                 .anyMatch(j -> j.startsWith("flink-connector-base-"))
                 .anyMatch(j -> j.startsWith("tensorflow-core-api-"))
                 .anyMatch(j -> j.startsWith("tensorflow-core-native-") && j.contains("linux"))
                 .anyMatch(j -> j.startsWith("log4j-slf4j2-impl-"));
-        assertThat(jars).noneMatch(j -> j.startsWith("kafka"))
+        assertThat(jars)
+                .noneMatch(j -> j.startsWith("kafka"))
                 .noneMatch(j -> j.startsWith("scala"))
                 .noneMatch(j -> j.startsWith("jackson-"))
                 .noneMatch(j -> j.startsWith("picocli-"))
@@ -44,8 +49,11 @@ class LocalFlinkTest {
     void startsAClusterThatAnswersOverRestAndLeavesNothingBehind(@TempDir Path parent) throws Exception {
         Path dir;
         ProcessHandle cluster;
-        try (LocalFlink flink = LocalFlink.start(LocalFlink.Options.defaults().withSlots(2).withHeap("512m")
-                .withParentDir(parent).withFlinkOptions(Map.of("pipeline.name", "local-flink-test")))) {
+        try (LocalFlink flink = LocalFlink.start(LocalFlink.Options.defaults()
+                .withSlots(2)
+                .withHeap("512m")
+                .withParentDir(parent)
+                .withFlinkOptions(Map.of("pipeline.name", "local-flink-test")))) {
             dir = flink.dir();
             cluster = ProcessHandle.of(flink.pid()).orElseThrow();
             assertThat(flink.restAddress().getHost()).isEqualTo("127.0.0.1");
@@ -54,9 +62,14 @@ class LocalFlinkTest {
             String overview = get(http, flink.restAddress().resolve("/overview"));
             assertThat(overview).contains("\"taskmanagers\":1", "\"slots-total\":2");
             String config = get(http, flink.restAddress().resolve("/jobmanager/config"));
-            assertThat(config).contains("classloader.parent-first-patterns.additional", "org.tensorflow",
-                    "local-flink-test", dir.resolve("tmp").toString());
-            assertThat(Files.readString(dir.resolve("cluster.log"))).as("the cluster logs through Log4j")
+            assertThat(config)
+                    .contains(
+                            "classloader.parent-first-patterns.additional",
+                            "org.tensorflow",
+                            "local-flink-test",
+                            dir.resolve("tmp").toString());
+            assertThat(Files.readString(dir.resolve("cluster.log")))
+                    .as("the cluster logs through Log4j")
                     .contains("MiniCluster");
         }
         assertThat(cluster.isAlive()).isFalse();
@@ -64,8 +77,8 @@ class LocalFlinkTest {
     }
 
     private static String get(HttpClient http, URI uri) throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response =
+                http.send(HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as("GET " + uri).isEqualTo(200);
         return response.body();
     }

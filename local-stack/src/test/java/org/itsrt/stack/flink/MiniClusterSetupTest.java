@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.RestOptions;
@@ -32,13 +31,16 @@ class MiniClusterSetupTest {
 
     @Test
     void optionsMayReplaceTheParentFirstPatternsButNotTheNetworkOrTheFolders(@TempDir Path dir) {
-        Configuration conf = MiniClusterSetup.configuration(dir, Map.of(
-                "classloader.parent-first-patterns.additional", "org.example",
-                "rest.bind-port", "8081",
-                "io.tmp.dirs", "/somewhere/else",
-                "taskmanager.memory.network.min", "64m"));
+        Configuration conf = MiniClusterSetup.configuration(
+                dir,
+                Map.of(
+                        "classloader.parent-first-patterns.additional", "org.example",
+                        "rest.bind-port", "8081",
+                        "io.tmp.dirs", "/somewhere/else",
+                        "taskmanager.memory.network.min", "64m"));
 
-        assertThat(conf.get(CoreOptions.ALWAYS_PARENT_FIRST_LOADER_PATTERNS_ADDITIONAL)).isEqualTo(List.of("org.example"));
+        assertThat(conf.get(CoreOptions.ALWAYS_PARENT_FIRST_LOADER_PATTERNS_ADDITIONAL))
+                .isEqualTo(List.of("org.example"));
         assertThat(conf.get(RestOptions.BIND_PORT)).isEqualTo("0");
         assertThat(conf.get(CoreOptions.TMP_DIRS)).isEqualTo(dir.toString());
         assertThat(conf.toMap()).containsEntry("taskmanager.memory.network.min", "64m");

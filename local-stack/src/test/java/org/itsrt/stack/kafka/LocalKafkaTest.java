@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -34,26 +33,30 @@ class LocalKafkaTest {
         try (LocalKafka kafka = LocalKafka.start(LocalKafka.Options.defaults().withParentDir(parent))) {
             dataDir = kafka.dataDir();
             broker = ProcessHandle.of(kafka.pid()).orElseThrow();
-            port = Integer.parseInt(kafka.bootstrapServers().substring(kafka.bootstrapServers().lastIndexOf(':') + 1));
+            port = Integer.parseInt(
+                    kafka.bootstrapServers().substring(kafka.bootstrapServers().lastIndexOf(':') + 1));
             kafka.createTopics(LocalKafka.PIPELINE_TOPICS, 1);
             kafka.createTopics(List.of("its.readings"), 1); // again: existing topics are kept
 
             try (var admin = kafka.admin()) {
                 assertThat(admin.listTopics().names().get()).containsAll(LocalKafka.PIPELINE_TOPICS);
             }
-            try (var producer = new KafkaProducer<String, String>(Map.of(
-                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
-                    new StringSerializer(), new StringSerializer())) {
+            try (var producer = new KafkaProducer<String, String>(
+                    Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
+                    new StringSerializer(),
+                    new StringSerializer())) {
                 for (int i = 0; i < 5; i++) {
                     producer.send(new ProducerRecord<>("its.readings", "r" + i)).get();
                 }
             }
             List<String> read = new ArrayList<>();
-            try (var consumer = new KafkaConsumer<String, String>(Map.of(
-                    ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                    ConsumerConfig.GROUP_ID_CONFIG, "local-kafka-test",
-                    ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
-                    new StringDeserializer(), new StringDeserializer())) {
+            try (var consumer = new KafkaConsumer<String, String>(
+                    Map.of(
+                            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                            ConsumerConfig.GROUP_ID_CONFIG, "local-kafka-test",
+                            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
+                    new StringDeserializer(),
+                    new StringDeserializer())) {
                 consumer.subscribe(Set.of("its.readings"));
                 long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
                 while (read.size() < 5 && System.nanoTime() < deadline) {
@@ -64,7 +67,8 @@ class LocalKafkaTest {
             }
             assertThat(read).containsExactly("r0", "r1", "r2", "r3", "r4");
             assertThat(Files.readString(dataDir.resolve("broker.log"), StandardCharsets.UTF_8))
-                    .as("the broker logs through the bundled SLF4J binding").contains("Kafka Server started");
+                    .as("the broker logs through the bundled SLF4J binding")
+                    .contains("Kafka Server started");
         }
         assertThat(broker.isAlive()).isFalse();
         assertThat(dataDir).doesNotExist();

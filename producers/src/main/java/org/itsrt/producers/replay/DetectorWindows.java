@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-
 import org.itsrt.readings.Reading;
 import org.itsrt.readings.StationHistory;
 import org.itsrt.records.ReadingRecord;
@@ -23,8 +22,7 @@ public final class DetectorWindows {
     private final List<Window> windows;
     private int next;
 
-    private record Window(java.time.Instant newest, double[] flow, double[] speed) {
-    }
+    private record Window(java.time.Instant newest, double[] flow, double[] speed) {}
 
     private DetectorWindows(long detector, List<Window> windows) {
         this.detector = detector;
@@ -41,8 +39,8 @@ public final class DetectorWindows {
         for (long detector : detectors) {
             TreeMap<java.time.Instant, Reading> series = byStation.get(detector);
             if (series == null) {
-                throw new IllegalArgumentException("detector " + detector + " has no readings in the table (it has "
-                        + byStation.keySet() + ")");
+                throw new IllegalArgumentException(
+                        "detector " + detector + " has no readings in the table (it has " + byStation.keySet() + ")");
             }
             List<Window> windows = windowsOf(new ArrayList<>(series.values()));
             if (windows.isEmpty()) {

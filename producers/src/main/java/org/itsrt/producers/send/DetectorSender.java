@@ -3,7 +3,6 @@ package org.itsrt.producers.send;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
-
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.itsrt.clock.LatencyClock;
@@ -30,9 +29,15 @@ public final class DetectorSender implements Runnable {
     /**
      * @param records how many to send; the sender also stops early when {@code stopRequested} says so
      */
-    public DetectorSender(DetectorWindows windows, Producer<byte[], byte[]> producer, String topic,
-                          OpenLoopSchedule schedule, long records, LatencyClock clock, SendStats stats,
-                          BooleanSupplier stopRequested) {
+    public DetectorSender(
+            DetectorWindows windows,
+            Producer<byte[], byte[]> producer,
+            String topic,
+            OpenLoopSchedule schedule,
+            long records,
+            LatencyClock clock,
+            SendStats stats,
+            BooleanSupplier stopRequested) {
         this.windows = windows;
         this.producer = producer;
         this.topic = topic;

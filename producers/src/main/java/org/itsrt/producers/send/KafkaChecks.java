@@ -5,7 +5,6 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
@@ -16,8 +15,7 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  */
 public final class KafkaChecks {
 
-    private KafkaChecks() {
-    }
+    private KafkaChecks() {}
 
     /** @throws IllegalStateException naming the broker or the topic that is not there */
     public static void requireTopic(String bootstrapServers, String topic, Map<String, String> clientProps) {
@@ -42,8 +40,8 @@ public final class KafkaChecks {
                 throw new IllegalStateException("cannot describe topic " + topic + " on " + bootstrapServers + ": "
                         + e.getCause().getMessage());
             } catch (TimeoutException e) {
-                throw new IllegalStateException("Kafka at " + bootstrapServers + " did not describe topic " + topic
-                        + " within 10 s");
+                throw new IllegalStateException(
+                        "Kafka at " + bootstrapServers + " did not describe topic " + topic + " within 10 s");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

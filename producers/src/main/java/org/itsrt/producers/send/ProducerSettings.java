@@ -2,15 +2,13 @@ package org.itsrt.producers.send;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /** Kafka producer properties tuned for latency, each default explained; the user's overrides win. */
 public final class ProducerSettings {
 
-    private ProducerSettings() {
-    }
+    private ProducerSettings() {}
 
     public static Map<String, Object> forLatency(String bootstrapServers, String acks, Map<String, String> overrides) {
         Map<String, Object> p = new LinkedHashMap<>();

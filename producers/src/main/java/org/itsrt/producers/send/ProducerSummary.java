@@ -1,15 +1,13 @@
 package org.itsrt.producers.send;
 
-import java.io.IOException;
-import java.nio.file.Path;
-
-import org.HdrHistogram.Histogram;
-
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import java.io.IOException;
+import java.nio.file.Path;
+import org.HdrHistogram.Histogram;
 
 /**
  * What one replay sent, as plain values: the producers' side of a pipeline run, beside the
@@ -33,15 +31,15 @@ public record ProducerSummary(
         @JsonProperty("ack_latency_ms") Percentiles ackLatencyMs) {
 
     /** Percentiles in ms; null when nothing was recorded. */
-    public record Percentiles(long count, Double p50, Double p90, Double p99, @JsonProperty("p99_9") Double p999,
-                              Double max) {
+    public record Percentiles(
+            long count, Double p50, Double p90, Double p99, @JsonProperty("p99_9") Double p999, Double max) {
 
         static Percentiles of(Histogram h) {
             if (h.getTotalCount() == 0) {
                 return new Percentiles(0, null, null, null, null, null);
             }
-            return new Percentiles(h.getTotalCount(), ms(h, 50), ms(h, 90), ms(h, 99), ms(h, 99.9),
-                    h.getMaxValue() / 1e6);
+            return new Percentiles(
+                    h.getTotalCount(), ms(h, 50), ms(h, 90), ms(h, 99), ms(h, 99.9), h.getMaxValue() / 1e6);
         }
 
         private static double ms(Histogram h, double percentile) {
@@ -51,9 +49,18 @@ public record ProducerSummary(
 
     public static ProducerSummary of(RunSummary run) {
         double rate = run.achievedRate();
-        return new ProducerSummary(run.detectors(), run.ratePerDetector(), run.target(), run.sent(), run.acked(),
-                run.failed(), run.firstError(), run.seconds(), Double.isNaN(rate) ? null : rate,
-                Percentiles.of(run.sendLagNs()), Percentiles.of(run.ackLatencyNs()));
+        return new ProducerSummary(
+                run.detectors(),
+                run.ratePerDetector(),
+                run.target(),
+                run.sent(),
+                run.acked(),
+                run.failed(),
+                run.firstError(),
+                run.seconds(),
+                Double.isNaN(rate) ? null : rate,
+                Percentiles.of(run.sendLagNs()),
+                Percentiles.of(run.ackLatencyNs()));
     }
 
     /** True when every record the run was meant to send was sent and acknowledged. */
@@ -61,7 +68,8 @@ public record ProducerSummary(
         return failed == 0 && sent == target && acked == sent;
     }
 
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .enable(SerializationFeature.INDENT_OUTPUT)
             .enable(DeserializationFeature.FAIL_ON_MISSING_CREATOR_PROPERTIES)
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
 

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
-
 import org.apache.kafka.clients.producer.Producer;
 import org.itsrt.clock.LatencyClock;
 import org.itsrt.producers.replay.DetectorWindows;
@@ -26,8 +25,12 @@ public final class ReplayRun {
     private final SendStats stats = new SendStats();
     private volatile boolean stopRequested;
 
-    public ReplayRun(List<DetectorWindows> detectors, Function<Map<String, Object>, Producer<byte[], byte[]>> producerFactory,
-                     Map<String, Object> producerConfig, String topic, LatencyClock clock) {
+    public ReplayRun(
+            List<DetectorWindows> detectors,
+            Function<Map<String, Object>, Producer<byte[], byte[]>> producerFactory,
+            Map<String, Object> producerConfig,
+            String topic,
+            LatencyClock clock) {
         this.detectors = List.copyOf(detectors);
         this.producerFactory = producerFactory;
         this.producerConfig = producerConfig;
@@ -71,8 +74,10 @@ public final class ReplayRun {
                 Producer<byte[], byte[]> producer = producerFactory.apply(config);
                 producers.add(producer);
                 OpenLoopSchedule schedule = OpenLoopSchedule.staggered(start, ratePerDetector, i, detectors.size());
-                Thread t = new Thread(new DetectorSender(windows, producer, topic, schedule, quota[i], clock, stats,
-                        () -> stopRequested), "detector-" + windows.detector());
+                Thread t = new Thread(
+                        new DetectorSender(
+                                windows, producer, topic, schedule, quota[i], clock, stats, () -> stopRequested),
+                        "detector-" + windows.detector());
                 threads.add(t);
             }
             threads.forEach(Thread::start);

@@ -2,7 +2,6 @@ package org.itsrt.producers.send;
 
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.itsrt.readings.Reading;
 import org.itsrt.records.ReadingRecord;
 import org.junit.jupiter.api.Test;
@@ -16,7 +15,13 @@ class DetectorWindowsTest {
     private static final Instant T0 = Instant.parse("2018-03-01T08:00:00Z");
 
     private static Reading reading(long station, int interval, Double speed) {
-        return new Reading(station, T0.plus(Reading.INTERVAL.multipliedBy(interval)), 100 + interval, speed, null, 3,
+        return new Reading(
+                station,
+                T0.plus(Reading.INTERVAL.multipliedBy(interval)),
+                100 + interval,
+                speed,
+                null,
+                3,
                 "synthetic:seed=1");
     }
 
@@ -37,7 +42,9 @@ class DetectorWindowsTest {
         assertThat(first.ts()).isEqualTo(T0.plus(Reading.INTERVAL.multipliedBy(11)));
         assertThat(first.flow()).startsWith(100, 101).endsWith(111);
         ReadingRecord second = windows.next(1);
-        assertThat(Double.isNaN(second.speed()[11])).as("an unknown speed stays unknown").isTrue();
+        assertThat(Double.isNaN(second.speed()[11]))
+                .as("an unknown speed stays unknown")
+                .isTrue();
         assertThat(windows.next(2).flow()[0]).isEqualTo(120);
         ReadingRecord again = windows.next(3);
         assertThat(again.seq()).isEqualTo(3);

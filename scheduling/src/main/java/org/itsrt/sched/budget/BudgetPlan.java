@@ -11,20 +11,32 @@ import java.util.stream.Stream;
  * @param choice how the rule chose the reservation; null when it was given directly
  * @param pool the pool check; null when no pool was described
  */
-public record BudgetPlan(String domain, int vcpus, Reservation reservation, TableauRule.Choice choice,
-                         PoolCheck.Result pool, EquivalentSettings settings) {
+public record BudgetPlan(
+        String domain,
+        int vcpus,
+        Reservation reservation,
+        TableauRule.Choice choice,
+        PoolCheck.Result pool,
+        EquivalentSettings settings) {
 
     /** Chooses the reservation by the Tableau rule, then checks the pool (when given). */
-    public static BudgetPlan byRule(String domain, int vcpus, BigDecimal utilization, long maxLatencyUs,
-                                    PeriodCandidates candidates, PoolCheck.Pool pool, boolean extratime)
+    public static BudgetPlan byRule(
+            String domain,
+            int vcpus,
+            BigDecimal utilization,
+            long maxLatencyUs,
+            PeriodCandidates candidates,
+            PoolCheck.Pool pool,
+            boolean extratime)
             throws BudgetRefusal {
         TableauRule.Choice choice = TableauRule.choose(utilization, maxLatencyUs, candidates);
         return complete(domain, vcpus, choice.reservation(), choice, pool, extratime);
     }
 
     /** A given budget and period, checked against Xen's limits and the pool (when given). */
-    public static BudgetPlan direct(String domain, int vcpus, long budgetUs, long periodUs, PoolCheck.Pool pool,
-                                    boolean extratime) throws BudgetRefusal {
+    public static BudgetPlan direct(
+            String domain, int vcpus, long budgetUs, long periodUs, PoolCheck.Pool pool, boolean extratime)
+            throws BudgetRefusal {
         String problem = XenLimits.problem(budgetUs, periodUs);
         if (problem != null) {
             throw new BudgetRefusal("xen-limits", problem);
@@ -32,8 +44,9 @@ public record BudgetPlan(String domain, int vcpus, Reservation reservation, Tabl
         return complete(domain, vcpus, new Reservation(budgetUs, periodUs), null, pool, extratime);
     }
 
-    private static BudgetPlan complete(String domain, int vcpus, Reservation r, TableauRule.Choice choice,
-                                       PoolCheck.Pool pool, boolean extratime) throws BudgetRefusal {
+    private static BudgetPlan complete(
+            String domain, int vcpus, Reservation r, TableauRule.Choice choice, PoolCheck.Pool pool, boolean extratime)
+            throws BudgetRefusal {
         if (vcpus < 1) {
             throw new IllegalArgumentException("vcpus must be >= 1, got " + vcpus);
         }
@@ -43,7 +56,9 @@ public record BudgetPlan(String domain, int vcpus, Reservation reservation, Tabl
 
     /** Notes from the rule (rounding, minimum budget) and from the settings. */
     public List<String> notes() {
-        return choice == null ? settings.notes()
-                : Stream.concat(choice.notes().stream(), settings.notes().stream()).toList();
+        return choice == null
+                ? settings.notes()
+                : Stream.concat(choice.notes().stream(), settings.notes().stream())
+                        .toList();
     }
 }

@@ -13,11 +13,22 @@ import java.util.List;
  * backend cannot express is given with a note instead of a command that would fail.
  */
 public record EquivalentSettings(
-        String domain, int vcpus, Reservation reservation, boolean extratime,
+        String domain,
+        int vcpus,
+        Reservation reservation,
+        boolean extratime,
         String xlRtds,
-        int creditCap, String xlCredit,
-        long cgroupQuotaUs, long cgroupPeriodUs, String cgroupV2CpuMax, String cgroupProblem,
-        long deadlineRuntimeNs, long deadlineDeadlineNs, long deadlinePeriodNs, String chrt, String deadlineProblem,
+        int creditCap,
+        String xlCredit,
+        long cgroupQuotaUs,
+        long cgroupPeriodUs,
+        String cgroupV2CpuMax,
+        String cgroupProblem,
+        long deadlineRuntimeNs,
+        long deadlineDeadlineNs,
+        long deadlinePeriodNs,
+        String chrt,
+        String deadlineProblem,
         List<String> notes) {
 
     public static EquivalentSettings of(String domain, int vcpus, Reservation r, boolean extratime) {
@@ -29,8 +40,8 @@ public record EquivalentSettings(
             throw new IllegalArgumentException(xenProblem);
         }
         List<String> notes = new ArrayList<>();
-        String rtds = "xl sched-rtds -d " + domain + " -v all -p " + r.periodUs() + " -b " + r.budgetUs()
-                + " -e " + (extratime ? 1 : 0);
+        String rtds = "xl sched-rtds -d " + domain + " -v all -p " + r.periodUs() + " -b " + r.budgetUs() + " -e "
+                + (extratime ? 1 : 0);
 
         // Credit has no period: the nearest it gets is a cap on the domain's share, in % of one pCPU.
         BigDecimal exactCap = r.utilization().multiply(BigDecimal.valueOf(100L * vcpus));
@@ -50,8 +61,23 @@ public record EquivalentSettings(
         long periodNs = r.periodUs() * 1000;
         String dlProblem = LinuxLimits.deadlineProblem(runtimeNs, periodNs, periodNs);
         String chrt = "chrt -d -T " + runtimeNs + " -P " + periodNs + " -D " + periodNs + " -p 0 TID";
-        return new EquivalentSettings(domain, vcpus, r, extratime, rtds, cap, credit,
-                quota, r.periodUs(), quota + " " + r.periodUs(), cgroupProblem,
-                runtimeNs, periodNs, periodNs, chrt, dlProblem, List.copyOf(notes));
+        return new EquivalentSettings(
+                domain,
+                vcpus,
+                r,
+                extratime,
+                rtds,
+                cap,
+                credit,
+                quota,
+                r.periodUs(),
+                quota + " " + r.periodUs(),
+                cgroupProblem,
+                runtimeNs,
+                periodNs,
+                periodNs,
+                chrt,
+                dlProblem,
+                List.copyOf(notes));
     }
 }

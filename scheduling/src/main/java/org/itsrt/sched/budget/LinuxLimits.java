@@ -16,8 +16,7 @@ public final class LinuxLimits {
     public static final long DL_DEFAULT_PERIOD_MIN_US = 100;
     public static final long DL_DEFAULT_PERIOD_MAX_US = 4_194_304;
 
-    private LinuxLimits() {
-    }
+    private LinuxLimits() {}
 
     /** Why the kernel would refuse this CFS bandwidth, or null. */
     public static String cfsProblem(long quotaUs, long periodUs) {
@@ -36,8 +35,8 @@ public final class LinuxLimits {
         return deadlineProblem(runtimeNs, deadlineNs, periodNs, DL_DEFAULT_PERIOD_MIN_US, DL_DEFAULT_PERIOD_MAX_US);
     }
 
-    public static String deadlineProblem(long runtimeNs, long deadlineNs, long periodNs, long periodMinUs,
-                                         long periodMaxUs) {
+    public static String deadlineProblem(
+            long runtimeNs, long deadlineNs, long periodNs, long periodMinUs, long periodMaxUs) {
         if (runtimeNs < DL_MIN_RUNTIME_NS) {
             return "SCHED_DEADLINE needs a runtime of at least " + DL_MIN_RUNTIME_NS + " ns, got " + runtimeNs + " ns";
         }

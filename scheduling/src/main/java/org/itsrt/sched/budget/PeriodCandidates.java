@@ -33,8 +33,9 @@ public final class PeriodCandidates {
     /** Every divisor of the hyperperiod that Xen accepts as a period (10 us and up). */
     public static PeriodCandidates divisorsOf(long hyperperiodUs) {
         if (hyperperiodUs < XenLimits.MIN_PERIOD_US || hyperperiodUs > XenLimits.MAX_PERIOD_US) {
-            throw new IllegalArgumentException("hyperperiod " + hyperperiodUs + " us is outside Xen RTDS's period range "
-                    + XenLimits.MIN_PERIOD_US + ".." + XenLimits.MAX_PERIOD_US + " us");
+            throw new IllegalArgumentException(
+                    "hyperperiod " + hyperperiodUs + " us is outside Xen RTDS's period range " + XenLimits.MIN_PERIOD_US
+                            + ".." + XenLimits.MAX_PERIOD_US + " us");
         }
         TreeSet<Long> divisors = new TreeSet<>();
         for (long d = 1; d * d <= hyperperiodUs; d++) {
@@ -44,8 +45,10 @@ public final class PeriodCandidates {
             }
         }
         divisors.removeIf(d -> d < XenLimits.MIN_PERIOD_US);
-        return new PeriodCandidates(divisors.stream().mapToLong(Long::longValue).toArray(),
-                "divisors of " + hyperperiodUs + " us (" + divisors.size() + " periods from " + divisors.first() + " us)");
+        return new PeriodCandidates(
+                divisors.stream().mapToLong(Long::longValue).toArray(),
+                "divisors of " + hyperperiodUs + " us (" + divisors.size() + " periods from " + divisors.first()
+                        + " us)");
     }
 
     /** Exactly these periods; each must be a period Xen accepts. */
@@ -65,8 +68,8 @@ public final class PeriodCandidates {
             throw new IllegalArgumentException("candidate period(s) " + outside + " us outside Xen RTDS's range "
                     + XenLimits.MIN_PERIOD_US + ".." + XenLimits.MAX_PERIOD_US + " us");
         }
-        return new PeriodCandidates(sorted.stream().mapToLong(Long::longValue).toArray(),
-                "given periods " + sorted + " us");
+        return new PeriodCandidates(
+                sorted.stream().mapToLong(Long::longValue).toArray(), "given periods " + sorted + " us");
     }
 
     /** Ascending. */

@@ -21,8 +21,7 @@ public final class PoolCheck {
     public static final int DEFAULT_DOM0_VCPUS = 1;
     public static final BigDecimal DEFAULT_DOM0_UTILIZATION = new BigDecimal("0.4");
 
-    private PoolCheck() {
-    }
+    private PoolCheck() {}
 
     /** The pool: its pCPUs, other single-vCPU reservations, and Dom0's vCPUs in it. */
     public record Pool(int cpus, List<BigDecimal> others, int dom0Vcpus, BigDecimal dom0Utilization) {
@@ -39,9 +38,13 @@ public final class PoolCheck {
     }
 
     /** An accepted pool, with its sums. */
-    public record Result(int cpus, List<Entry> entries, BigDecimal total, BigDecimal spare,
-                         BigDecimal globalEdfBound, boolean globalEdfBoundHolds) {
-    }
+    public record Result(
+            int cpus,
+            List<Entry> entries,
+            BigDecimal total,
+            BigDecimal spare,
+            BigDecimal globalEdfBound,
+            boolean globalEdfBoundHolds) {}
 
     public static Result check(String domain, Reservation reservation, int vcpus, Pool pool) throws BudgetRefusal {
         if (pool.cpus() < 1) {
@@ -66,13 +69,16 @@ public final class PoolCheck {
         for (Entry e : entries) {
             BigDecimal u = e.utilizationPerVcpu();
             if (u.signum() < 0) {
-                throw new BudgetRefusal("vcpu-utilization", e.name() + " asks utilization " + plain(u)
-                        + " per vCPU: a reservation cannot be negative");
+                throw new BudgetRefusal(
+                        "vcpu-utilization",
+                        e.name() + " asks utilization " + plain(u) + " per vCPU: a reservation cannot be negative");
             }
             if (u.compareTo(BigDecimal.ONE) > 0) {
-                throw new BudgetRefusal("vcpu-utilization", e.name() + " asks utilization " + plain(u)
-                        + " per vCPU, over the 1.0 a vCPU can use (it runs on one pCPU at a time) by "
-                        + plain(u.subtract(BigDecimal.ONE)));
+                throw new BudgetRefusal(
+                        "vcpu-utilization",
+                        e.name() + " asks utilization " + plain(u)
+                                + " per vCPU, over the 1.0 a vCPU can use (it runs on one pCPU at a time) by "
+                                + plain(u.subtract(BigDecimal.ONE)));
             }
             max = max.max(u);
             total = total.add(e.total());
@@ -82,17 +88,25 @@ public final class PoolCheck {
             BigDecimal over = total.subtract(cpus);
             StringBuilder parts = new StringBuilder();
             for (Entry e : entries) {
-                parts.append(parts.isEmpty() ? "" : ", ").append(e.name()).append(' ').append(e.vcpus()).append(" x ")
-                        .append(plain(e.utilizationPerVcpu())).append(" = ").append(plain(e.total()));
+                parts.append(parts.isEmpty() ? "" : ", ")
+                        .append(e.name())
+                        .append(' ')
+                        .append(e.vcpus())
+                        .append(" x ")
+                        .append(plain(e.utilizationPerVcpu()))
+                        .append(" = ")
+                        .append(plain(e.total()));
             }
-            throw new BudgetRefusal("pool-sum", "the pool's reservations sum to " + plain(total) + " CPUs ("
-                    + parts + ") but --pool-cpus is " + pool.cpus() + ": over by " + plain(over)
-                    + " CPUs; lower a utilization, move a domain out of the pool, or give the pool "
-                    + over.setScale(0, RoundingMode.CEILING).toPlainString() + " more CPU(s)");
+            throw new BudgetRefusal(
+                    "pool-sum",
+                    "the pool's reservations sum to " + plain(total) + " CPUs ("
+                            + parts + ") but --pool-cpus is " + pool.cpus() + ": over by " + plain(over)
+                            + " CPUs; lower a utilization, move a domain out of the pool, or give the pool "
+                            + over.setScale(0, RoundingMode.CEILING).toPlainString() + " more CPU(s)");
         }
         BigDecimal bound = cpus.subtract(cpus.subtract(BigDecimal.ONE).multiply(max));
-        return new Result(pool.cpus(), List.copyOf(entries), total, cpus.subtract(total), bound,
-                total.compareTo(bound) <= 0);
+        return new Result(
+                pool.cpus(), List.copyOf(entries), total, cpus.subtract(total), bound, total.compareTo(bound) <= 0);
     }
 
     static String plain(BigDecimal value) {

@@ -14,7 +14,8 @@ public record Reservation(long budgetUs, long periodUs) {
             throw new IllegalArgumentException("period must be > 0 us, got " + periodUs);
         }
         if (budgetUs <= 0 || budgetUs > periodUs) {
-            throw new IllegalArgumentException("budget must be in 1.." + periodUs + " us (the period), got " + budgetUs);
+            throw new IllegalArgumentException(
+                    "budget must be in 1.." + periodUs + " us (the period), got " + budgetUs);
         }
     }
 

@@ -20,13 +20,16 @@ public final class TableauRule {
 
     private static final BigDecimal TWO = BigDecimal.valueOf(2);
 
-    private TableauRule() {
-    }
+    private TableauRule() {}
 
     /** The chosen reservation and how it was chosen. */
-    public record Choice(Reservation reservation, BigDecimal requestedUtilization, long maxLatencyUs,
-                         BigDecimal delayBoundUs, String candidates, List<String> notes) {
-    }
+    public record Choice(
+            Reservation reservation,
+            BigDecimal requestedUtilization,
+            long maxLatencyUs,
+            BigDecimal delayBoundUs,
+            String candidates,
+            List<String> notes) {}
 
     /**
      * @param utilization share of one CPU per vCPU, in (0, 1]
@@ -54,21 +57,31 @@ public final class TableauRule {
         BigDecimal needed = slope.multiply(BigDecimal.valueOf(smallest)).setScale(0, RoundingMode.CEILING);
         // Here U < 1 (with U = 1 every period fits), so the slope is positive.
         long longestFitting = latency.divide(slope, 0, RoundingMode.FLOOR).longValueExact();
-        throw new BudgetRefusal("latency", String.format(
-                "no candidate period meets a max latency of %d us at utilization %s: even the smallest candidate, "
-                        + "%d us, can delay a vCPU by 2(1-U)T = %s us, over by %s us; the smallest max latency that "
-                        + "works with these candidates is %s us%s",
-                maxLatencyUs, utilization.toPlainString(), smallest,
-                slope.multiply(BigDecimal.valueOf(smallest)).stripTrailingZeros().toPlainString(),
-                slope.multiply(BigDecimal.valueOf(smallest)).subtract(latency).stripTrailingZeros().toPlainString(),
-                needed.toPlainString(),
-                longestFitting >= XenLimits.MIN_PERIOD_US
-                        ? ", or add a candidate period of at most " + longestFitting + " us"
-                        : " (a period short enough for " + maxLatencyUs + " us would be below Xen's 10 us minimum)"));
+        throw new BudgetRefusal(
+                "latency",
+                String.format(
+                        "no candidate period meets a max latency of %d us at utilization %s: even the smallest candidate, "
+                                + "%d us, can delay a vCPU by 2(1-U)T = %s us, over by %s us; the smallest max latency that "
+                                + "works with these candidates is %s us%s",
+                        maxLatencyUs,
+                        utilization.toPlainString(),
+                        smallest,
+                        slope.multiply(BigDecimal.valueOf(smallest))
+                                .stripTrailingZeros()
+                                .toPlainString(),
+                        slope.multiply(BigDecimal.valueOf(smallest))
+                                .subtract(latency)
+                                .stripTrailingZeros()
+                                .toPlainString(),
+                        needed.toPlainString(),
+                        longestFitting >= XenLimits.MIN_PERIOD_US
+                                ? ", or add a candidate period of at most " + longestFitting + " us"
+                                : " (a period short enough for " + maxLatencyUs
+                                        + " us would be below Xen's 10 us minimum)"));
     }
 
-    private static Choice choice(BigDecimal utilization, long maxLatencyUs, long periodUs, BigDecimal bound,
-                                 PeriodCandidates candidates) {
+    private static Choice choice(
+            BigDecimal utilization, long maxLatencyUs, long periodUs, BigDecimal bound, PeriodCandidates candidates) {
         List<String> notes = new ArrayList<>();
         BigDecimal exact = utilization.multiply(BigDecimal.valueOf(periodUs));
         long budget = exact.setScale(0, RoundingMode.CEILING).longValueExact();
@@ -78,12 +91,20 @@ public final class TableauRule {
         }
         if (budget < XenLimits.MIN_BUDGET_US) {
             notes.add("budget " + budget + " us raised to Xen's minimum of " + XenLimits.MIN_BUDGET_US
-                    + " us: the vCPU gets utilization " + BigDecimal.valueOf(XenLimits.MIN_BUDGET_US)
-                    .divide(BigDecimal.valueOf(periodUs), MathContext.DECIMAL64).stripTrailingZeros()
-                    .toPlainString() + " instead of " + utilization.toPlainString());
+                    + " us: the vCPU gets utilization "
+                    + BigDecimal.valueOf(XenLimits.MIN_BUDGET_US)
+                            .divide(BigDecimal.valueOf(periodUs), MathContext.DECIMAL64)
+                            .stripTrailingZeros()
+                            .toPlainString()
+                    + " instead of " + utilization.toPlainString());
             budget = XenLimits.MIN_BUDGET_US;
         }
-        return new Choice(new Reservation(budget, periodUs), utilization, maxLatencyUs,
-                bound.stripTrailingZeros(), candidates.description(), List.copyOf(notes));
+        return new Choice(
+                new Reservation(budget, periodUs),
+                utilization,
+                maxLatencyUs,
+                bound.stripTrailingZeros(),
+                candidates.description(),
+                List.copyOf(notes));
     }
 }

@@ -12,13 +12,13 @@ public final class XenLimits {
     public static final long MIN_BUDGET_US = 10;
     public static final long MAX_PERIOD_US = Integer.MAX_VALUE;
 
-    private XenLimits() {
-    }
+    private XenLimits() {}
 
     /** Why Xen would refuse this budget and period, or null when it accepts them. */
     public static String problem(long budgetUs, long periodUs) {
         if (periodUs < MIN_PERIOD_US || periodUs > MAX_PERIOD_US) {
-            return "period " + periodUs + " us is outside Xen RTDS's range " + MIN_PERIOD_US + ".." + MAX_PERIOD_US + " us";
+            return "period " + periodUs + " us is outside Xen RTDS's range " + MIN_PERIOD_US + ".." + MAX_PERIOD_US
+                    + " us";
         }
         if (budgetUs < MIN_BUDGET_US) {
             return "budget " + budgetUs + " us is below Xen RTDS's minimum of " + MIN_BUDGET_US + " us";

@@ -3,6 +3,14 @@ package org.itsrt.sched.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.itsrt.sched.budget.Reservation;
 import org.itsrt.sched.budget.XenLimits;
 import org.itsrt.sched.linux.AppliedBudget;
@@ -19,71 +27,87 @@ import org.itsrt.sched.linux.NoneBackend;
 import org.itsrt.sched.linux.Proc;
 import org.itsrt.sched.linux.SchedulingException;
 import org.itsrt.sched.linux.ThreadSelector;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine;
-
-import java.io.PrintWriter;
-import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 /** {@code its budget apply}: a budget on a running process of this machine, until it exits, time is up, or Ctrl-C. */
-@Command(name = "apply", sortOptions = false,
+@Command(
+        name = "apply",
+        sortOptions = false,
         description = {
-                "Puts a CPU budget on a running process with a Linux backend: linux-cgroup (the whole process "
-                        + "tree in a new cgroup with quota vcpus x budget every period, optionally pinned), "
-                        + "linux-deadline (SCHED_DEADLINE budget/period on each thread whose name matches "
-                        + "--threads) or none. Optionally starts an interference load in a sibling cgroup. Holds "
-                        + "until the process exits, --seconds pass, or Ctrl-C; then restores everything and prints "
-                        + "what was set and measured (throttling counters, CPU time). Needs root."},
+            "Puts a CPU budget on a running process with a Linux backend: linux-cgroup (the whole process "
+                    + "tree in a new cgroup with quota vcpus x budget every period, optionally pinned), "
+                    + "linux-deadline (SCHED_DEADLINE budget/period on each thread whose name matches "
+                    + "--threads) or none. Optionally starts an interference load in a sibling cgroup. Holds "
+                    + "until the process exits, --seconds pass, or Ctrl-C; then restores everything and prints "
+                    + "what was set and measured (throttling counters, CPU time). Needs root."
+        },
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:applied, held and restored", "1:could not apply or restore (the message says why)",
-                "2:bad usage"})
+        exitCodeList = {
+            "0:applied, held and restored",
+            "1:could not apply or restore (the message says why)",
+            "2:bad usage"
+        })
 final class ApplyCommand implements Callable<Integer> {
 
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--backend", required = true, paramLabel = "NAME",
+    @Option(
+            names = "--backend",
+            required = true,
+            paramLabel = "NAME",
             description = "none, linux-cgroup or linux-deadline")
     String backend;
 
     @Option(names = "--pid", required = true, paramLabel = "PID", description = "the process to put under the budget")
     long pid;
 
-    @Option(names = "--budget-us", paramLabel = "C", description = "budget per vCPU (cgroup) or per thread (deadline), us")
+    @Option(
+            names = "--budget-us",
+            paramLabel = "C",
+            description = "budget per vCPU (cgroup) or per thread (deadline), us")
     Long budgetUs;
 
     @Option(names = "--period-us", paramLabel = "T", description = "period, us")
     Long periodUs;
 
-    @Option(names = "--vcpus", paramLabel = "N", defaultValue = "2",
+    @Option(
+            names = "--vcpus",
+            paramLabel = "N",
+            defaultValue = "2",
             description = "linux-cgroup: the group's quota is N x budget (default: ${DEFAULT-VALUE})")
     int vcpus;
 
     @Option(names = "--cpus", paramLabel = "LIST", description = "linux-cgroup: pin the group to these CPUs, e.g. 0-1")
     String cpus;
 
-    @Option(names = "--threads", paramLabel = "REGEX",
+    @Option(
+            names = "--threads",
+            paramLabel = "REGEX",
             description = "linux-deadline: threads whose name (comm, 15 characters) matches (default: all threads)")
     String threads;
 
-    @Option(names = "--cgroup-root", paramLabel = "DIR", defaultValue = "/sys/fs/cgroup",
+    @Option(
+            names = "--cgroup-root",
+            paramLabel = "DIR",
+            defaultValue = "/sys/fs/cgroup",
             description = "where the cgroup file system is mounted (default: ${DEFAULT-VALUE})")
     Path cgroupRoot;
 
-    @Option(names = "--cgroup-parent", paramLabel = "PATH", defaultValue = "",
+    @Option(
+            names = "--cgroup-parent",
+            paramLabel = "PATH",
+            defaultValue = "",
             description = "parent of the new groups, relative to the hierarchy root (default: the root)")
     String cgroupParent;
 
-    @Option(names = "--load", paramLabel = "KIND",
+    @Option(
+            names = "--load",
+            paramLabel = "KIND",
             description = "an interference load beside the process: cpu:N (N busy threads) or io[:DIR] (write + "
                     + "fsync loop on a file in DIR, default the temporary directory)")
     String load;
@@ -91,18 +115,27 @@ final class ApplyCommand implements Callable<Integer> {
     @Option(names = "--load-cpus", paramLabel = "LIST", description = "pin the load to these CPUs")
     String loadCpus;
 
-    @Option(names = "--seconds", paramLabel = "S", defaultValue = "0",
+    @Option(
+            names = "--seconds",
+            paramLabel = "S",
+            defaultValue = "0",
             description = "restore after S seconds (default: hold until the process exits or Ctrl-C)")
     double seconds;
 
-    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
+    @Option(
+            names = "--format",
+            paramLabel = "FORMAT",
+            defaultValue = "text",
             description = "what to print at the end: text or json (default: ${DEFAULT-VALUE})")
     String format;
 
     @Option(names = "--verbose", description = "on failure, print the stack trace too")
     boolean verbose;
 
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help")
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            description = "show this help")
     boolean help;
 
     @Override
@@ -112,14 +145,16 @@ final class ApplyCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         CountDownLatch stop = new CountDownLatch(1);
         CountDownLatch reported = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-            stop.countDown();
-            try {
-                reported.await(30, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "its-budget-apply-stop");
+        Thread hook = new Thread(
+                () -> {
+                    stop.countDown();
+                    try {
+                        reported.await(30, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                },
+                "its-budget-apply-stop");
         Runtime.getRuntime().addShutdownHook(hook);
         AppliedBudget applied = null;
         InterferenceLoad interference = null;
@@ -129,11 +164,11 @@ final class ApplyCommand implements Callable<Integer> {
             err.println("its budget apply: " + applied.description());
             if (load != null) {
                 interference = startLoad();
-                err.println("its budget apply: started " + interference + interference.group()
-                        .map(g -> " in " + g.dirs()).orElse(""));
+                err.println("its budget apply: started " + interference
+                        + interference.group().map(g -> " in " + g.dirs()).orElse(""));
             }
-            err.println("its budget apply: holding " + (seconds > 0 ? seconds + " s" : "until process " + pid
-                    + " exits or Ctrl-C"));
+            err.println("its budget apply: holding "
+                    + (seconds > 0 ? seconds + " s" : "until process " + pid + " exits or Ctrl-C"));
             err.flush();
             long deadline = seconds > 0 ? System.nanoTime() + (long) (seconds * 1e9) : Long.MAX_VALUE;
             while (!stop.await(200, TimeUnit.MILLISECONDS)) {
@@ -171,8 +206,10 @@ final class ApplyCommand implements Callable<Integer> {
     private CpuBudgetBackend backend() {
         CommandLine cmd = spec.commandLine();
         if (!LinuxBackends.NAMES.contains(backend)) {
-            throw new CommandLine.ParameterException(cmd, "--backend must be one of " + LinuxBackends.NAMES + ", got '"
-                    + backend + "' (xen-* backends are set with xl on a Xen host: see 'its budget')");
+            throw new CommandLine.ParameterException(
+                    cmd,
+                    "--backend must be one of " + LinuxBackends.NAMES + ", got '" + backend
+                            + "' (xen-* backends are set with xl on a Xen host: see 'its budget')");
         }
         if (!format.equals("text") && !format.equals("json")) {
             throw new CommandLine.ParameterException(cmd, "--format must be text or json, got '" + format + "'");
@@ -184,11 +221,12 @@ final class ApplyCommand implements Callable<Integer> {
             return LinuxBackends.none();
         }
         if (budgetUs == null || periodUs == null) {
-            throw new CommandLine.ParameterException(cmd, "--backend " + backend + " needs --budget-us and --period-us");
+            throw new CommandLine.ParameterException(
+                    cmd, "--backend " + backend + " needs --budget-us and --period-us");
         }
         if (budgetUs < 1 || budgetUs > periodUs) {
-            throw new CommandLine.ParameterException(cmd, "--budget-us must be in 1..--period-us (" + periodUs + "), got "
-                    + budgetUs);
+            throw new CommandLine.ParameterException(
+                    cmd, "--budget-us must be in 1..--period-us (" + periodUs + "), got " + budgetUs);
         }
         if (periodUs > XenLimits.MAX_PERIOD_US) {
             throw new CommandLine.ParameterException(cmd, "--period-us must be at most " + XenLimits.MAX_PERIOD_US);
@@ -200,11 +238,14 @@ final class ApplyCommand implements Callable<Integer> {
                     throw new CommandLine.ParameterException(cmd, "--vcpus must be >= 1, got " + vcpus);
                 }
                 CgroupBandwidth bw = CgroupBandwidth.of(r, vcpus);
-                return new CgroupBackend(CgroupFs.detect(cgroupRoot, CgroupIo.SYSTEM, Proc.SYSTEM), cgroupParent,
-                        CgroupBackend.DEFAULT_NAME_PREFIX, cpus == null ? bw : bw.pinnedTo(cpus));
+                return new CgroupBackend(
+                        CgroupFs.detect(cgroupRoot, CgroupIo.SYSTEM, Proc.SYSTEM),
+                        cgroupParent,
+                        CgroupBackend.DEFAULT_NAME_PREFIX,
+                        cpus == null ? bw : bw.pinnedTo(cpus));
             }
-            return new DeadlineBackend(DeadlineParams.of(r),
-                    threads == null ? ThreadSelector.all() : ThreadSelector.matching(threads));
+            return new DeadlineBackend(
+                    DeadlineParams.of(r), threads == null ? ThreadSelector.all() : ThreadSelector.matching(threads));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cmd, e.getMessage());
         }
@@ -240,7 +281,9 @@ final class ApplyCommand implements Callable<Integer> {
 
     private static void print(PrintWriter out, Map<String, Object> facts, boolean json) throws JsonProcessingException {
         if (json) {
-            out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(facts));
+            out.println(new ObjectMapper()
+                    .enable(SerializationFeature.INDENT_OUTPUT)
+                    .writeValueAsString(facts));
         } else {
             flatten(out, "", facts);
         }

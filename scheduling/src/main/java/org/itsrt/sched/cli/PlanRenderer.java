@@ -4,36 +4,37 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import org.itsrt.sched.budget.BudgetPlan;
-import org.itsrt.sched.budget.EquivalentSettings;
-import org.itsrt.sched.budget.PoolCheck;
-import org.itsrt.sched.budget.Reservation;
-import org.itsrt.sched.budget.TableauRule;
-
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.itsrt.sched.budget.BudgetPlan;
+import org.itsrt.sched.budget.EquivalentSettings;
+import org.itsrt.sched.budget.PoolCheck;
+import org.itsrt.sched.budget.Reservation;
+import org.itsrt.sched.budget.TableauRule;
 
 /** A budget plan as text for people or as JSON for scripts (same facts in both). */
 final class PlanRenderer {
 
-    private PlanRenderer() {
-    }
+    private PlanRenderer() {}
 
     static String text(BudgetPlan plan) {
         Reservation r = plan.reservation();
         EquivalentSettings s = plan.settings();
         StringBuilder out = new StringBuilder();
-        out.append(String.format("%s: %d vCPU(s), each a budget of %d us every %d us (utilization %s)%n",
+        out.append(String.format(
+                "%s: %d vCPU(s), each a budget of %d us every %d us (utilization %s)%n",
                 plan.domain(), plan.vcpus(), r.budgetUs(), r.periodUs(), plain(r.utilization())));
         TableauRule.Choice c = plan.choice();
         if (c != null) {
-            out.append(String.format("  Tableau rule: the largest period T among %s with 2(1-U)T <= L:%n", c.candidates()));
-            out.append(String.format("  2 x (1 - %s) x %d = %s us <= %d us%n", c.requestedUtilization().toPlainString(),
-                    r.periodUs(), plain(c.delayBoundUs()), c.maxLatencyUs()));
+            out.append(String.format(
+                    "  Tableau rule: the largest period T among %s with 2(1-U)T <= L:%n", c.candidates()));
+            out.append(String.format(
+                    "  2 x (1 - %s) x %d = %s us <= %d us%n",
+                    c.requestedUtilization().toPlainString(), r.periodUs(), plain(c.delayBoundUs()), c.maxLatencyUs()));
         } else {
             out.append("  budget and period as given\n");
         }
@@ -47,37 +48,51 @@ final class PlanRenderer {
         } else {
             List<String> parts = new ArrayList<>();
             for (PoolCheck.Entry e : pool.entries()) {
-                parts.add(e.name() + " " + e.vcpus() + " x " + plain(e.utilizationPerVcpu()) + " = " + plain(e.total()));
+                parts.add(
+                        e.name() + " " + e.vcpus() + " x " + plain(e.utilizationPerVcpu()) + " = " + plain(e.total()));
             }
-            out.append(String.format("pool: %d CPUs; %s; total %s, spare %s: schedulable (each vCPU <= 1, total <= %d)%n",
+            out.append(String.format(
+                    "pool: %d CPUs; %s; total %s, spare %s: schedulable (each vCPU <= 1, total <= %d)%n",
                     pool.cpus(), String.join(", ", parts), plain(pool.total()), plain(pool.spare()), pool.cpus()));
-            out.append(String.format("  global EDF sufficient bound (Goossens-Funk-Baruah) total <= m - (m-1) max U = %s: %s%n",
-                    plain(pool.globalEdfBound()), pool.globalEdfBoundHolds() ? "holds"
+            out.append(String.format(
+                    "  global EDF sufficient bound (Goossens-Funk-Baruah) total <= m - (m-1) max U = %s: %s%n",
+                    plain(pool.globalEdfBound()),
+                    pool.globalEdfBoundHolds()
+                            ? "holds"
                             : "does not hold (utilization fits, but global EDF may still miss a budget)"));
         }
         out.append('\n');
         out.append("Xen RTDS         ").append(s.xlRtds()).append('\n');
         out.append("Xen Credit       ").append(s.xlCredit()).append('\n');
         if (s.cgroupProblem() == null) {
-            out.append(String.format("cgroup v2        cpu.max \"%s\"   (echo \"%s\" > /sys/fs/cgroup/GROUP/cpu.max)%n",
+            out.append(String.format(
+                    "cgroup v2        cpu.max \"%s\"   (echo \"%s\" > /sys/fs/cgroup/GROUP/cpu.max)%n",
                     s.cgroupV2CpuMax(), s.cgroupV2CpuMax()));
-            out.append(String.format("cgroup v1        cpu.cfs_quota_us %d, cpu.cfs_period_us %d   (whole group: %d vCPU(s) x %d us)%n",
+            out.append(String.format(
+                    "cgroup v1        cpu.cfs_quota_us %d, cpu.cfs_period_us %d   (whole group: %d vCPU(s) x %d us)%n",
                     s.cgroupQuotaUs(), s.cgroupPeriodUs(), plan.vcpus(), r.budgetUs()));
         } else {
-            out.append("cgroup v1/v2     not expressible: ").append(s.cgroupProblem()).append('\n');
+            out.append("cgroup v1/v2     not expressible: ")
+                    .append(s.cgroupProblem())
+                    .append('\n');
         }
         if (s.deadlineProblem() == null) {
-            out.append(String.format("SCHED_DEADLINE   %s   (per thread, one per vCPU: %d thread(s))%n", s.chrt(), plan.vcpus()));
+            out.append(String.format(
+                    "SCHED_DEADLINE   %s   (per thread, one per vCPU: %d thread(s))%n", s.chrt(), plan.vcpus()));
         } else {
-            out.append("SCHED_DEADLINE   not expressible: ").append(s.deadlineProblem()).append('\n');
+            out.append("SCHED_DEADLINE   not expressible: ")
+                    .append(s.deadlineProblem())
+                    .append('\n');
         }
         return out.toString();
     }
 
     static String json(BudgetPlan plan) {
         try {
-            return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-                    .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN).writeValueAsString(tree(plan));
+            return new ObjectMapper()
+                    .enable(SerializationFeature.INDENT_OUTPUT)
+                    .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN)
+                    .writeValueAsString(tree(plan));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }

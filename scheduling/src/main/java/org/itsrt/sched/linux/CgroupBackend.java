@@ -49,7 +49,8 @@ public final class CgroupBackend implements CpuBudgetBackend {
     @Override
     public CgroupReservation apply(long pid) {
         for (Path stale : fs.removeStale(parent, namePrefix)) {
-            System.err.println("itsrt-sched: removed " + stale + ", left by a run that was killed before it could restore");
+            System.err.println(
+                    "itsrt-sched: removed " + stale + ", left by a run that was killed before it could restore");
         }
         String name = namePrefix + "-" + ProcessHandle.current().pid() + "-" + SEQUENCE.incrementAndGet();
         CgroupGroup group = fs.create(parent, name, bandwidth);

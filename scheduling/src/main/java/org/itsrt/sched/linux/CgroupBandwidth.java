@@ -34,7 +34,8 @@ public record CgroupBandwidth(long quotaUs, long periodUs, String cpus, String m
         }
         if (mems != null) {
             if (cpus == null) {
-                throw new IllegalArgumentException("memory nodes (" + mems + ") are set with a cpuset, so give CPUs too");
+                throw new IllegalArgumentException(
+                        "memory nodes (" + mems + ") are set with a cpuset, so give CPUs too");
             }
             mems = CpuList.format(CpuList.parse(mems));
         }

@@ -23,8 +23,7 @@ public abstract sealed class CgroupFs permits CgroupV1, CgroupV2 {
      * @param procKey how /proc/PID/cgroup names it: a v1 controller ("cpu", "cpuset") or "" for v2
      * @param mount the hierarchy's root directory
      */
-    record Hierarchy(String procKey, Path mount) {
-    }
+    record Hierarchy(String procKey, Path mount) {}
 
     protected final Path root;
     protected final CgroupIo io;
@@ -134,8 +133,8 @@ public abstract sealed class CgroupFs permits CgroupV1, CgroupV2 {
     /** A write of a kernel interface file, failing with the file and the kernel's reason. */
     void write(Path file, String value, String what) {
         if (!io.exists(file)) {
-            throw new SchedulingException("cannot " + what + ": " + file + " is missing (expected a cgroup "
-                    + version() + " interface file there)");
+            throw new SchedulingException("cannot " + what + ": " + file + " is missing (expected a cgroup " + version()
+                    + " interface file there)");
         }
         try {
             io.write(file, value);

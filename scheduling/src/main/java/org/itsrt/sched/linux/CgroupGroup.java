@@ -24,6 +24,7 @@ public final class CgroupGroup implements AutoCloseable {
 
     /** How long close() keeps trying to remove a directory whose last tasks are still exiting. */
     private static final long RMDIR_PATIENCE_MS = 2_000;
+
     private static final int ATTACH_ROUNDS = 20;
 
     private final CgroupFs fs;
@@ -35,12 +36,13 @@ public final class CgroupGroup implements AutoCloseable {
     private final Map<Long, Map<CgroupFs.Hierarchy, String>> origins = new LinkedHashMap<>();
     /** tid -> its CPU list before pinning; cpuset moves overwrite thread affinities. */
     private final Map<Long, String> affinities = new LinkedHashMap<>();
+
     private long treeRoot = -1;
     private boolean closed;
     private CpuStat lastStat = CpuStat.ZERO;
 
-    private CgroupGroup(CgroupFs fs, String parent, String name, CgroupBandwidth bandwidth,
-                        Map<CgroupFs.Hierarchy, Path> dirs) {
+    private CgroupGroup(
+            CgroupFs fs, String parent, String name, CgroupBandwidth bandwidth, Map<CgroupFs.Hierarchy, Path> dirs) {
         this.fs = fs;
         this.parent = parent;
         this.name = name;
@@ -99,8 +101,7 @@ public final class CgroupGroup implements AutoCloseable {
      */
     static List<Path> removeStale(CgroupFs fs, String parent, String prefix) {
         String rel = parent == null ? "" : parent.replaceAll("^/+|/+$", "");
-        Pattern ours = Pattern.compile(
-                Pattern.quote(prefix) + "-(\\d+)-\\d+");
+        Pattern ours = Pattern.compile(Pattern.quote(prefix) + "-(\\d+)-\\d+");
         List<Path> removed = new ArrayList<>();
         for (CgroupFs.Hierarchy h : fs.allHierarchies()) {
             Path parentDir = rel.isEmpty() ? h.mount() : h.mount().resolve(rel);
@@ -112,7 +113,10 @@ public final class CgroupGroup implements AutoCloseable {
             }
             for (Path dir : children) {
                 Matcher m = ours.matcher(dir.getFileName().toString());
-                if (!m.matches() || ProcessHandle.of(Long.parseLong(m.group(1))).map(ProcessHandle::isAlive).orElse(false)) {
+                if (!m.matches()
+                        || ProcessHandle.of(Long.parseLong(m.group(1)))
+                                .map(ProcessHandle::isAlive)
+                                .orElse(false)) {
                     continue;
                 }
                 try {
@@ -136,8 +140,12 @@ public final class CgroupGroup implements AutoCloseable {
     }
 
     private static void checkName(String name) {
-        if (name == null || name.isBlank() || name.contains("/") || name.startsWith(".")
-                || name.startsWith("cgroup.") || name.matches("^(cpu|cpuset|cpuacct|memory|io|pids)\\..*")) {
+        if (name == null
+                || name.isBlank()
+                || name.contains("/")
+                || name.startsWith(".")
+                || name.startsWith("cgroup.")
+                || name.matches("^(cpu|cpuset|cpuacct|memory|io|pids)\\..*")) {
             throw new IllegalArgumentException("cgroup name '" + name + "' must be one path element that is not a "
                     + "cgroup interface file name (e.g. itsrt-job)");
         }
@@ -175,8 +183,8 @@ public final class CgroupGroup implements AutoCloseable {
     public synchronized List<Long> attachTree(long pid) {
         ensureOpen();
         if (!fs.proc().alive(pid)) {
-            throw new SchedulingException("no running process " + pid + " (" + fs.proc().root().resolve(Long.toString(pid))
-                    + " is missing or a zombie)");
+            throw new SchedulingException("no running process " + pid + " ("
+                    + fs.proc().root().resolve(Long.toString(pid)) + " is missing or a zombie)");
         }
         if (treeRoot < 0) {
             treeRoot = pid;
@@ -308,20 +316,21 @@ public final class CgroupGroup implements AutoCloseable {
                 sleep(20);
             }
             if (lastFailure != null) {
-                problems.add("removing " + dir + ": " + CgroupFs.reason(lastFailure) + " (still holds "
-                        + pidsIn(dir) + ")");
+                problems.add(
+                        "removing " + dir + ": " + CgroupFs.reason(lastFailure) + " (still holds " + pidsIn(dir) + ")");
             }
         }
         restoreAffinities(problems);
         if (!problems.isEmpty()) {
-            throw new SchedulingException("restoring cgroup " + name + " left problems: " + String.join("; ", problems));
+            throw new SchedulingException(
+                    "restoring cgroup " + name + " left problems: " + String.join("; ", problems));
         }
     }
 
     private Path destination(CgroupFs.Hierarchy h, long pid) {
         Path parentDir = parent.isEmpty() ? h.mount() : h.mount().resolve(parent);
-        for (Map<CgroupFs.Hierarchy, String> origin : List.of(
-                origins.getOrDefault(pid, Map.of()), origins.getOrDefault(treeRoot, Map.of()))) {
+        for (Map<CgroupFs.Hierarchy, String> origin :
+                List.of(origins.getOrDefault(pid, Map.of()), origins.getOrDefault(treeRoot, Map.of()))) {
             String path = origin.get(h);
             if (path != null) {
                 String rel = path.replaceAll("^/+", "");
@@ -343,7 +352,8 @@ public final class CgroupGroup implements AutoCloseable {
             }
             try {
                 Process taskset = new ProcessBuilder("taskset", "-p", "-c", e.getValue(), Long.toString(tid))
-                        .redirectErrorStream(true).start();
+                        .redirectErrorStream(true)
+                        .start();
                 String out = new String(taskset.getInputStream().readAllBytes()).strip();
                 if (!taskset.waitFor(5, TimeUnit.SECONDS) || taskset.exitValue() != 0) {
                     if (fs.proc().cpusAllowed(tid).isPresent()) {

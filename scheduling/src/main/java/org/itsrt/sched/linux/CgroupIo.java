@@ -38,7 +38,8 @@ public interface CgroupIo {
                 ByteBuffer bytes = ByteBuffer.wrap(value.getBytes(StandardCharsets.US_ASCII));
                 int written = channel.write(bytes);
                 if (bytes.hasRemaining()) {
-                    throw new IOException("short write to " + file + ": " + written + " of " + value.length() + " bytes");
+                    throw new IOException(
+                            "short write to " + file + ": " + written + " of " + value.length() + " bytes");
                 }
             }
         }

@@ -48,9 +48,15 @@ public final class CgroupReservation implements AppliedBudget {
     @Override
     public String description() {
         CgroupBandwidth bw = group.bandwidth();
-        return String.format(Locale.ROOT, "cgroup %s %s: process %d and its %d descendant(s), %s%s",
-                group.version(), group.cpuDir(), pid, Math.max(0, moved.size() - 1),
-                bw.limited() ? bw.quotaUs() + " us every " + bw.periodUs() + " us (" + bw.cpuShare() + " CPUs)"
+        return String.format(
+                Locale.ROOT,
+                "cgroup %s %s: process %d and its %d descendant(s), %s%s",
+                group.version(),
+                group.cpuDir(),
+                pid,
+                Math.max(0, moved.size() - 1),
+                bw.limited()
+                        ? bw.quotaUs() + " us every " + bw.periodUs() + " us (" + bw.cpuShare() + " CPUs)"
                         : "no bandwidth limit",
                 bw.pinned() ? ", pinned to CPUs " + bw.cpus() : "");
     }

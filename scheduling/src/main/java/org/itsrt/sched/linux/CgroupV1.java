@@ -27,7 +27,8 @@ public final class CgroupV1 extends CgroupFs {
         this.cpuset = new Hierarchy("cpuset", root.resolve("cpuset"));
         Path acct = root.resolve("cpuacct");
         this.cpuacct = !io.exists(cpuMount.resolve("cpuacct.usage")) && io.exists(acct.resolve("cpuacct.usage"))
-                ? new Hierarchy("cpuacct", acct) : null;
+                ? new Hierarchy("cpuacct", acct)
+                : null;
     }
 
     @Override
@@ -71,15 +72,16 @@ public final class CgroupV1 extends CgroupFs {
     @Override
     void prepareParent(Hierarchy h, Path parentDir, CgroupBandwidth bandwidth) {
         if (h.equals(cpuset)) {
-            Path effective = parentDir.resolve(io.exists(parentDir.resolve("cpuset.effective_cpus"))
-                    ? "cpuset.effective_cpus" : "cpuset.cpus");
+            Path effective = parentDir.resolve(
+                    io.exists(parentDir.resolve("cpuset.effective_cpus")) ? "cpuset.effective_cpus" : "cpuset.cpus");
             BitSet available = CpuList.parse(read(effective, "the parent's CPUs"));
             BitSet wanted = CpuList.parse(bandwidth.cpus());
             BitSet missing = (BitSet) wanted.clone();
             missing.andNot(available);
             if (!missing.isEmpty()) {
-                throw new SchedulingException("cannot pin to CPUs " + bandwidth.cpus() + ": CPUs "
-                        + CpuList.format(missing) + " are not in " + effective + " (" + CpuList.format(available) + ")");
+                throw new SchedulingException(
+                        "cannot pin to CPUs " + bandwidth.cpus() + ": CPUs " + CpuList.format(missing) + " are not in "
+                                + effective + " (" + CpuList.format(available) + ")");
             }
         }
     }
@@ -88,14 +90,19 @@ public final class CgroupV1 extends CgroupFs {
     void configure(Hierarchy h, Path parentDir, Path dir, CgroupBandwidth bandwidth) {
         if (h.equals(cpu)) {
             // Period first: a quota is checked against the period in force when it is written.
-            write(dir.resolve("cpu.cfs_period_us"), Long.toString(bandwidth.periodUs()), "set the CPU bandwidth period");
+            write(
+                    dir.resolve("cpu.cfs_period_us"),
+                    Long.toString(bandwidth.periodUs()),
+                    "set the CPU bandwidth period");
             write(dir.resolve("cpu.cfs_quota_us"), Long.toString(bandwidth.quotaUs()), "set the CPU bandwidth quota");
         } else if (h.equals(cpuset)) {
             write(dir.resolve("cpuset.cpus"), bandwidth.cpus(), "pin the group to CPUs");
             String mems = bandwidth.mems();
             if (mems == null) {
-                Path parentMems = parentDir.resolve(io.exists(parentDir.resolve("cpuset.effective_mems"))
-                        ? "cpuset.effective_mems" : "cpuset.mems");
+                Path parentMems = parentDir.resolve(
+                        io.exists(parentDir.resolve("cpuset.effective_mems"))
+                                ? "cpuset.effective_mems"
+                                : "cpuset.mems");
                 mems = read(parentMems, "the parent's memory nodes");
             }
             write(dir.resolve("cpuset.mems"), mems, "set the group's memory nodes");
@@ -106,7 +113,8 @@ public final class CgroupV1 extends CgroupFs {
     CpuStat stat(Map<Hierarchy, Path> dirs) {
         Path cpuDir = dirs.get(cpu);
         long usage = -1;
-        Path usageFile = (cpuacct != null && dirs.containsKey(cpuacct) ? dirs.get(cpuacct) : cpuDir).resolve("cpuacct.usage");
+        Path usageFile =
+                (cpuacct != null && dirs.containsKey(cpuacct) ? dirs.get(cpuacct) : cpuDir).resolve("cpuacct.usage");
         if (io.exists(usageFile)) {
             try {
                 usage = Long.parseLong(io.read(usageFile).strip());

@@ -50,7 +50,8 @@ public final class CgroupV2 extends CgroupFs {
             needed.add("cpuset");
         }
         Path controllersFile = parentDir.resolve("cgroup.controllers");
-        List<String> available = List.of(read(controllersFile, "the controllers available to the parent").split("\\s+"));
+        List<String> available = List.of(
+                read(controllersFile, "the controllers available to the parent").split("\\s+"));
         for (String controller : needed) {
             if (!available.contains(controller)) {
                 throw new SchedulingException("the " + controller + " controller is not available under " + parentDir
@@ -59,7 +60,8 @@ public final class CgroupV2 extends CgroupFs {
             }
         }
         Path subtree = parentDir.resolve("cgroup.subtree_control");
-        List<String> enabled = List.of(read(subtree, "the controllers enabled for children").split("\\s+"));
+        List<String> enabled =
+                List.of(read(subtree, "the controllers enabled for children").split("\\s+"));
         for (String controller : needed) {
             if (enabled.contains(controller)) {
                 continue;
@@ -73,8 +75,10 @@ public final class CgroupV2 extends CgroupFs {
                             + "for the children of such a group only at the root: use the root or an empty "
                             + "group as the parent)";
                 }
-                throw new SchedulingException("cannot enable the " + controller + " controller for children: writing '+"
-                        + controller + "' to " + subtree + ": " + reason, e);
+                throw new SchedulingException(
+                        "cannot enable the " + controller + " controller for children: writing '+" + controller
+                                + "' to " + subtree + ": " + reason,
+                        e);
             }
         }
     }

@@ -30,8 +30,8 @@ public final class Chrt {
     }
 
     /** A thread's policy as chrt reports it; the deadline fields are 0 unless it is SCHED_DEADLINE. */
-    public record Policy(String name, int priority, boolean resetOnFork, long runtimeNs, long deadlineNs,
-                         long periodNs) {
+    public record Policy(
+            String name, int priority, boolean resetOnFork, long runtimeNs, long deadlineNs, long periodNs) {
 
         public static final Policy OTHER = new Policy("SCHED_OTHER", 0, false, 0, 0, 0);
 
@@ -41,7 +41,8 @@ public final class Chrt {
 
         @Override
         public String toString() {
-            return name + (resetOnFork ? "|SCHED_RESET_ON_FORK" : "")
+            return name
+                    + (resetOnFork ? "|SCHED_RESET_ON_FORK" : "")
                     + (isDeadline() ? " " + runtimeNs + "/" + deadlineNs + "/" + periodNs + " ns" : "")
                     + (priority != 0 ? " priority " + priority : "");
         }
@@ -88,16 +89,30 @@ public final class Chrt {
         int priority = prio.find() ? Integer.parseInt(prio.group(1)) : 0;
         Matcher dl = DL.matcher(out);
         if (dl.find()) {
-            return new Policy(flags[0], priority, reset, Long.parseLong(dl.group(1)), Long.parseLong(dl.group(2)),
+            return new Policy(
+                    flags[0],
+                    priority,
+                    reset,
+                    Long.parseLong(dl.group(1)),
+                    Long.parseLong(dl.group(2)),
                     Long.parseLong(dl.group(3)));
         }
         return new Policy(flags[0], priority, reset, 0, 0, 0);
     }
 
     public void setDeadline(long tid, DeadlineParams p) throws ChrtFailure {
-        run(List.of(executable, "--deadline", "--sched-runtime", Long.toString(p.runtimeNs()),
-                "--sched-period", Long.toString(p.periodNs()), "--sched-deadline", Long.toString(p.deadlineNs()),
-                "--pid", "0", Long.toString(tid)));
+        run(List.of(
+                executable,
+                "--deadline",
+                "--sched-runtime",
+                Long.toString(p.runtimeNs()),
+                "--sched-period",
+                Long.toString(p.periodNs()),
+                "--sched-deadline",
+                Long.toString(p.deadlineNs()),
+                "--pid",
+                "0",
+                Long.toString(tid)));
     }
 
     /** Sets a policy read earlier with {@link #get} back on a thread. */
@@ -106,15 +121,17 @@ public final class Chrt {
             setDeadline(tid, new DeadlineParams(p.runtimeNs(), p.deadlineNs(), p.periodNs()));
             return;
         }
-        String flag = switch (p.name()) {
-            case "SCHED_OTHER" -> "--other";
-            case "SCHED_BATCH" -> "--batch";
-            case "SCHED_IDLE" -> "--idle";
-            case "SCHED_FIFO" -> "--fifo";
-            case "SCHED_RR" -> "--rr";
-            default -> throw new SchedulingException("cannot restore thread " + tid + " to policy " + p.name()
-                    + ": chrt has no option for it");
-        };
+        String flag =
+                switch (p.name()) {
+                    case "SCHED_OTHER" -> "--other";
+                    case "SCHED_BATCH" -> "--batch";
+                    case "SCHED_IDLE" -> "--idle";
+                    case "SCHED_FIFO" -> "--fifo";
+                    case "SCHED_RR" -> "--rr";
+                    default ->
+                        throw new SchedulingException("cannot restore thread " + tid + " to policy " + p.name()
+                                + ": chrt has no option for it");
+                };
         List<String> command = new ArrayList<>(List.of(executable, flag));
         if (p.resetOnFork()) {
             command.add("--reset-on-fork");
@@ -131,8 +148,10 @@ public final class Chrt {
         try {
             process = builder.start();
         } catch (IOException e) {
-            throw new SchedulingException("cannot run " + executable + " (util-linux), which linux-deadline needs to set "
-                    + "SCHED_DEADLINE: " + e.getMessage(), e);
+            throw new SchedulingException(
+                    "cannot run " + executable + " (util-linux), which linux-deadline needs to set "
+                            + "SCHED_DEADLINE: " + e.getMessage(),
+                    e);
         }
         try {
             String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
@@ -145,7 +164,8 @@ public final class Chrt {
             }
             return out;
         } catch (IOException e) {
-            throw new SchedulingException("reading the output of " + String.join(" ", command) + ": " + e.getMessage(), e);
+            throw new SchedulingException(
+                    "reading the output of " + String.join(" ", command) + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             process.destroyForcibly();

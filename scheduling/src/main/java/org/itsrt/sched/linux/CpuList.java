@@ -5,8 +5,7 @@ import java.util.BitSet;
 /** The kernel's CPU list format ({@code 0-3,8,10-11}), as cpusets and {@code Cpus_allowed_list} use it. */
 public final class CpuList {
 
-    private CpuList() {
-    }
+    private CpuList() {}
 
     /** Parses and checks a list; the message names the part that is not a CPU number or range. */
     public static BitSet parse(String list) {
@@ -30,8 +29,8 @@ public final class CpuList {
                     cpus.set(from, to + 1);
                 }
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("'" + p + "' in CPU list '" + list
-                        + "' is not a CPU number or range (expected e.g. 0-1,3)");
+                throw new IllegalArgumentException(
+                        "'" + p + "' in CPU list '" + list + "' is not a CPU number or range (expected e.g. 0-1,3)");
             }
         }
         return cpus;

@@ -28,16 +28,19 @@ public record CpuStat(long nrPeriods, long nrThrottled, long throttledNs, long u
                 }
             }
         }
-        long throttled = values.containsKey("throttled_time") ? values.get("throttled_time")
+        long throttled = values.containsKey("throttled_time")
+                ? values.get("throttled_time")
                 : values.getOrDefault("throttled_usec", 0L) * 1000;
         long usage = values.containsKey("usage_usec") ? values.get("usage_usec") * 1000 : usageNsElsewhere;
-        return new CpuStat(values.getOrDefault("nr_periods", 0L), values.getOrDefault("nr_throttled", 0L),
-                throttled, usage);
+        return new CpuStat(
+                values.getOrDefault("nr_periods", 0L), values.getOrDefault("nr_throttled", 0L), throttled, usage);
     }
 
     /** The counters since {@code earlier}. */
     public CpuStat minus(CpuStat earlier) {
-        return new CpuStat(nrPeriods - earlier.nrPeriods, nrThrottled - earlier.nrThrottled,
+        return new CpuStat(
+                nrPeriods - earlier.nrPeriods,
+                nrThrottled - earlier.nrThrottled,
                 throttledNs - earlier.throttledNs,
                 usageNs < 0 || earlier.usageNs < 0 ? -1 : usageNs - earlier.usageNs);
     }

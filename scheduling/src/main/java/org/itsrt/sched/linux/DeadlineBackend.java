@@ -1,7 +1,5 @@
 package org.itsrt.sched.linux;
 
-import org.itsrt.sched.budget.LinuxLimits;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -13,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import org.itsrt.sched.budget.LinuxLimits;
 
 /**
  * {@code linux-deadline}: a SCHED_DEADLINE reservation (runtime every period, by a deadline) for each
@@ -55,14 +54,18 @@ public final class DeadlineBackend implements CpuBudgetBackend {
     @Override
     public DeadlineReservation apply(long pid) {
         if (!proc.alive(pid)) {
-            throw new SchedulingException("no running process " + pid + " (" + proc.root().resolve(Long.toString(pid))
-                    + " is missing or a zombie)");
+            throw new SchedulingException("no running process " + pid + " ("
+                    + proc.root().resolve(Long.toString(pid)) + " is missing or a zombie)");
         }
         checkPeriodLimits();
         List<Proc.ThreadInfo> threads = proc.threads(pid);
         List<Proc.ThreadInfo> selected = selector.select(threads);
         if (selected.isEmpty()) {
-            List<String> names = threads.stream().map(Proc.ThreadInfo::comm).distinct().limit(60).toList();
+            List<String> names = threads.stream()
+                    .map(Proc.ThreadInfo::comm)
+                    .distinct()
+                    .limit(60)
+                    .toList();
             throw new SchedulingException("no thread of process " + pid + " has a name matching " + selector
                     + "; its thread names (/proc/" + pid + "/task/*/comm, 15 characters at most): " + names);
         }
@@ -73,8 +76,8 @@ public final class DeadlineBackend implements CpuBudgetBackend {
                 applyTo(reservation, pid, t, selected.size());
             }
             if (reservation.threads().isEmpty()) {
-                throw new SchedulingException("every selected thread of process " + pid + " exited before it got its "
-                        + "reservation");
+                throw new SchedulingException(
+                        "every selected thread of process " + pid + " exited before it got its " + "reservation");
             }
         } catch (RuntimeException e) {
             try {
@@ -95,8 +98,8 @@ public final class DeadlineBackend implements CpuBudgetBackend {
             if (f.noSuchProcess()) {
                 return;
             }
-            throw new SchedulingException("cannot read the policy of thread " + t.tid() + " '" + t.comm() + "': "
-                    + f.output());
+            throw new SchedulingException(
+                    "cannot read the policy of thread " + t.tid() + " '" + t.comm() + "': " + f.output());
         }
         long ticks = proc.threadCpuTicks(pid, t.tid());
         try {
@@ -117,15 +120,17 @@ public final class DeadlineBackend implements CpuBudgetBackend {
             }
             throw new SchedulingException("cannot read back the policy of thread " + t.tid() + ": " + f.output());
         }
-        if (!now.isDeadline() || now.runtimeNs() != params.runtimeNs() || now.deadlineNs() != params.deadlineNs()
+        if (!now.isDeadline()
+                || now.runtimeNs() != params.runtimeNs()
+                || now.deadlineNs() != params.deadlineNs()
                 || now.periodNs() != params.periodNs()) {
             throw new SchedulingException("thread " + t.tid() + " '" + t.comm() + "' reads back as " + now
                     + " after setting SCHED_DEADLINE " + params);
         }
     }
 
-    private SchedulingException explain(Chrt.ChrtFailure f, long pid, Proc.ThreadInfo t, int selectedCount,
-                                        DeadlineReservation reservation) {
+    private SchedulingException explain(
+            Chrt.ChrtFailure f, long pid, Proc.ThreadInfo t, int selectedCount, DeadlineReservation reservation) {
         String who = "thread " + t.tid() + " '" + t.comm() + "' of process " + pid;
         if (f.busy()) {
             return admission(who, selectedCount, reservation);
@@ -134,7 +139,8 @@ public final class DeadlineBackend implements CpuBudgetBackend {
             String affinity = proc.cpusAllowed(t.tid()).orElse("?");
             return new SchedulingException("setting SCHED_DEADLINE on " + who + " was not permitted (EPERM): it needs "
                     + "root or CAP_SYS_NICE, and the thread's CPU affinity (Cpus_allowed_list " + affinity
-                    + ") must span its whole root domain (online CPUs " + onlineCpus().map(CpuList::format).orElse("?")
+                    + ") must span its whole root domain (online CPUs "
+                    + onlineCpus().map(CpuList::format).orElse("?")
                     + "); chrt said: " + f.output());
         }
         if (f.output().contains("Invalid argument")) {
@@ -146,9 +152,13 @@ public final class DeadlineBackend implements CpuBudgetBackend {
     }
 
     private DeadlineAdmissionException admission(String who, int selectedCount, DeadlineReservation reservation) {
-        long runtime = proc.file("sys/kernel/sched_rt_runtime_us").map(Long::parseLong).orElse(950_000L);
-        long period = proc.file("sys/kernel/sched_rt_period_us").map(Long::parseLong).orElse(1_000_000L);
-        int cpus = onlineCpus().map(BitSet::cardinality).orElse(Runtime.getRuntime().availableProcessors());
+        long runtime =
+                proc.file("sys/kernel/sched_rt_runtime_us").map(Long::parseLong).orElse(950_000L);
+        long period =
+                proc.file("sys/kernel/sched_rt_period_us").map(Long::parseLong).orElse(1_000_000L);
+        int cpus = onlineCpus()
+                .map(BitSet::cardinality)
+                .orElse(Runtime.getRuntime().availableProcessors());
         double limit = runtime < 0 ? Double.POSITIVE_INFINITY : (double) runtime / period * cpus;
         double requested = selectedCount * params.utilization();
         Set<Long> ours = new HashSet<>();
@@ -170,7 +180,8 @@ public final class DeadlineBackend implements CpuBudgetBackend {
                 }
             }
         }
-        String message = String.format(Locale.ROOT,
+        String message = String.format(
+                Locale.ROOT,
                 "the kernel refused SCHED_DEADLINE for %s (EBUSY, admission control): this reservation asks %d "
                         + "thread(s) x %.4f (runtime/period %s) = %.4f CPUs, other deadline threads already hold "
                         + "%.4f CPUs (%d thread(s)) besides what the kernel counts without a thread to show (its own "
@@ -179,21 +190,36 @@ public final class DeadlineBackend implements CpuBudgetBackend {
                         + "kernel admits at most %s CPUs in all (%s); %d of the "
                         + "%d thread(s) were admitted before the refusal and are restored. Lower the runtime, select "
                         + "fewer threads, or raise /proc/sys/kernel/sched_rt_runtime_us",
-                who, selectedCount, params.utilization(), params, requested, others, otherThreads,
+                who,
+                selectedCount,
+                params.utilization(),
+                params,
+                requested,
+                others,
+                otherThreads,
                 runtime < 0 ? "unlimited" : String.format(Locale.ROOT, "%.4f", limit),
-                runtime < 0 ? "kernel.sched_rt_runtime_us is -1" : String.format(Locale.ROOT,
-                        "kernel.sched_rt_runtime_us %d / sched_rt_period_us %d x %d CPUs", runtime, period, cpus),
-                reservation.threads().size(), selectedCount);
+                runtime < 0
+                        ? "kernel.sched_rt_runtime_us is -1"
+                        : String.format(
+                                Locale.ROOT,
+                                "kernel.sched_rt_runtime_us %d / sched_rt_period_us %d x %d CPUs",
+                                runtime,
+                                period,
+                                cpus),
+                reservation.threads().size(),
+                selectedCount);
         return new DeadlineAdmissionException(message, requested, others, limit);
     }
 
     private void checkPeriodLimits() {
-        long min = proc.file("sys/kernel/sched_deadline_period_min_us").map(Long::parseLong)
+        long min = proc.file("sys/kernel/sched_deadline_period_min_us")
+                .map(Long::parseLong)
                 .orElse(LinuxLimits.DL_DEFAULT_PERIOD_MIN_US);
-        long max = proc.file("sys/kernel/sched_deadline_period_max_us").map(Long::parseLong)
+        long max = proc.file("sys/kernel/sched_deadline_period_max_us")
+                .map(Long::parseLong)
                 .orElse(LinuxLimits.DL_DEFAULT_PERIOD_MAX_US);
-        String problem = LinuxLimits.deadlineProblem(params.runtimeNs(), params.deadlineNs(),
-                params.periodNs(), min, max);
+        String problem =
+                LinuxLimits.deadlineProblem(params.runtimeNs(), params.deadlineNs(), params.periodNs(), min, max);
         if (problem != null) {
             throw new SchedulingException(problem);
         }

@@ -1,7 +1,5 @@
 package org.itsrt.sched.linux;
 
-import org.itsrt.sched.budget.LinuxLimits;
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -10,13 +8,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.itsrt.sched.budget.LinuxLimits;
 
 /** Threads of a process under SCHED_DEADLINE, each with the policy it had before. */
 public final class DeadlineReservation implements AppliedBudget {
 
     /** One thread with a reservation: who it is, what it had, and its CPU time when it got it. */
-    public record ReservedThread(long tid, String comm, Chrt.Policy original, long cpuTicksAtApply) {
-    }
+    public record ReservedThread(long tid, String comm, Chrt.Policy original, long cpuTicksAtApply) {}
 
     private final long pid;
     private final DeadlineParams params;
@@ -54,8 +52,14 @@ public final class DeadlineReservation implements AppliedBudget {
 
     @Override
     public synchronized String description() {
-        return String.format(Locale.ROOT, "SCHED_DEADLINE %s (%.4f of a CPU each) on %d thread(s) of process %d (%s): %s",
-                params, params.utilization(), threads.size(), pid, selector,
+        return String.format(
+                Locale.ROOT,
+                "SCHED_DEADLINE %s (%.4f of a CPU each) on %d thread(s) of process %d (%s): %s",
+                params,
+                params.utilization(),
+                threads.size(),
+                pid,
+                selector,
                 threads.stream().map(t -> t.tid() + " '" + t.comm() + "'").toList());
     }
 
@@ -77,8 +81,11 @@ public final class DeadlineReservation implements AppliedBudget {
             m.put("comm", t.comm());
             m.put("policy_before", t.original().toString());
             long now = closed ? cpuTicksAtClose.getOrDefault(t.tid(), -1L) : proc.threadCpuTicks(pid, t.tid());
-            m.put("cpu_ms", now < 0 || t.cpuTicksAtApply() < 0 ? null
-                    : (now - t.cpuTicksAtApply()) * 1000.0 / Proc.TICKS_PER_SECOND);
+            m.put(
+                    "cpu_ms",
+                    now < 0 || t.cpuTicksAtApply() < 0
+                            ? null
+                            : (now - t.cpuTicksAtApply()) * 1000.0 / Proc.TICKS_PER_SECOND);
             list.add(m);
         }
         facts.put("threads", list);
@@ -134,13 +141,13 @@ public final class DeadlineReservation implements AppliedBudget {
      * Measured on Linux 6.18 in /sys/kernel/debug/sched/debug (dl_bw->total_bw).
      */
     private void releaseBandwidth(long tid) {
-        long maxUs = proc.file("sys/kernel/sched_deadline_period_max_us").map(Long::parseLong)
+        long maxUs = proc.file("sys/kernel/sched_deadline_period_max_us")
+                .map(Long::parseLong)
                 .orElse(LinuxLimits.DL_DEFAULT_PERIOD_MAX_US);
         long periodNs = maxUs * 1000;
         try {
             // runtime 1024 ns every ~4 s: 1024 x 2^20 / period rounds to a bandwidth of 0
-            chrt.setDeadline(tid, new DeadlineParams(LinuxLimits.DL_MIN_RUNTIME_NS, periodNs,
-                    periodNs));
+            chrt.setDeadline(tid, new DeadlineParams(LinuxLimits.DL_MIN_RUNTIME_NS, periodNs, periodNs));
         } catch (Chrt.ChrtFailure | RuntimeException e) {
             // then only the plain restore below: correct, but its bandwidth stays counted a while
         }

@@ -27,7 +27,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class InterferenceLoad implements AutoCloseable {
 
-    public enum Kind { CPU, IO }
+    public enum Kind {
+        CPU,
+        IO
+    }
 
     /**
      * @param threads busy threads of a CPU load (1 for I/O)
@@ -112,19 +115,30 @@ public final class InterferenceLoad implements AutoCloseable {
                             + "could clean up");
                 }
                 CgroupBandwidth bw = CgroupBandwidth.unlimited();
-                group = fs.create(parent, DEFAULT_NAME_PREFIX + "-" + ProcessHandle.current().pid() + "-"
-                        + SEQUENCE.incrementAndGet(), spec.cpus() == null ? bw : bw.pinnedTo(spec.cpus()));
+                group = fs.create(
+                        parent,
+                        DEFAULT_NAME_PREFIX + "-" + ProcessHandle.current().pid() + "-" + SEQUENCE.incrementAndGet(),
+                        spec.cpus() == null ? bw : bw.pinnedTo(spec.cpus()));
             }
             List<String> command = new ArrayList<>();
             if (fs == null && spec.cpus() != null) {
                 command.addAll(List.of("taskset", "-c", spec.cpus()));
             }
-            command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xmx32m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", codeSource(),
-                    LoadMain.class.getName(), spec.kind() == Kind.CPU ? "cpu" : "io",
+            command.addAll(List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Xmx32m",
+                    "-XX:+UseSerialGC",
+                    "-XX:TieredStopAtLevel=1",
+                    "-cp",
+                    codeSource(),
+                    LoadMain.class.getName(),
+                    spec.kind() == Kind.CPU ? "cpu" : "io",
                     spec.kind() == Kind.CPU ? Integer.toString(spec.threads()) : file.toString()));
-            process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-            BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII));
+            process = new ProcessBuilder(command)
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start();
+            BufferedReader reader =
+                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII));
             expect(reader, "ready", command);
             if (group != null) {
                 group.attachTree(process.pid());
@@ -156,7 +170,8 @@ public final class InterferenceLoad implements AutoCloseable {
             if (e instanceof SchedulingException se) {
                 throw se;
             }
-            throw new SchedulingException("cannot start the " + spec.kind().name().toLowerCase() + " load: " + e.getMessage(), e);
+            throw new SchedulingException(
+                    "cannot start the " + spec.kind().name().toLowerCase() + " load: " + e.getMessage(), e);
         }
     }
 
@@ -172,7 +187,8 @@ public final class InterferenceLoad implements AutoCloseable {
         try {
             got = line.get(START_TIMEOUT_S, TimeUnit.SECONDS);
         } catch (TimeoutException e) {
-            throw new IOException(String.join(" ", command) + " did not say '" + word + "' within " + START_TIMEOUT_S + " s");
+            throw new IOException(
+                    String.join(" ", command) + " did not say '" + word + "' within " + START_TIMEOUT_S + " s");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while starting the load");
@@ -186,7 +202,12 @@ public final class InterferenceLoad implements AutoCloseable {
 
     private static String codeSource() {
         try {
-            return Path.of(LoadMain.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+            return Path.of(LoadMain.class
+                            .getProtectionDomain()
+                            .getCodeSource()
+                            .getLocation()
+                            .toURI())
+                    .toString();
         } catch (URISyntaxException | NullPointerException e) {
             return System.getProperty("java.class.path");
         }
@@ -219,7 +240,11 @@ public final class InterferenceLoad implements AutoCloseable {
         facts.put("threads", spec.threads());
         facts.put("cpus", spec.cpus());
         facts.put("pid", process.pid());
-        facts.put("cgroup_dirs", group == null ? null : group.dirs().stream().map(Object::toString).toList());
+        facts.put(
+                "cgroup_dirs",
+                group == null
+                        ? null
+                        : group.dirs().stream().map(Object::toString).toList());
         facts.put("file", file == null ? null : file.toString());
         long ticks = closed ? cpuTicksAtStop : proc.cpuTicks(process.pid());
         facts.put("cpu_ms", ticks < 0 || startTicks < 0 ? null : (ticks - startTicks) * 1000.0 / Proc.TICKS_PER_SECOND);

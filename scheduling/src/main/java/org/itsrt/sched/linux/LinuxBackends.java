@@ -1,8 +1,7 @@
 package org.itsrt.sched.linux;
 
-import org.itsrt.sched.budget.Reservation;
-
 import java.util.List;
+import org.itsrt.sched.budget.Reservation;
 
 /**
  * The Linux budget backends by the names experiment files use. One reservation (budget every period,
@@ -19,8 +18,7 @@ public final class LinuxBackends {
 
     public static final List<String> NAMES = List.of(NoneBackend.NAME, CgroupBackend.NAME, DeadlineBackend.NAME);
 
-    private LinuxBackends() {
-    }
+    private LinuxBackends() {}
 
     public static CpuBudgetBackend none() {
         return new NoneBackend();
@@ -33,7 +31,8 @@ public final class LinuxBackends {
     }
 
     public static DeadlineBackend deadline(Reservation perThread, String threadRegex) {
-        return new DeadlineBackend(DeadlineParams.of(perThread),
+        return new DeadlineBackend(
+                DeadlineParams.of(perThread),
                 threadRegex == null ? ThreadSelector.all() : ThreadSelector.matching(threadRegex));
     }
 
@@ -41,14 +40,15 @@ public final class LinuxBackends {
      * @param cpus CPU list for linux-cgroup pinning, or null
      * @param threadRegex thread name pattern for linux-deadline, or null for all threads
      */
-    public static CpuBudgetBackend byName(String name, Reservation reservation, int vcpus, String cpus,
-                                          String threadRegex) {
+    public static CpuBudgetBackend byName(
+            String name, Reservation reservation, int vcpus, String cpus, String threadRegex) {
         return switch (name) {
             case NoneBackend.NAME -> none();
             case CgroupBackend.NAME -> cgroup(reservation, vcpus, cpus);
             case DeadlineBackend.NAME -> deadline(reservation, threadRegex);
-            default -> throw new IllegalArgumentException("unknown Linux budget backend '" + name + "'; expected one of "
-                    + NAMES + " (the xen-* backends are set with xl on a Xen host)");
+            default ->
+                throw new IllegalArgumentException("unknown Linux budget backend '" + name + "'; expected one of "
+                        + NAMES + " (the xen-* backends are set with xl on a Xen host)");
         };
     }
 }

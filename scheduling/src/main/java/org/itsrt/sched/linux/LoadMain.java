@@ -24,8 +24,7 @@ public final class LoadMain {
 
     private static volatile boolean stop;
 
-    private LoadMain() {
-    }
+    private LoadMain() {}
 
     public static void main(String[] args) throws Exception {
         if (args.length != 2 || !(args[0].equals("cpu") || args[0].equals("io"))) {

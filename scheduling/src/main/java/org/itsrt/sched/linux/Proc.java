@@ -39,8 +39,7 @@ public final class Proc {
     }
 
     /** A thread of a process: its id and its name as the kernel keeps it (15 characters at most). */
-    public record ThreadInfo(long tid, String comm) {
-    }
+    public record ThreadInfo(long tid, String comm) {}
 
     /** Running or sleeping; a zombie has exited and counts as gone. */
     public boolean alive(long pid) {
@@ -56,9 +55,9 @@ public final class Proc {
         Map<Long, List<Long>> children = new HashMap<>();
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(root, Proc::isNumeric)) {
             for (Path entry : entries) {
-                stat(entry.resolve("stat")).ifPresent(fields -> children
-                        .computeIfAbsent(Long.parseLong(fields[1]), k -> new ArrayList<>())
-                        .add(Long.parseLong(entry.getFileName().toString())));
+                stat(entry.resolve("stat"))
+                        .ifPresent(fields -> children.computeIfAbsent(Long.parseLong(fields[1]), k -> new ArrayList<>())
+                                .add(Long.parseLong(entry.getFileName().toString())));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list " + root, e);
@@ -106,8 +105,9 @@ public final class Proc {
         Path tasks = root.resolve(Long.toString(pid)).resolve("task");
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(tasks, Proc::isNumeric)) {
             for (Path entry : entries) {
-                read(entry.resolve("comm")).ifPresent(comm ->
-                        out.add(new ThreadInfo(Long.parseLong(entry.getFileName().toString()), comm.strip())));
+                read(entry.resolve("comm"))
+                        .ifPresent(comm -> out.add(new ThreadInfo(
+                                Long.parseLong(entry.getFileName().toString()), comm.strip())));
             }
         } catch (NoSuchFileException gone) {
             return out;
@@ -121,28 +121,40 @@ public final class Proc {
     /** utime + stime of the whole process (all its threads), in clock ticks; -1 when it is gone. */
     public long cpuTicks(long pid) {
         return stat(root.resolve(Long.toString(pid)).resolve("stat"))
-                .map(f -> Long.parseLong(f[11]) + Long.parseLong(f[12])).orElse(-1L);
+                .map(f -> Long.parseLong(f[11]) + Long.parseLong(f[12]))
+                .orElse(-1L);
     }
 
     /** utime + stime of one thread, in clock ticks; -1 when it is gone. */
     public long threadCpuTicks(long pid, long tid) {
-        return stat(root.resolve(Long.toString(pid)).resolve("task").resolve(Long.toString(tid)).resolve("stat"))
-                .map(f -> Long.parseLong(f[11]) + Long.parseLong(f[12])).orElse(-1L);
+        return stat(root.resolve(Long.toString(pid))
+                        .resolve("task")
+                        .resolve(Long.toString(tid))
+                        .resolve("stat"))
+                .map(f -> Long.parseLong(f[11]) + Long.parseLong(f[12]))
+                .orElse(-1L);
     }
 
     /** The thread's CPU affinity as a CPU list, from its status file; empty when it is gone. */
     public Optional<String> cpusAllowed(long tid) {
         return read(root.resolve(Long.toString(tid)).resolve("status")).flatMap(status -> status.lines()
                 .filter(l -> l.startsWith("Cpus_allowed_list:"))
-                .map(l -> l.substring("Cpus_allowed_list:".length()).strip()).findFirst());
+                .map(l -> l.substring("Cpus_allowed_list:".length()).strip())
+                .findFirst());
     }
 
     /** The scheduling policy number the kernel reports for a thread (6 = SCHED_DEADLINE), or -1. */
     public int policy(long pid, long tid) {
-        Optional<String> sched = read(root.resolve(Long.toString(pid)).resolve("task").resolve(Long.toString(tid))
+        Optional<String> sched = read(root.resolve(Long.toString(pid))
+                .resolve("task")
+                .resolve(Long.toString(tid))
                 .resolve("sched"));
-        return sched.flatMap(s -> s.lines().filter(l -> l.startsWith("policy"))
-                .map(l -> Integer.parseInt(l.substring(l.indexOf(':') + 1).strip())).findFirst()).orElse(-1);
+        return sched.flatMap(s -> s.lines()
+                        .filter(l -> l.startsWith("policy"))
+                        .map(l ->
+                                Integer.parseInt(l.substring(l.indexOf(':') + 1).strip()))
+                        .findFirst())
+                .orElse(-1);
     }
 
     /** Process ids of every process, for scans over the whole system. */

@@ -16,8 +16,7 @@ final class ShutdownRestore {
     private static final Set<AutoCloseable> OPEN = new LinkedHashSet<>();
     private static boolean hookInstalled;
 
-    private ShutdownRestore() {
-    }
+    private ShutdownRestore() {}
 
     static synchronized void register(AutoCloseable resource) {
         if (!hookInstalled) {

@@ -21,8 +21,8 @@ public record ThreadSelector(Pattern pattern) {
         try {
             return new ThreadSelector(Pattern.compile(regex));
         } catch (PatternSyntaxException e) {
-            throw new IllegalArgumentException("thread name pattern '" + regex + "' is not a regular expression: "
-                    + e.getDescription());
+            throw new IllegalArgumentException(
+                    "thread name pattern '" + regex + "' is not a regular expression: " + e.getDescription());
         }
     }
 

@@ -46,11 +46,13 @@ class EquivalentSettingsTest {
         assertThat(shortPeriod.cgroupProblem()).contains("period of 1000..1000000 us, got 100 us");
         assertThat(shortPeriod.deadlineProblem()).isNull();
         // A 10 s period: past SCHED_DEADLINE's default maximum of 4.19 s and cgroup's 1 s.
-        EquivalentSettings longPeriod = EquivalentSettings.of("rt-vm", 2, new Reservation(5_000_000, 10_000_000), false);
+        EquivalentSettings longPeriod =
+                EquivalentSettings.of("rt-vm", 2, new Reservation(5_000_000, 10_000_000), false);
         assertThat(longPeriod.deadlineProblem()).contains("period of 100..4194304 us");
         assertThat(longPeriod.cgroupProblem()).contains("got 10000000 us");
         // A 50 us period: under SCHED_DEADLINE's default minimum of 100 us.
-        assertThat(EquivalentSettings.of("rt-vm", 1, new Reservation(20, 50), false).deadlineProblem())
+        assertThat(EquivalentSettings.of("rt-vm", 1, new Reservation(20, 50), false)
+                        .deadlineProblem())
                 .contains("period of 100..");
     }
 

@@ -3,14 +3,14 @@ package org.itsrt.sched.budget;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import org.junit.jupiter.api.Test;
-
 import java.math.BigDecimal;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 
 class TableauRuleTest {
 
-    private static TableauRule.Choice choose(String u, long latencyUs, PeriodCandidates candidates) throws BudgetRefusal {
+    private static TableauRule.Choice choose(String u, long latencyUs, PeriodCandidates candidates)
+            throws BudgetRefusal {
         return TableauRule.choose(new BigDecimal(u), latencyUs, candidates);
     }
 
@@ -53,7 +53,9 @@ class TableauRuleTest {
         TableauRule.Choice c = choose("1", 0, PeriodCandidates.defaults());
         assertThat(c.reservation()).isEqualTo(new Reservation(100_800, 100_800));
         assertThat(c.reservation().worstCaseDelayUs()).isZero();
-        assertThat(choose("1.00", 0, PeriodCandidates.of(List.of(10L, 2_000_000L))).reservation().periodUs())
+        assertThat(choose("1.00", 0, PeriodCandidates.of(List.of(10L, 2_000_000L)))
+                        .reservation()
+                        .periodUs())
                 .isEqualTo(2_000_000);
     }
 
@@ -69,7 +71,8 @@ class TableauRuleTest {
     void aBudgetBelowXensMinimumIsRaisedTo10us() throws BudgetRefusal {
         TableauRule.Choice c = choose("0.01", 1_000, PeriodCandidates.of(List.of(100L)));
         assertThat(c.reservation()).isEqualTo(new Reservation(10, 100));
-        assertThat(c.notes()).anySatisfy(n -> assertThat(n).contains("raised to Xen's minimum of 10 us")
+        assertThat(c.notes()).anySatisfy(n -> assertThat(n)
+                .contains("raised to Xen's minimum of 10 us")
                 .contains("utilization 0.1 instead of 0.01"));
     }
 
@@ -82,7 +85,8 @@ class TableauRuleTest {
                 .hasMessageContaining("smallest candidate, 10 us")
                 .hasMessageContaining("smallest max latency that works with these candidates is 2 us")
                 .hasMessageContaining("below Xen's 10 us minimum")
-                .extracting(e -> ((BudgetRefusal) e).constraint()).isEqualTo("latency");
+                .extracting(e -> ((BudgetRefusal) e).constraint())
+                .isEqualTo("latency");
     }
 
     @Test
@@ -97,11 +101,14 @@ class TableauRuleTest {
     @Test
     void utilizationAndBoundAreChecked() {
         assertThatThrownBy(() -> choose("0", 1_000, PeriodCandidates.defaults()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("(0, 1]");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("(0, 1]");
         assertThatThrownBy(() -> choose("1.01", 1_000, PeriodCandidates.defaults()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("got 1.01");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("got 1.01");
         assertThatThrownBy(() -> choose("0.5", -1, PeriodCandidates.defaults()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(">= 0");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(">= 0");
     }
 
     @Test
@@ -113,13 +120,16 @@ class TableauRuleTest {
         for (long p : c.periodsUs()) {
             assertThat(100_800 % p).isZero();
         }
-        assertThat(c.periodsUs()).contains(50_400, 33_600, 25_200, 20_160, 1_008, 12, 10).doesNotContain(1_000, 9, 8, 1);
+        assertThat(c.periodsUs())
+                .contains(50_400, 33_600, 25_200, 20_160, 1_008, 12, 10)
+                .doesNotContain(1_000, 9, 8, 1);
     }
 
     @Test
     void givenCandidatesOutsideXensRangeAreRefused() {
         assertThatThrownBy(() -> PeriodCandidates.of(List.of(5L, 100L)))
-                .hasMessageContaining("[5]").hasMessageContaining("10..2147483647");
+                .hasMessageContaining("[5]")
+                .hasMessageContaining("10..2147483647");
         assertThatThrownBy(() -> PeriodCandidates.of(List.of(3_000_000_000L)))
                 .hasMessageContaining("outside Xen RTDS's range");
         assertThatThrownBy(() -> PeriodCandidates.divisorsOf(5)).hasMessageContaining("hyperperiod 5 us");

@@ -4,16 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
-
 class BudgetCommandTest {
 
-    private record Run(int code, String out, String err) {
-    }
+    private record Run(int code, String out, String err) {}
 
     private static Run run(String... args) {
         CommandLine cmd = BudgetCommand.commandLine();
@@ -44,8 +42,18 @@ class BudgetCommandTest {
 
     @Test
     void directBudgetAsJson() throws Exception {
-        Run r = run("--budget-us", "76750", "--period-us", "100000", "--extratime", "--format", "json",
-                "--pool-cpus", "2", "--dom0-vcpus", "0");
+        Run r = run(
+                "--budget-us",
+                "76750",
+                "--period-us",
+                "100000",
+                "--extratime",
+                "--format",
+                "json",
+                "--pool-cpus",
+                "2",
+                "--dom0-vcpus",
+                "0");
         assertThat(r.code()).isZero();
         JsonNode json = new ObjectMapper().readTree(r.out());
         assertThat(json.get("budget_us").asLong()).isEqualTo(76_750);
@@ -87,15 +95,22 @@ class BudgetCommandTest {
     @Test
     void usageErrorsNameTheOption() {
         assertThat(run("--utilization", "0.5").err()).contains("--utilization and --max-latency-us go together");
-        assertThat(run("--utilization", "0.5", "--max-latency-us", "10", "--budget-us", "5", "--period-us", "10").err())
+        assertThat(run("--utilization", "0.5", "--max-latency-us", "10", "--budget-us", "5", "--period-us", "10")
+                        .err())
                 .contains("give either --utilization");
-        assertThat(run("--utilization", "1.5", "--max-latency-us", "10").err()).contains("--utilization must be in (0, 1]");
-        assertThat(run("--utilization", "0.5", "--max-latency-us", "10", "--periods-us", "5").err())
+        assertThat(run("--utilization", "1.5", "--max-latency-us", "10").err())
+                .contains("--utilization must be in (0, 1]");
+        assertThat(run("--utilization", "0.5", "--max-latency-us", "10", "--periods-us", "5")
+                        .err())
                 .contains("--periods-us: candidate period(s) [5] us");
-        assertThat(run("--budget-us", "10", "--period-us", "100", "--other", "0.5").err())
+        assertThat(run("--budget-us", "10", "--period-us", "100", "--other", "0.5")
+                        .err())
                 .contains("give --pool-cpus too");
-        assertThat(run("--budget-us", "10", "--period-us", "100", "--format", "yaml").err())
+        assertThat(run("--budget-us", "10", "--period-us", "100", "--format", "yaml")
+                        .err())
                 .contains("--format must be text or json");
-        assertThat(run("--budget-us", "10", "--period-us", "100", "--format", "yaml").code()).isEqualTo(2);
+        assertThat(run("--budget-us", "10", "--period-us", "100", "--format", "yaml")
+                        .code())
+                .isEqualTo(2);
     }
 }

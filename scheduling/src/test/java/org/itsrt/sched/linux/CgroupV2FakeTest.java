@@ -3,21 +3,21 @@ package org.itsrt.sched.linux;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import org.itsrt.sched.budget.Reservation;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import org.itsrt.sched.budget.Reservation;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The cgroup v2 code against a simulated v2 hierarchy (this machine's cgroups are v1). */
 class CgroupV2FakeTest {
 
     @TempDir
     Path base;
+
     FakeCgroupV2 kernel;
     CgroupFs fs;
 
@@ -43,13 +43,18 @@ class CgroupV2FakeTest {
 
     @Test
     void theWholeTreeGoesIntoAGroupWithCpuMaxAndComesBackWhereItWas() throws Exception {
-        CgroupBackend backend = new CgroupBackend(fs, "", "itsrt-job",
+        CgroupBackend backend = new CgroupBackend(
+                fs,
+                "",
+                "itsrt-job",
                 CgroupBandwidth.of(new Reservation(76_750, 100_000), 2).pinnedTo("1,0"));
         CgroupReservation reservation = backend.apply(4242);
         Path dir = reservation.group().cpuDir();
         assertThat(dir.getParent()).isEqualTo(kernel.root);
         assertThat(dir.getFileName().toString()).startsWith("itsrt-job-");
-        assertThat(Files.readString(kernel.root.resolve("cgroup.subtree_control"))).contains("cpu").contains("cpuset");
+        assertThat(Files.readString(kernel.root.resolve("cgroup.subtree_control")))
+                .contains("cpu")
+                .contains("cpuset");
         assertThat(Files.readString(dir.resolve("cpu.max")).strip()).isEqualTo("153500 100000");
         assertThat(Files.readString(dir.resolve("cpuset.cpus")).strip()).isEqualTo("0-1");
         assertThat(kernel.procsOf(dir)).containsExactly(4242L, 4243L, 4244L);
@@ -58,8 +63,10 @@ class CgroupV2FakeTest {
 
         // A child born inside after the move, and the kernel's counters during the run.
         kernel.process(5000, 4244, "late", "/" + dir.getFileName());
-        Files.writeString(dir.resolve("cpu.stat"), "usage_usec 2000000\nuser_usec 1900000\nsystem_usec 100000\n"
-                + "nr_periods 20\nnr_throttled 15\nthrottled_usec 1234567\nnr_bursts 0\nburst_usec 0\n");
+        Files.writeString(
+                dir.resolve("cpu.stat"),
+                "usage_usec 2000000\nuser_usec 1900000\nsystem_usec 100000\n"
+                        + "nr_periods 20\nnr_throttled 15\nthrottled_usec 1234567\nnr_bursts 0\nburst_usec 0\n");
         CpuStat stat = reservation.cpuStat();
         assertThat(stat).isEqualTo(new CpuStat(20, 15, 1_234_567_000L, 2_000_000_000L));
         assertThat(stat.throttledShare()).isEqualTo(0.75);
@@ -69,12 +76,18 @@ class CgroupV2FakeTest {
         assertThat(kernel.cgroupOf(4242)).isEqualTo("/app");
         assertThat(kernel.cgroupOf(4243)).isEqualTo("/");
         assertThat(kernel.cgroupOf(4244)).isEqualTo("/");
-        assertThat(kernel.cgroupOf(5000)).as("born inside: goes where the tree's root came from").isEqualTo("/app");
+        assertThat(kernel.cgroupOf(5000))
+                .as("born inside: goes where the tree's root came from")
+                .isEqualTo("/app");
         // Counters stay readable after the group is gone, as they were at close.
         Map<String, Object> facts = reservation.facts();
-        assertThat(facts).containsEntry("cgroup_version", "v2").containsEntry("nr_throttled", 15L)
-                .containsEntry("throttled_ms", 1234.567).containsEntry("quota_us", 153_500L)
-                .containsEntry("cpus", "0-1").containsEntry("usage_ms", 2000.0);
+        assertThat(facts)
+                .containsEntry("cgroup_version", "v2")
+                .containsEntry("nr_throttled", 15L)
+                .containsEntry("throttled_ms", 1234.567)
+                .containsEntry("quota_us", 153_500L)
+                .containsEntry("cpus", "0-1")
+                .containsEntry("usage_ms", 2000.0);
         reservation.close(); // idempotent
     }
 
@@ -98,7 +111,8 @@ class CgroupV2FakeTest {
     @Test
     void anUnlimitedGroupWritesMax() throws Exception {
         try (CgroupGroup group = fs.create("", "acct", CgroupBandwidth.unlimited())) {
-            assertThat(Files.readString(group.cpuDir().resolve("cpu.max")).strip()).isEqualTo("max 100000");
+            assertThat(Files.readString(group.cpuDir().resolve("cpu.max")).strip())
+                    .isEqualTo("max 100000");
             assertThat(group.cpuDir().resolve("cpuset.cpus")).doesNotExist(); // cpuset not enabled: no pinning asked
         }
     }
@@ -108,7 +122,10 @@ class CgroupV2FakeTest {
         assertThatThrownBy(() -> fs.create("app", "itsrt-job-x", CgroupBandwidth.unlimited()))
                 .isInstanceOf(SchedulingException.class)
                 .hasMessageContaining("cannot enable the cpu controller for children")
-                .hasMessageContaining(kernel.root.resolve("app").resolve("cgroup.subtree_control").toString())
+                .hasMessageContaining(kernel.root
+                        .resolve("app")
+                        .resolve("cgroup.subtree_control")
+                        .toString())
                 .hasMessageContaining("holds processes of its own");
         assertThat(kernel.root.resolve("app").resolve("itsrt-job-x")).doesNotExist();
     }
@@ -140,7 +157,8 @@ class CgroupV2FakeTest {
                 .isInstanceOf(SchedulingException.class)
                 .hasMessageContaining("no running process 31337");
         try (var dirs = Files.list(kernel.root)) {
-            assertThat(dirs.filter(p -> p.getFileName().toString().startsWith("itsrt-job"))).isEmpty();
+            assertThat(dirs.filter(p -> p.getFileName().toString().startsWith("itsrt-job")))
+                    .isEmpty();
         } catch (IOException e) {
             throw new AssertionError(e);
         }

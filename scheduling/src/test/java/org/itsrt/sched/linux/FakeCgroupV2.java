@@ -37,8 +37,9 @@ final class FakeCgroupV2 implements CgroupIo {
     /** A fake process with a parent, in the group at {@code cgroupPath} ("/" for the root). */
     void process(long pid, long ppid, String comm, String cgroupPath) throws IOException {
         Path dir = Files.createDirectories(proc.resolve(Long.toString(pid)));
-        Files.writeString(dir.resolve("stat"), pid + " (" + comm + ") S " + ppid
-                + " 1 1 0 -1 4194560 100 0 0 0 7 3 0 0 20 0 1 0 100 0 0\n");
+        Files.writeString(
+                dir.resolve("stat"),
+                pid + " (" + comm + ") S " + ppid + " 1 1 0 -1 4194560 100 0 0 0 7 3 0 0 20 0 1 0 100 0 0\n");
         Path task = Files.createDirectories(dir.resolve("task").resolve(Long.toString(pid)));
         Files.writeString(task.resolve("comm"), comm + "\n");
         Files.writeString(dir.resolve("cgroup"), "0::" + cgroupPath + "\n");
@@ -52,7 +53,9 @@ final class FakeCgroupV2 implements CgroupIo {
     }
 
     String cgroupOf(long pid) throws IOException {
-        return Files.readString(proc.resolve(Long.toString(pid)).resolve("cgroup")).strip().substring(3);
+        return Files.readString(proc.resolve(Long.toString(pid)).resolve("cgroup"))
+                .strip()
+                .substring(3);
     }
 
     List<Long> procsOf(Path dir) throws IOException {
@@ -86,7 +89,9 @@ final class FakeCgroupV2 implements CgroupIo {
             case "cgroup.subtree_control" -> enable(dir, value.strip());
             case "cpu.max" -> {
                 String[] parts = value.strip().split(" ");
-                if (parts.length != 2 || !(parts[0].equals("max") || parts[0].matches("\\d+")) || !parts[1].matches("\\d+")) {
+                if (parts.length != 2
+                        || !(parts[0].equals("max") || parts[0].matches("\\d+"))
+                        || !parts[1].matches("\\d+")) {
                     throw new IOException("Invalid argument");
                 }
                 Files.writeString(file, value.strip() + "\n");
@@ -101,7 +106,8 @@ final class FakeCgroupV2 implements CgroupIo {
             throw new IOException("No such process");
         }
         try (Stream<Path> all = Files.walk(root)) {
-            for (Path procs : all.filter(p -> p.getFileName().toString().equals("cgroup.procs")).toList()) {
+            for (Path procs : all.filter(p -> p.getFileName().toString().equals("cgroup.procs"))
+                    .toList()) {
                 List<Long> pids = procsOf(procs.getParent());
                 if (pids.remove(pid)) {
                     Files.writeString(procs, join(pids));
@@ -146,8 +152,10 @@ final class FakeCgroupV2 implements CgroupIo {
         if (controllers.contains("cpu")) {
             Files.writeString(dir.resolve("cpu.max"), "max 100000\n");
             Files.writeString(dir.resolve("cpu.weight"), "100\n");
-            Files.writeString(dir.resolve("cpu.stat"), "usage_usec 0\nuser_usec 0\nsystem_usec 0\n"
-                    + "nr_periods 0\nnr_throttled 0\nthrottled_usec 0\nnr_bursts 0\nburst_usec 0\n");
+            Files.writeString(
+                    dir.resolve("cpu.stat"),
+                    "usage_usec 0\nuser_usec 0\nsystem_usec 0\n"
+                            + "nr_periods 0\nnr_throttled 0\nthrottled_usec 0\nnr_bursts 0\nburst_usec 0\n");
         }
         if (controllers.contains("cpuset")) {
             Files.writeString(dir.resolve("cpuset.cpus"), "\n");

@@ -3,13 +3,12 @@ package org.itsrt.sched.linux;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Interference loads in sibling cgroups on this machine; skipped without root or writable cgroups. */
 class InterferenceLoadTest {
@@ -18,16 +17,22 @@ class InterferenceLoadTest {
     void aCpuLoadRunsPinnedInASiblingGroupAndLeavesNothingBehind() throws Exception {
         CgroupFs fs = Privileges.assumeCgroups();
         assumeTrue(Privileges.cpusetAvailable(fs), "no writable cpuset hierarchy");
-        InterferenceLoad load = InterferenceLoad.start(InterferenceLoad.Spec.cpu(1).pinnedTo("0"), fs, "");
+        InterferenceLoad load =
+                InterferenceLoad.start(InterferenceLoad.Spec.cpu(1).pinnedTo("0"), fs, "");
         List<Path> dirs;
         long pid = load.pid();
         try {
             assertThat(load.isRunning()).isTrue();
             dirs = load.group().orElseThrow().dirs();
-            assertThat(dirs).allSatisfy(d -> assertThat(d.getParent()).isIn(fs.root().resolve("cpu"),
-                    fs.root().resolve("cpuset"), fs.root().resolve("cpuacct"), fs.root()));
+            assertThat(dirs).allSatisfy(d -> assertThat(d.getParent())
+                    .isIn(
+                            fs.root().resolve("cpu"),
+                            fs.root().resolve("cpuset"),
+                            fs.root().resolve("cpuacct"),
+                            fs.root()));
             String key = fs.cpuHierarchy().procKey();
-            assertThat(Proc.SYSTEM.cgroups(pid).get(key)).endsWith("/" + load.group().get().name());
+            assertThat(Proc.SYSTEM.cgroups(pid).get(key))
+                    .endsWith("/" + load.group().get().name());
             assertThat(Proc.SYSTEM.cpusAllowed(pid)).contains("0");
             Thread.sleep(400);
         } finally {
@@ -37,7 +42,8 @@ class InterferenceLoadTest {
         assertThat((Double) facts.get("cpu_ms")).isGreaterThan(100.0);
         assertThat((String) facts.get("summary")).startsWith("iterations ");
         assertThat(dirs).allSatisfy(d -> assertThat(d).doesNotExist());
-        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
+                .isFalse();
     }
 
     @Test

@@ -3,12 +3,11 @@ package org.itsrt.sched.linux;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import org.junit.jupiter.api.Test;
-
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 
 /** linux-cgroup on this machine's real cgroups (v1 here); skipped without root or writable cgroups. */
 class LinuxCgroupTest {
@@ -20,14 +19,15 @@ class LinuxCgroupTest {
         CgroupFs fs = Privileges.assumeCgroups();
         String key = fs.cpuHierarchy().procKey();
         // A shell with one busy child now and a second one born after the budget is applied.
-        Process shell = new ProcessBuilder("sh", "-c",
-                "(while :; do :; done) & sleep 0.6; (while :; do :; done) & wait").start();
+        Process shell = new ProcessBuilder(
+                        "sh", "-c", "(while :; do :; done) & sleep 0.6; (while :; do :; done) & wait")
+                .start();
         long pid = shell.pid();
         try {
             awaitDescendants(pid, 1);
             String before = PROC.cgroups(pid).get(key);
-            CgroupBackend backend = new CgroupBackend(fs, "", "itsrt-test",
-                    new CgroupBandwidth(20_000, 100_000, null, null));
+            CgroupBackend backend =
+                    new CgroupBackend(fs, "", "itsrt-test", new CgroupBandwidth(20_000, 100_000, null, null));
             Path dir;
             List<Long> busy;
             CgroupReservation reservation = backend.apply(pid);
@@ -36,11 +36,15 @@ class LinuxCgroupTest {
                 assertThat(dir).exists();
                 assertThat(reservation.movedProcesses()).startsWith(pid).hasSizeGreaterThanOrEqualTo(2);
                 Thread.sleep(900); // the second busy child is born inside
-                busy = PROC.descendants(pid).stream().filter(p -> PROC.threads(p).stream()
-                        .anyMatch(t -> t.comm().equals("sh"))).toList();
+                busy = PROC.descendants(pid).stream()
+                        .filter(p ->
+                                PROC.threads(p).stream().anyMatch(t -> t.comm().equals("sh")))
+                        .toList();
                 assertThat(busy).hasSize(2);
                 for (long p : busy) {
-                    assertThat(PROC.cgroups(p).get(key)).as("process %d's cgroup", p).endsWith("/" + dir.getFileName());
+                    assertThat(PROC.cgroups(p).get(key))
+                            .as("process %d's cgroup", p)
+                            .endsWith("/" + dir.getFileName());
                 }
                 long t0 = System.nanoTime();
                 long ticks0 = busy.stream().mapToLong(PROC::cpuTicks).sum();
@@ -49,7 +53,10 @@ class LinuxCgroupTest {
                 double seconds = (System.nanoTime() - t0) / 1e9;
                 double share = (ticks1 - ticks0) / (double) Proc.TICKS_PER_SECOND / seconds;
                 // Two busy loops would take two CPUs; the budget is 20% of one for the whole tree.
-                assertThat(share).as("CPUs used by the two busy children").isLessThan(0.4).isGreaterThan(0.05);
+                assertThat(share)
+                        .as("CPUs used by the two busy children")
+                        .isLessThan(0.4)
+                        .isGreaterThan(0.05);
                 CpuStat stat = reservation.cpuStat();
                 assertThat(stat.nrThrottled()).isPositive();
                 assertThat(stat.nrPeriods()).isGreaterThanOrEqualTo(stat.nrThrottled());
@@ -62,8 +69,10 @@ class LinuxCgroupTest {
                 reservation.close();
             }
             assertThat(dir).doesNotExist();
-            assertThat(reservation.facts()).containsEntry("cgroup_version", fs.version())
-                    .containsEntry("quota_us", 20_000L).containsEntry("period_us", 100_000L);
+            assertThat(reservation.facts())
+                    .containsEntry("cgroup_version", fs.version())
+                    .containsEntry("quota_us", 20_000L)
+                    .containsEntry("period_us", 100_000L);
             assertThat((Long) reservation.facts().get("nr_throttled")).isPositive();
             assertThat(PROC.cgroups(pid).get(key)).isEqualTo(before);
             for (long p : busy) {
@@ -86,10 +95,12 @@ class LinuxCgroupTest {
             String affinity = PROC.cpusAllowed(pid).orElseThrow();
             Map<String, String> before = PROC.cgroups(pid);
             List<Path> dirs;
-            try (CgroupReservation r = new CgroupBackend(fs, "", "itsrt-test",
-                    CgroupBandwidth.unlimited().pinnedTo("0")).apply(pid)) {
+            try (CgroupReservation r = new CgroupBackend(
+                            fs, "", "itsrt-test", CgroupBandwidth.unlimited().pinnedTo("0"))
+                    .apply(pid)) {
                 dirs = r.group().dirs();
-                assertThat(dirs).anySatisfy(d -> assertThat(d.resolve("cpuset.cpus")).exists());
+                assertThat(dirs)
+                        .anySatisfy(d -> assertThat(d.resolve("cpuset.cpus")).exists());
                 assertThat(PROC.cpusAllowed(pid)).contains("0");
                 assertThat(r.facts()).containsEntry("cpus", "0").containsEntry("quota_us", null);
             }

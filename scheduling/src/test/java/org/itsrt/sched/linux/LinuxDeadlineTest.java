@@ -3,13 +3,12 @@ package org.itsrt.sched.linux;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import org.assertj.core.data.Offset;
-import org.itsrt.sched.budget.Reservation;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import org.assertj.core.data.Offset;
+import org.itsrt.sched.budget.Reservation;
+import org.junit.jupiter.api.Test;
 
 /** linux-deadline with the real chrt and kernel; skipped without root or SCHED_DEADLINE. */
 class LinuxDeadlineTest {
@@ -32,9 +31,12 @@ class LinuxDeadlineTest {
                 });
                 tid = r.threads().get(0).tid();
                 String readBack = Privileges.chrtP(tid);
-                assertThat(readBack).contains("SCHED_DEADLINE")
+                assertThat(readBack)
+                        .contains("SCHED_DEADLINE")
                         .contains("runtime/deadline/period parameters: 1000000/10000000/10000000");
-                assertThat(r.facts()).containsEntry("backend", "linux-deadline").containsEntry("runtime_ns", 1_000_000L)
+                assertThat(r.facts())
+                        .containsEntry("backend", "linux-deadline")
+                        .containsEntry("runtime_ns", 1_000_000L)
                         .containsEntry("utilization_total", 0.1);
                 assertThat(r.description()).contains("1 thread(s)").contains("'itsrt-dl-test'");
             } finally {
@@ -53,11 +55,14 @@ class LinuxDeadlineTest {
         Process sleeper = new ProcessBuilder("sleep", "30").start();
         try {
             LinuxCgroupTest.awaitAlive(sleeper.pid());
-            try (DeadlineReservation r = LinuxBackends.deadline(new Reservation(2_000, 20_000), null)
-                    .apply(sleeper.pid())) {
-                assertThat(r.threads()).extracting(DeadlineReservation.ReservedThread::tid).containsExactly(sleeper.pid());
+            try (DeadlineReservation r =
+                    LinuxBackends.deadline(new Reservation(2_000, 20_000), null).apply(sleeper.pid())) {
+                assertThat(r.threads())
+                        .extracting(DeadlineReservation.ReservedThread::tid)
+                        .containsExactly(sleeper.pid());
                 assertThat(Privileges.chrtP(sleeper.pid()))
-                        .contains("SCHED_DEADLINE").contains("2000000/20000000/20000000");
+                        .contains("SCHED_DEADLINE")
+                        .contains("2000000/20000000/20000000");
             }
             assertThat(Privileges.chrtP(sleeper.pid())).contains("SCHED_OTHER");
         } finally {
@@ -111,8 +116,8 @@ class LinuxDeadlineTest {
             threads.add(started("itsrt-bw-" + i, done));
         }
         try {
-            DeadlineBackend backend = new DeadlineBackend(new DeadlineParams(8_000_000, 10_000_000, 10_000_000),
-                    ThreadSelector.matching("^itsrt-bw-"));
+            DeadlineBackend backend = new DeadlineBackend(
+                    new DeadlineParams(8_000_000, 10_000_000, 10_000_000), ThreadSelector.matching("^itsrt-bw-"));
             for (int round = 0; round < 3; round++) {
                 try (DeadlineReservation r = backend.apply(SELF)) {
                     assertThat(r.threads()).as("round %d", round).hasSize(n);
@@ -146,14 +151,16 @@ class LinuxDeadlineTest {
 
     private static Thread started(String name, CountDownLatch done) throws InterruptedException {
         CountDownLatch running = new CountDownLatch(1);
-        Thread t = new Thread(() -> {
-            running.countDown();
-            try {
-                done.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, name);
+        Thread t = new Thread(
+                () -> {
+                    running.countDown();
+                    try {
+                        done.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                },
+                name);
         t.start();
         running.await();
         return t;

@@ -10,12 +10,12 @@ import java.util.concurrent.TimeUnit;
 /** Skips tests that need what only some machines give: root, writable cgroups, SCHED_DEADLINE. */
 final class Privileges {
 
-    private Privileges() {
-    }
+    private Privileges() {}
 
     static boolean root() {
         try {
-            return Files.readString(Path.of("/proc/self/status")).lines()
+            return Files.readString(Path.of("/proc/self/status"))
+                    .lines()
                     .anyMatch(l -> l.startsWith("Uid:") && l.split("\\s+")[1].equals("0"));
         } catch (IOException e) {
             return false;
@@ -39,7 +39,8 @@ final class Privileges {
     }
 
     static boolean cpusetAvailable(CgroupFs fs) {
-        return fs instanceof CgroupV2 || Files.isWritable(fs.root().resolve("cpuset").resolve("cgroup.procs"));
+        return fs instanceof CgroupV2
+                || Files.isWritable(fs.root().resolve("cpuset").resolve("cgroup.procs"));
     }
 
     /** Root and a chrt that knows SCHED_DEADLINE. */
@@ -47,9 +48,12 @@ final class Privileges {
         assumeTrue(System.getProperty("os.name").startsWith("Linux"), "SCHED_DEADLINE is Linux only");
         assumeTrue(root(), "SCHED_DEADLINE needs root or CAP_SYS_NICE");
         try {
-            Process chrt = new ProcessBuilder("chrt", "--max").redirectErrorStream(true).start();
+            Process chrt = new ProcessBuilder("chrt", "--max")
+                    .redirectErrorStream(true)
+                    .start();
             String out = new String(chrt.getInputStream().readAllBytes());
-            assumeTrue(chrt.waitFor(5, TimeUnit.SECONDS) && out.contains("SCHED_DEADLINE"),
+            assumeTrue(
+                    chrt.waitFor(5, TimeUnit.SECONDS) && out.contains("SCHED_DEADLINE"),
                     "chrt --max does not list SCHED_DEADLINE: " + out);
         } catch (IOException e) {
             assumeTrue(false, "chrt (util-linux) cannot run: " + e.getMessage());
@@ -60,7 +64,9 @@ final class Privileges {
     }
 
     static String chrtP(long tid) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder("chrt", "-p", Long.toString(tid)).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder("chrt", "-p", Long.toString(tid))
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes());
         p.waitFor(5, TimeUnit.SECONDS);
         return out;
