@@ -1,0 +1,286 @@
+package org.itsrt.probe.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.itsrt.probe.arrival.MalformedRecord;
+import org.itsrt.probe.stats.LatencyKind;
+import org.itsrt.probe.stats.LatencySummary;
+import org.itsrt.probe.stats.RunStats;
+import org.itsrt.probe.stats.SequenceTracker;
+import org.itsrt.probe.stats.Stage;
+import org.itsrt.probe.stats.WindowedSlo;
+
+/** {@code summary.md}: the run for people, with the same numbers as {@code summary.json}. */
+final class RunMarkdown {
+
+    private final RunInfo info;
+    private final RunStats stats;
+
+    RunMarkdown(RunInfo info, RunStats stats) {
+        this.info = info;
+        this.stats = stats;
+    }
+
+    String write(List<String> plots) {
+        StringBuilder md = new StringBuilder();
+        RunStats.Settings settings = stats.settings();
+        md.append("# Latency probe run: ").append(info.topic()).append("\n\n");
+        MarkdownTable run = new MarkdownTable(List.of("", ""));
+        run.row(List.of(
+                "topic",
+                "`" + info.topic() + "`"
+                        + (info.fromBeginning() ? " (from the beginning)" : " (from the latest offsets)")));
+        run.row(List.of("bootstrap servers", "`" + info.bootstrapServers() + "`"));
+        run.row(List.of("consumer group", "`" + info.groupId() + "`"));
+        if (!info.consumerOverrides().isEmpty()) {
+            run.row(List.of("consumer overrides", "`" + info.consumerOverrides() + "`"));
+        }
+        run.row(List.of("started", info.started().toString()));
+        run.row(List.of("ended", info.ended().toString()));
+        run.row(List.of(
+                "active span (first to last arrival)",
+                stats.isEmpty()
+                        ? "-"
+                        : String.format(
+                                Locale.ROOT, "%.3f s", (stats.lastArrivalNs() - stats.firstArrivalNs()) / 1e9)));
+        run.row(List.of("stopped by", info.stoppedBy()));
+        run.row(List.of("clock", info.clock()));
+        run.row(List.of("records measured", String.format(Locale.ROOT, "%,d", stats.records())));
+        run.row(List.of(
+                "records malformed",
+                String.format(Locale.ROOT, "%,d", stats.malformed().total())));
+        if (info.expected() > 0) {
+            run.row(List.of(
+                    "records expected (`--expect`)",
+                    String.format(
+                            Locale.ROOT,
+                            "%,d, shortfall %,d",
+                            info.expected(),
+                            stats.sequences().shortfall(info.expected()))));
+        }
+        run.row(List.of(
+                "SLO window / SLO / warm-up",
+                Decimals.seconds(settings.windowNs()) + " / " + Decimals.millis(settings.sloNs()) + " / "
+                        + Decimals.seconds(settings.warmupNs())));
+        md.append(run).append('\n');
+
+        md.append("## End-to-end latency (ms)\n\n");
+        List<String> header = new ArrayList<>(List.of("latency", "span", "count", "min", "mean"));
+        header.addAll(List.of(LatencySummary.PERCENTILE_NAMES));
+        header.add("max");
+        MarkdownTable latency = table(header);
+        for (LatencyKind kind : LatencyKind.values()) {
+            latency.row(latencyRow(kind.label(), "all", stats.latency(kind).summary()));
+            latency.row(
+                    stats.hasSteadyState()
+                            ? latencyRow(
+                                    kind.label(),
+                                    "steady state (from " + Decimals.seconds(settings.warmupNs()) + ")",
+                                    stats.steadyLatency(kind).summary())
+                            : noneRow(
+                                    kind.label(),
+                                    "steady state: none, the run is shorter than the warm-up",
+                                    header.size()));
+        }
+        md.append(latency).append('\n');
+        md.append("*from sent* = arrival - `sent_ns` (the pipeline alone); *from intended* = arrival - `intended_ns` "
+                + "(also counts time a record waited to be sent). Min, mean and max are exact; percentiles are "
+                + "HdrHistogram's (3 significant digits, nearest rank), each within 0.1% above the value it stands "
+                + "for (so in a small run a high percentile can read up to 0.1% above the exact max). All records "
+                + "that arrived in one poll share one arrival stamp.\n");
+        long negativeSent = stats.latency(LatencyKind.FROM_SENT).negative();
+        long negativeIntended = stats.latency(LatencyKind.FROM_INTENDED).negative();
+        if (negativeSent + negativeIntended > 0) {
+            md.append("\n**Warning:** ")
+                    .append(negativeSent)
+                    .append(" latencies from sent and ")
+                    .append(negativeIntended)
+                    .append(" from intended were negative and are left out: producer and probe did not stamp with "
+                            + "the same clock.\n");
+        }
+        md.append('\n');
+
+        md.append("## Stages in the job (µs)\n\n");
+        if (stats.hasStages()) {
+            List<String> stageHeader = List.of("stage", "count", "p50", "p99", "p99.9", "max");
+            MarkdownTable table = table(stageHeader);
+            for (Stage stage : Stage.values()) {
+                LatencySummary s = stats.stage(stage).summary();
+                if (s.isEmpty()) {
+                    table.row(List.of(stage.label(), "0", "-", "-", "-", "-"));
+                } else {
+                    table.row(List.of(
+                            stage.label(),
+                            String.format(Locale.ROOT, "%,d", s.count()),
+                            us(s.p50Ns()),
+                            us(s.p99Ns()),
+                            us(s.p999Ns()),
+                            us(s.maxNs())));
+                }
+            }
+            md.append(table).append('\n');
+        } else {
+            md.append("None: the records carry no stage durations (`parse_ns`, `infer_ns`, `route_ns`), as on "
+                    + "`its.readings`, where the probe measures the Kafka hop alone.\n\n");
+        }
+
+        md.append("## Delivery per detector (by `seq`)\n\n");
+        MarkdownTable delivery =
+                table(List.of("detector", "received", "distinct", "max seq", "lost", "duplicated", "reordered"));
+        for (SequenceTracker.DetectorCounts c : stats.sequences().perDetector()) {
+            delivery.row(deliveryRow(Long.toString(c.detector()), c));
+        }
+        if (!delivery.isEmpty()) {
+            delivery.row(deliveryRow("all", stats.sequences().total()));
+            md.append(delivery).append('\n');
+        } else {
+            md.append("No record arrived.\n\n");
+        }
+        md.append("Lost = seqs in [0, max seq] that never arrived; duplicated = a seq that arrived again; reordered = "
+                + "a first arrival below the detector's highest seq so far.");
+        if (info.expected() > 0) {
+            md.append(String.format(
+                    Locale.ROOT,
+                    " Producers announced %,d records: %,d never arrived.",
+                    info.expected(),
+                    stats.sequences().shortfall(info.expected())));
+        }
+        md.append("\n\n");
+        if (stats.malformed().total() > 0) {
+            md.append("Malformed records (counted, not measured):\n\n");
+            MarkdownTable malformed = new MarkdownTable(List.of("reason", "records"), false, true);
+            stats.malformed().byReason().forEach((reason, n) -> malformed.row(List.of(reason, Long.toString(n))));
+            md.append(malformed).append('\n');
+            md.append("First examples:\n\n");
+            for (MalformedRecord m : stats.malformed().examples()) {
+                md.append("- partition ")
+                        .append(m.partition())
+                        .append(" offset ")
+                        .append(m.offset())
+                        .append(": ")
+                        .append(m.reason())
+                        .append(" (")
+                        .append(m.detail())
+                        .append(")\n");
+            }
+            md.append('\n');
+        }
+
+        md.append("## SLO: p95 per ")
+                .append(Decimals.seconds(settings.windowNs()))
+                .append(" window against ")
+                .append(Decimals.millis(settings.sloNs()))
+                .append("\n\n");
+        MarkdownTable slo = table(List.of(
+                "latency", "span", "windows", "empty", "violating", "violation ratio", "records", "records over SLO"));
+        for (LatencyKind kind : LatencyKind.values()) {
+            slo.row(sloRow(kind.label(), "all", stats.slo(kind)));
+            if (stats.hasSteadyState()) {
+                slo.row(sloRow(
+                        kind.label(),
+                        "steady state (windows from "
+                                + Decimals.seconds(stats.steadySlo(kind).fromOffsetNs()) + ")",
+                        stats.steadySlo(kind)));
+            }
+        }
+        md.append(slo).append('\n');
+        md.append("Violation ratio = windows whose p95 exceeds the SLO / all windows of the active span (first to "
+                + "last arrival; windows start at the first arrival, the last one may be partial, an empty window "
+                + "counts in the denominator and never as a violation). A window's p95 is exact (nearest rank). "
+                + "Per-window values: `" + RunReport.WINDOWS_CSV + "`.\n\n");
+
+        md.append("## Plots\n\n");
+        if (plots.isEmpty()) {
+            md.append("None: no record arrived.\n");
+        }
+        for (String plot : plots) {
+            String caption =
+                    switch (plot) {
+                        case RunReport.ECDF -> "ECDF of latency";
+                        case RunReport.ECDF_LOG -> "ECDF of latency, log scale";
+                        case RunReport.TIMELINE -> "latency over time with windowed p95 and the SLO";
+                        case RunReport.STAGES -> "time per stage";
+                        default -> plot;
+                    };
+            md.append("![")
+                    .append(caption)
+                    .append("](")
+                    .append(plot)
+                    .append(".png) ([SVG](")
+                    .append(plot)
+                    .append(".svg))\n\n");
+        }
+        md.append("Raw data: `")
+                .append(LatencyCsv.FILE)
+                .append("` (one row per record), `")
+                .append(HistogramLog.FILE)
+                .append("` (HdrHistogram interval log), `")
+                .append(RunReport.SUMMARY_JSON)
+                .append("`.\n");
+        return md.toString();
+    }
+
+    private static MarkdownTable table(List<String> header) {
+        boolean[] right = new boolean[header.size()];
+        for (int i = 0; i < right.length; i++) {
+            right[i] = !(header.get(i).equals("latency")
+                    || header.get(i).equals("span")
+                    || header.get(i).equals("stage")
+                    || header.get(i).equals("detector"));
+        }
+        return new MarkdownTable(header, right);
+    }
+
+    private static List<String> latencyRow(String kind, String span, LatencySummary s) {
+        List<String> row = new ArrayList<>(List.of(kind, span, String.format(Locale.ROOT, "%,d", s.count())));
+        if (s.isEmpty()) {
+            for (int i = 0; i < 2 + LatencySummary.PERCENTILES.length + 1; i++) {
+                row.add("-");
+            }
+            return row;
+        }
+        row.add(Decimals.ms(s.minNs(), 3));
+        row.add(Decimals.ms(s.meanNs(), 3));
+        for (int i = 0; i < LatencySummary.PERCENTILES.length; i++) {
+            row.add(Decimals.ms(s.percentileNs(i), 3));
+        }
+        row.add(Decimals.ms(s.maxNs(), 3));
+        return row;
+    }
+
+    private static List<String> noneRow(String kind, String text, int columns) {
+        List<String> row = new ArrayList<>(List.of(kind, text));
+        while (row.size() < columns) {
+            row.add("-");
+        }
+        return row;
+    }
+
+    private static List<String> deliveryRow(String name, SequenceTracker.DetectorCounts c) {
+        return List.of(
+                name,
+                Long.toString(c.received()),
+                Long.toString(c.distinct()),
+                Long.toString(c.maxSeq()),
+                Long.toString(c.lost()),
+                Long.toString(c.duplicated()),
+                Long.toString(c.reordered()));
+    }
+
+    private static List<String> sloRow(String kind, String span, WindowedSlo.Report r) {
+        return List.of(
+                kind,
+                span,
+                Long.toString(r.windows()),
+                Long.toString(r.empty()),
+                Long.toString(r.violating()),
+                Decimals.percent(r.ratio()),
+                Long.toString(r.records()),
+                Long.toString(r.overSlo()));
+    }
+
+    private static String us(long ns) {
+        return String.format(Locale.ROOT, "%.1f", ns / 1e3);
+    }
+}

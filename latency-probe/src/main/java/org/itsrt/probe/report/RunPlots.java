@@ -1,0 +1,126 @@
+package org.itsrt.probe.report;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.itsrt.probe.stats.LatencyHistogram;
+import org.itsrt.probe.stats.LatencyKind;
+import org.itsrt.probe.stats.RunStats;
+import org.itsrt.probe.stats.Stage;
+import org.itsrt.probe.stats.WindowedSlo;
+
+/** The run's plots, each as PNG and SVG: ECDF (linear and log), latency over time with the windowed p95, stages. */
+final class RunPlots {
+
+    private final RunInfo info;
+    private final RunStats stats;
+    private final TimelinePoints timeline;
+
+    RunPlots(RunInfo info, RunStats stats, TimelinePoints timeline) {
+        this.info = info;
+        this.stats = stats;
+        this.timeline = timeline;
+    }
+
+    /** Writes the plots into {@code dir}; returns their names (no extension), none when no record arrived. */
+    List<String> write(Path dir) throws IOException {
+        List<String> written = new ArrayList<>();
+        if (stats.isEmpty()) {
+            return written;
+        }
+        List<Ecdf> ecdfs = new ArrayList<>();
+        for (LatencyKind kind : LatencyKind.values()) {
+            LatencyHistogram h = stats.latency(kind);
+            if (h.count() > 0) {
+                ecdfs.add(Ecdf.ofHistogram("latency " + kind.label(), h.histogram()));
+            }
+        }
+        String title = "End-to-end latency, " + info.topic() + " (" + String.format(Locale.ROOT, "%,d", stats.records())
+                + " records)";
+        Charts.save(Charts.ecdf(title, ecdfs, false), dir, RunReport.ECDF);
+        written.add(RunReport.ECDF);
+        Charts.save(Charts.ecdf(title, ecdfs, true), dir, RunReport.ECDF_LOG);
+        written.add(RunReport.ECDF_LOG);
+        Charts.save(timelineChart(), dir, RunReport.TIMELINE);
+        written.add(RunReport.TIMELINE);
+        if (stats.hasStages()) {
+            Charts.save(stagesChart(), dir, RunReport.STAGES);
+            written.add(RunReport.STAGES);
+        }
+        return written;
+    }
+
+    private org.knowm.xchart.XYChart timelineChart() {
+        LatencyKind kind = stats.primaryKind();
+        WindowedSlo.Report slo = stats.slo(kind);
+        List<Charts.TimeSeries> series = new ArrayList<>();
+        series.add(points("records", timeline.regular(), kind));
+        series.add(points("records above the SLO", timeline.tail(), kind));
+        double[] windowSeconds = new double[slo.nonEmpty().size()];
+        double[] windowP95 = new double[windowSeconds.length];
+        for (int i = 0; i < windowSeconds.length; i++) {
+            WindowedSlo.Window w = slo.nonEmpty().get(i);
+            windowSeconds[i] = (w.index() + 0.5) * slo.windowNs() / 1e9;
+            windowP95[i] = w.p95Ns() / 1e6;
+        }
+        series.add(new Charts.TimeSeries(
+                "p95 per " + Decimals.seconds(slo.windowNs()) + " window", windowSeconds, windowP95, true));
+        double span = (stats.lastArrivalNs() - stats.firstArrivalNs()) / 1e9;
+        double sloMs = slo.sloNs() / 1e6;
+        series.add(new Charts.TimeSeries(
+                "SLO " + Decimals.millis(slo.sloNs()),
+                new double[] {0, Math.max(span, 1e-3)},
+                new double[] {sloMs, sloMs},
+                true));
+        String sampled = timeline.stride() > 1
+                ? " (1 in " + timeline.stride() + " records at or below the SLO shown, all above)"
+                : "";
+        return Charts.timeline("Latency " + kind.label() + " over time" + sampled, series);
+    }
+
+    private static Charts.TimeSeries points(String name, TimelinePoints.Points points, LatencyKind kind) {
+        double[] x = new double[points.size()];
+        double[] y = new double[points.size()];
+        int n = 0;
+        for (int i = 0; i < points.size(); i++) {
+            float ms = kind == LatencyKind.FROM_SENT ? points.fromSentMs(i) : points.fromIntendedMs(i);
+            if (!Float.isNaN(ms)) {
+                x[n] = points.seconds(i);
+                y[n] = ms;
+                n++;
+            }
+        }
+        return new Charts.TimeSeries(name, java.util.Arrays.copyOf(x, n), java.util.Arrays.copyOf(y, n), false);
+    }
+
+    private org.knowm.xchart.CategoryChart stagesChart() {
+        List<String> categories = new ArrayList<>();
+        List<Stage> present = new ArrayList<>();
+        for (Stage stage : Stage.values()) {
+            if (stats.stage(stage).count() > 0) {
+                categories.add(stage.label());
+                present.add(stage);
+            }
+        }
+        double[] percentiles = {50, 99, 99.9};
+        List<String> names = List.of("p50", "p99", "p99.9");
+        List<List<Double>> values = new ArrayList<>();
+        for (double p : percentiles) {
+            List<Double> row = new ArrayList<>();
+            for (Stage stage : present) {
+                row.add(stats.stage(stage).percentileNs(p) / 1e3);
+            }
+            values.add(row);
+        }
+        return Charts.bars(
+                "Time per stage in the job ("
+                        + String.format(
+                                Locale.ROOT, "%,d", stats.stage(present.get(0)).count()) + " records)",
+                "duration (µs)",
+                categories,
+                names,
+                values);
+    }
+}
