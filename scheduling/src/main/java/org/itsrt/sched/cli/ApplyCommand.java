@@ -5,12 +5,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.itsrt.cli.DurationConverter;
+import org.itsrt.cli.Durations;
 import org.itsrt.sched.budget.Reservation;
 import org.itsrt.sched.budget.XenLimits;
 import org.itsrt.sched.linux.AppliedBudget;
@@ -42,7 +45,7 @@ import picocli.CommandLine.Spec;
                     + "tree in a new cgroup with quota vcpus x budget every period, optionally pinned), "
                     + "linux-deadline (SCHED_DEADLINE budget/period on each thread whose name matches "
                     + "--threads) or none. Optionally starts an interference load in a sibling cgroup. Holds "
-                    + "until the process exits, --seconds pass, or Ctrl-C; then restores everything and prints "
+                    + "until the process exits, --for has passed, or Ctrl-C; then restores everything and prints "
                     + "what was set and measured (throttling counters, CPU time). Needs root."
         },
         exitCodeListHeading = "%nExit codes:%n",
@@ -116,11 +119,13 @@ final class ApplyCommand implements Callable<Integer> {
     String loadCpus;
 
     @Option(
-            names = "--seconds",
-            paramLabel = "S",
+            names = {"--for", "--seconds"},
+            paramLabel = "TIME",
             defaultValue = "0",
-            description = "restore after S seconds (default: hold until the process exits or Ctrl-C)")
-    double seconds;
+            converter = DurationConverter.class,
+            description = "restore after this long, e.g. 30s, 1m30s; a plain number is seconds (default: hold "
+                    + "until the process exits or Ctrl-C)")
+    Duration holdFor;
 
     @Option(
             names = "--format",
@@ -168,9 +173,11 @@ final class ApplyCommand implements Callable<Integer> {
                         + interference.group().map(g -> " in " + g.dirs()).orElse(""));
             }
             err.println("its budget apply: holding "
-                    + (seconds > 0 ? seconds + " s" : "until process " + pid + " exits or Ctrl-C"));
+                    + (!holdFor.isZero()
+                            ? "for " + Durations.format(holdFor)
+                            : "until process " + pid + " exits or Ctrl-C"));
             err.flush();
-            long deadline = seconds > 0 ? System.nanoTime() + (long) (seconds * 1e9) : Long.MAX_VALUE;
+            long deadline = !holdFor.isZero() ? System.nanoTime() + holdFor.toNanos() : Long.MAX_VALUE;
             while (!stop.await(200, TimeUnit.MILLISECONDS)) {
                 if (!Proc.SYSTEM.alive(pid)) {
                     err.println("its budget apply: process " + pid + " exited");
@@ -213,9 +220,6 @@ final class ApplyCommand implements Callable<Integer> {
         }
         if (!format.equals("text") && !format.equals("json")) {
             throw new CommandLine.ParameterException(cmd, "--format must be text or json, got '" + format + "'");
-        }
-        if (seconds < 0) {
-            throw new CommandLine.ParameterException(cmd, "--seconds must be >= 0, got " + seconds);
         }
         if (backend.equals(NoneBackend.NAME)) {
             return LinuxBackends.none();

@@ -113,4 +113,36 @@ class BudgetCommandTest {
                         .code())
                 .isEqualTo(2);
     }
+
+    @Test
+    void applyHoldsForADurationInTheSharedSyntaxAndRefusesGarbageNamingTheOption() {
+        Run garbage = run(
+                "apply",
+                "--backend",
+                "linux-cgroup",
+                "--pid",
+                "1",
+                "--budget-us",
+                "1000",
+                "--period-us",
+                "10000",
+                "--for",
+                "soon");
+        assertThat(garbage.code()).isEqualTo(2);
+        assertThat(garbage.err()).contains("--for").contains("soon");
+        Run negative = run(
+                "apply",
+                "--backend",
+                "linux-cgroup",
+                "--pid",
+                "1",
+                "--budget-us",
+                "1000",
+                "--period-us",
+                "10000",
+                "--seconds",
+                "-3");
+        assertThat(negative.code()).isEqualTo(2);
+        assertThat(negative.err()).contains("--seconds");
+    }
 }
