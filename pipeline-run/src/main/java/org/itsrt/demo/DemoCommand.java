@@ -312,7 +312,7 @@ public final class DemoCommand implements Callable<Integer> {
         System.out.printf(
                 Locale.ROOT,
                 "%n%s: %,d of %,d records measured end to end%n",
-                report.title(),
+                (result.identity() ? "Demo run: identity floor" : "Demo run: the ITS pipeline"),
                 result.probe().records().measured(),
                 load.records());
         System.out.println(report.latencyTable());
