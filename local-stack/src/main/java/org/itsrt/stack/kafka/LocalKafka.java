@@ -75,8 +75,29 @@ public final class LocalKafka implements AutoCloseable {
         this.brokerPort = brokerPort;
     }
 
+    /**
+     * Ports are chosen free, but another process may take one before the broker binds it (tests
+     * and runs start brokers and clusters side by side): a start that fails that way is tried
+     * again on new ports, this many times in all.
+     */
+    private static final int START_ATTEMPTS = 3;
+
     /** Starts a broker and waits until it answers; fails with the broker's log tail if it does not. */
     public static LocalKafka start(Options options) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return startOnce(options);
+            } catch (IllegalStateException e) {
+                if (attempt >= START_ATTEMPTS
+                        || e.getMessage() == null
+                        || !e.getMessage().contains("Address already in use")) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static LocalKafka startOnce(Options options) {
         int brokerPort;
         int controllerPort;
         try {
