@@ -265,8 +265,10 @@ public final class StandaloneFlink implements AutoCloseable {
                                     Files.createDirectories(options.parentDir()), "its-standalone-"))
                     .toAbsolutePath();
             Path conf = Files.createDirectories(dir.resolve("conf"));
-            int rpcPort = freeLoopbackPort();
-            int restPort = freeLoopbackPort();
+            // Ports given as Flink options are kept (config.yaml lets them win), so the readiness
+            // check and the errors use the ports the processes actually bind.
+            int rpcPort = port(options, "jobmanager.rpc.port");
+            int restPort = port(options, "rest.port");
             writeConfig(conf, dir, options, rpcPort, restPort);
             URI restAddress = URI.create("http://" + LOOPBACK + ":" + restPort + "/");
             HttpClient http = HttpClient.newBuilder()
@@ -432,6 +434,19 @@ public final class StandaloneFlink implements AutoCloseable {
             return value;
         }
         return "'" + value.replace("'", "''") + "'";
+    }
+
+    private static int port(Options options, String key) throws IOException {
+        String given = options.flinkOptions().get(key);
+        if (given == null) {
+            return freeLoopbackPort();
+        }
+        try {
+            return Integer.parseInt(given.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(
+                    "Flink option " + key + " must be a single port number for StandaloneFlink, got '" + given + "'");
+        }
     }
 
     /**

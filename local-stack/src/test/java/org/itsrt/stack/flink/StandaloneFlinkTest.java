@@ -14,6 +14,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.configuration.GlobalConfiguration;
+import org.apache.flink.configuration.JobManagerOptions;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -71,6 +78,31 @@ class StandaloneFlinkTest {
         assertThat(dir).doesNotExist();
     }
 
+    /** What the processes read back from config.yaml is what was meant, odd characters included. */
+    @Test
+    void theConfigFileReadsBackAsWrittenThroughFlinksOwnParser(@TempDir Path dir) throws Exception {
+        Path conf = Files.createDirectories(dir.resolve("conf"));
+        StandaloneFlink.writeConfig(
+                conf,
+                dir,
+                StandaloneFlink.Options.defaults()
+                        .withSlotsPerTaskManager(3)
+                        .withFlinkOptions(Map.of("pipeline.name", "a: b # c 'd'", "rest.port", "50001")),
+                50000,
+                50002);
+
+        Configuration read = GlobalConfiguration.loadConfiguration(conf.toString());
+        assertThat(read.get(JobManagerOptions.PORT)).isEqualTo(50000);
+        assertThat(read.get(RestOptions.PORT)).as("an extra option wins").isEqualTo(50001);
+        assertThat(read.get(RestOptions.BIND_ADDRESS)).isEqualTo("127.0.0.1");
+        assertThat(read.get(TaskManagerOptions.NUM_TASK_SLOTS)).isEqualTo(3);
+        assertThat(read.get(PipelineOptions.NAME)).isEqualTo("a: b # c 'd'");
+        assertThat(read.get(CoreOptions.FLINK_JVM_OPTIONS))
+                .isEqualTo(String.join(" ", StandaloneFlink.JAVA_17_MODULE_OPTIONS));
+        assertThat(read.get(CoreOptions.ALWAYS_PARENT_FIRST_LOADER_PATTERNS_ADDITIONAL))
+                .containsExactly("org.tensorflow", "org.bytedeco", "com.google.protobuf");
+    }
+
     @Test
     void aTakenRestPortFailsTheStartNamingThePortAndLeavesNoProcess(@TempDir Path parent) throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
@@ -81,8 +113,8 @@ class StandaloneFlinkTest {
                     .withFlinkOptions(Map.of("rest.port", Integer.toString(port)))));
             assertThat(failure)
                     .isInstanceOf(IllegalStateException.class)
-                    .hasMessageContaining("JobManager")
-                    .hasMessageContaining(Integer.toString(port));
+                    .hasMessageContaining("the Flink JobManager (REST port " + port)
+                    .hasMessageContaining("BindException");
             assertThat(children()).allMatch(before::contains);
             try (var left = Files.list(parent)) {
                 assertThat(left).as("cluster folders left in " + parent).isEmpty();
