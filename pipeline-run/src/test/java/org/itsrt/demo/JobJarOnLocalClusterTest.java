@@ -3,6 +3,7 @@ package org.itsrt.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,10 +50,10 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class JobJarOnLocalClusterTest {
 
-    private static final Path ROOT = Path.of(System.getProperty("itsrt.repo.root", ".."));
-    private static final Path JOB_JAR =
+    static final Path ROOT = Path.of(System.getProperty("itsrt.repo.root", ".."));
+    static final Path JOB_JAR =
             Path.of(System.getProperty("itsrt.job.jar", "../its-job/target/its-job-0.1.0-SNAPSHOT-flink-job.jar"));
-    private static final int RECORDS = 12;
+    static final int RECORDS = 12;
 
     @Test
     void theJobJarRunsTwiceInOneClusterWithTensorFlowFromTheClusterClassPath(@TempDir Path dir) throws Exception {
@@ -64,8 +65,8 @@ class JobJarOnLocalClusterTest {
             kafka.createTopics(LocalKafka.PIPELINE_TOPICS, 1);
             assertThat(flink.restAddress().getHost()).isEqualTo("127.0.0.1");
 
-            Map<String, Double> first = runOnce(kafka, flink, JOB_JAR, readings, 0);
-            Map<String, Double> second = runOnce(kafka, flink, JOB_JAR, readings, 1000);
+            Map<String, Double> first = runOnce(kafka, flink.restAddress(), JOB_JAR, readings, 0);
+            Map<String, Double> second = runOnce(kafka, flink.restAddress(), JOB_JAR, readings, 1000);
 
             assertThat(first).hasSize(RECORDS);
             assertThat(first.values())
@@ -91,8 +92,8 @@ class JobJarOnLocalClusterTest {
                         .withParentDir(dir)
                         .withFlinkOptions(Map.of("classloader.parent-first-patterns.additional", "none.such")))) {
             kafka.createTopics(LocalKafka.PIPELINE_TOPICS, 1);
-            assertThat(runOnce(kafka, flink, fatJar, readings, 0)).hasSize(RECORDS);
-            Throwable failure = catchThrowable(() -> runOnce(kafka, flink, fatJar, readings, 1000));
+            assertThat(runOnce(kafka, flink.restAddress(), fatJar, readings, 0)).hasSize(RECORDS);
+            Throwable failure = catchThrowable(() -> runOnce(kafka, flink.restAddress(), fatJar, readings, 1000));
             assertThat(failure).as("the second submission").isNotNull();
             // TensorFlow's native library, loaded again for the second class loader, registers its
             // protobuf descriptors a second time and aborts: the whole TaskManager JVM is gone.
@@ -131,9 +132,9 @@ class JobJarOnLocalClusterTest {
         return target;
     }
 
-    /** Submits a job jar, sends the readings under seq offset+i, collects their advice, cancels. */
-    private static Map<String, Double> runOnce(
-            LocalKafka kafka, LocalFlink flink, Path jar, List<ReadingRecord> readings, long seqOffset)
+    /** Submits a job jar over REST, sends the readings under seq offset+i, collects their advice, cancels. */
+    static Map<String, Double> runOnce(
+            LocalKafka kafka, URI restAddress, Path jar, List<ReadingRecord> readings, long seqOffset)
             throws Exception {
         String bootstrap = kafka.bootstrapServers();
         JobSettings settings = JobSettings.fromArgs(
@@ -146,7 +147,7 @@ class JobJarOnLocalClusterTest {
                 "--warmup-calls",
                 "10");
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createRemoteEnvironment(
-                flink.restAddress().getHost(), flink.restAddress().getPort(), jar.toString());
+                restAddress.getHost(), restAddress.getPort(), jar.toString());
         ItsJob.build(env, settings, KafkaJobIO.of(settings));
         JobClient job = env.executeAsync("submission at seq " + seqOffset);
         try {
@@ -162,7 +163,7 @@ class JobJarOnLocalClusterTest {
         }
     }
 
-    private static List<ReadingRecord> readings() {
+    static List<ReadingRecord> readings() {
         Map<Long, List<Reading>> byStation = new TreeMap<>();
         for (Reading r : new SyntheticGenerator(7).generate(LocalDate.of(2018, 3, 5), 1)) {
             byStation.computeIfAbsent(r.stationId(), k -> new ArrayList<>()).add(r);

@@ -1,0 +1,154 @@
+package org.itsrt.stack.flink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.configuration.GlobalConfiguration;
+import org.apache.flink.configuration.JobManagerOptions;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class StandaloneFlinkTest {
+
+    @Test
+    void startsAJobManagerAndATaskManagerAsSeparateProcessesAndLeavesNothingBehind(@TempDir Path parent)
+            throws Exception {
+        Path dir;
+        List<ProcessHandle> processes = new ArrayList<>();
+        try (StandaloneFlink flink = StandaloneFlink.start(StandaloneFlink.Options.defaults()
+                .withSlotsPerTaskManager(2)
+                .withParentDir(parent)
+                .withFlinkOptions(Map.of("pipeline.name", "standalone-flink-test")))) {
+            dir = flink.dir();
+            assertThat(dir.getParent()).isEqualTo(parent.toAbsolutePath());
+            assertThat(flink.restAddress().getHost()).isEqualTo("127.0.0.1");
+            assertThat(flink.taskManagerPids()).hasSize(1);
+            long jobManager = flink.jobManagerPid();
+            long taskManager = flink.taskManagerPids().get(0);
+            assertThat(List.of(jobManager, taskManager))
+                    .doesNotContain(ProcessHandle.current().pid())
+                    .doesNotHaveDuplicates();
+            processes.add(ProcessHandle.of(jobManager).orElseThrow());
+            processes.add(ProcessHandle.of(taskManager).orElseThrow());
+            // The memory settings Flink derives for a TaskManager are on its command line (started bare,
+            // it exits asking for taskmanager.cpu.cores); its log shows them among its arguments.
+            Path taskManagerLog;
+            try (var files = Files.walk(dir)) {
+                taskManagerLog = files.filter(p -> p.getFileName().toString().equals("taskmanager-1.log"))
+                        .findFirst()
+                        .orElseThrow();
+            }
+            assertThat(Files.readString(taskManagerLog))
+                    .contains("TaskManagerRunner", "taskmanager.cpu.cores", "--add-opens=");
+
+            HttpClient http = HttpClient.newHttpClient();
+            String overview = get(http, flink.restAddress().resolve("/overview"));
+            assertThat(overview).contains("\"taskmanagers\":1", "\"slots-total\":2");
+            String config = get(http, flink.restAddress().resolve("/jobmanager/config"));
+            assertThat(config)
+                    .contains(
+                            "classloader.parent-first-patterns.additional",
+                            "org.tensorflow",
+                            "standalone-flink-test",
+                            "127.0.0.1");
+            assertThat(dir.resolve("conf/config.yaml")).isRegularFile();
+            try (var files = Files.list(dir)) {
+                assertThat(files.map(p -> p.getFileName().toString()))
+                        .anyMatch(name -> name.startsWith("jobmanager-"))
+                        .anyMatch(name -> name.startsWith("taskmanager-1-"));
+            }
+        }
+        assertThat(processes).noneMatch(ProcessHandle::isAlive);
+        assertThat(dir).doesNotExist();
+    }
+
+    /** What the processes read back from config.yaml is what was meant, odd characters included. */
+    @Test
+    void theConfigFileReadsBackAsWrittenThroughFlinksOwnParser(@TempDir Path dir) throws Exception {
+        Path conf = Files.createDirectories(dir.resolve("conf"));
+        StandaloneFlink.writeConfig(
+                conf,
+                dir,
+                StandaloneFlink.Options.defaults()
+                        .withSlotsPerTaskManager(3)
+                        .withFlinkOptions(Map.of("pipeline.name", "a: b # c 'd'", "rest.port", "50001")),
+                50000,
+                50002);
+
+        Configuration read = GlobalConfiguration.loadConfiguration(conf.toString());
+        assertThat(read.get(JobManagerOptions.PORT)).isEqualTo(50000);
+        assertThat(read.get(RestOptions.PORT)).as("an extra option wins").isEqualTo(50001);
+        assertThat(read.get(RestOptions.BIND_ADDRESS)).isEqualTo("127.0.0.1");
+        assertThat(read.get(TaskManagerOptions.NUM_TASK_SLOTS)).isEqualTo(3);
+        assertThat(read.get(PipelineOptions.NAME)).isEqualTo("a: b # c 'd'");
+        assertThat(read.get(CoreOptions.FLINK_JVM_OPTIONS))
+                .isEqualTo(String.join(" ", StandaloneFlink.JAVA_17_MODULE_OPTIONS));
+        assertThat(read.get(CoreOptions.ALWAYS_PARENT_FIRST_LOADER_PATTERNS_ADDITIONAL))
+                .containsExactly("org.tensorflow", "org.bytedeco", "com.google.protobuf");
+    }
+
+    @Test
+    void aTakenRestPortFailsTheStartNamingThePortAndLeavesNoProcess(@TempDir Path parent) throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            int port = taken.getLocalPort();
+            List<ProcessHandle> before = children();
+            Throwable failure = catchThrowable(() -> StandaloneFlink.start(StandaloneFlink.Options.defaults()
+                    .withParentDir(parent)
+                    .withFlinkOptions(Map.of("rest.port", Integer.toString(port)))));
+            assertThat(failure)
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("the Flink JobManager (REST port " + port)
+                    .hasMessageContaining("BindException");
+            assertThat(children()).allMatch(before::contains);
+            try (var left = Files.list(parent)) {
+                assertThat(left).as("cluster folders left in " + parent).isEmpty();
+            }
+        }
+    }
+
+    @Test
+    void taskManagersThatDoNotRegisterAsExpectedFailTheStartNamingWhatRegisteredAndLeaveNoProcess(@TempDir Path parent)
+            throws Exception {
+        List<ProcessHandle> before = children();
+        // The TaskManager registers with 3 slots where 1 is expected: the expected cluster never forms.
+        Throwable failure = catchThrowable(() -> StandaloneFlink.start(StandaloneFlink.Options.defaults()
+                .withParentDir(parent)
+                .withStartTimeout(java.time.Duration.ofSeconds(15))
+                .withFlinkOptions(Map.of("taskmanager.numberOfTaskSlots", "3"))));
+        assertThat(failure)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("expected 1 TaskManager(s) with 1 slot(s) each registered")
+                .hasMessageContaining("\"slotsNumber\":3");
+        assertThat(children()).allMatch(before::contains);
+        try (var left = Files.list(parent)) {
+            assertThat(left).as("cluster folders left in " + parent).isEmpty();
+        }
+    }
+
+    private static List<ProcessHandle> children() {
+        return ProcessHandle.current().children().filter(ProcessHandle::isAlive).toList();
+    }
+
+    private static String get(HttpClient http, URI uri) throws Exception {
+        HttpResponse<String> response =
+                http.send(HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as("GET " + uri).isEqualTo(200);
+        return response.body();
+    }
+}
