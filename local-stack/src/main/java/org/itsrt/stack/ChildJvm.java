@@ -2,6 +2,8 @@ package org.itsrt.stack;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -340,14 +342,34 @@ public final class ChildJvm implements AutoCloseable {
         }
     }
 
-    private static void deleteQuietly(Path dir) {
+    /** Removes a folder and everything in it; a folder that is not there is no error. */
+    public static void deleteTree(Path dir) throws IOException {
         if (dir == null || !Files.exists(dir)) {
             return;
         }
         try (Stream<Path> walk = Files.walk(dir)) {
             walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException | UncheckedIOException ignored) {
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
+    /** {@link #deleteTree}, ignoring a failure. */
+    public static void deleteQuietly(Path dir) {
+        try {
+            deleteTree(dir);
+        } catch (IOException ignored) {
             // a leftover temporary folder is harmless; the run's result does not depend on it
+        }
+    }
+
+    /**
+     * A loopback port that was free a moment ago, for a child to bind. Another process may take
+     * it first: the child then fails to start naming the port.
+     */
+    public static int freeLoopbackPort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
         }
     }
 }

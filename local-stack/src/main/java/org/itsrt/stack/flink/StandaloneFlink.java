@@ -1,9 +1,9 @@
 package org.itsrt.stack.flink;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -14,13 +14,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.itsrt.stack.ChildJvm;
 
 /**
@@ -77,7 +73,7 @@ public final class StandaloneFlink implements AutoCloseable {
 
     private static final String LOOPBACK = "127.0.0.1";
     private static final Duration SETUP_TIMEOUT = Duration.ofSeconds(60);
-    private static final Pattern REGISTERED_SLOTS = Pattern.compile("\"slotsNumber\"\\s*:\\s*(\\d+)");
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Path dir;
     private final URI restAddress;
@@ -439,23 +435,13 @@ public final class StandaloneFlink implements AutoCloseable {
     private static int port(Options options, String key) throws IOException {
         String given = options.flinkOptions().get(key);
         if (given == null) {
-            return freeLoopbackPort();
+            return ChildJvm.freeLoopbackPort();
         }
         try {
             return Integer.parseInt(given.trim());
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(
                     "Flink option " + key + " must be a single port number for StandaloneFlink, got '" + given + "'");
-        }
-    }
-
-    /**
-     * A port that was free a moment ago. It may be taken before Flink binds it; the JobManager then
-     * exits naming the port, and the start fails with that reason.
-     */
-    static int freeLoopbackPort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(LOOPBACK))) {
-            return socket.getLocalPort();
         }
     }
 
@@ -499,11 +485,7 @@ public final class StandaloneFlink implements AutoCloseable {
             String body = get(http, restAddress.resolve("/taskmanagers"));
             if (body != null) {
                 last = body;
-                List<Integer> slots = new ArrayList<>();
-                Matcher m = REGISTERED_SLOTS.matcher(body);
-                while (m.find()) {
-                    slots.add(Integer.parseInt(m.group(1)));
-                }
+                List<Integer> slots = registeredSlots(body);
                 if (slots.size() == options.taskManagers()
                         && slots.stream().allMatch(n -> n == options.slotsPerTaskManager())) {
                     return;
@@ -523,23 +505,25 @@ public final class StandaloneFlink implements AutoCloseable {
         }
     }
 
+    /** Slots of each TaskManager that {@code GET /taskmanagers} lists; none for a body that is not that answer. */
+    static List<Integer> registeredSlots(String body) {
+        List<Integer> slots = new ArrayList<>();
+        try {
+            for (JsonNode tm : JSON.readTree(body).path("taskmanagers")) {
+                slots.add(tm.path("slotsNumber").asInt());
+            }
+        } catch (IOException notTheAnswer) {
+            // not JSON: the REST endpoint is not the JobManager's yet
+        }
+        return slots;
+    }
+
     /** TaskManagers first (so that they do not try to reach a JobManager that is gone), then the folder. */
     private static void stopAll(ChildJvm jobManager, List<ChildJvm> taskManagers, Path dir) {
         taskManagers.parallelStream().forEach(ChildJvm::close);
         if (jobManager != null) {
             jobManager.close();
         }
-        deleteQuietly(dir);
-    }
-
-    private static void deleteQuietly(Path dir) {
-        if (dir == null || !Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(dir)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException | UncheckedIOException ignored) {
-            // a leftover temporary folder is harmless; the run's result does not depend on it
-        }
+        ChildJvm.deleteQuietly(dir);
     }
 }

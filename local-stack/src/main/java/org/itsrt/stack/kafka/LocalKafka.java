@@ -2,8 +2,6 @@ package org.itsrt.stack.kafka;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -101,8 +99,8 @@ public final class LocalKafka implements AutoCloseable {
         int brokerPort;
         int controllerPort;
         try {
-            brokerPort = freePort();
-            controllerPort = freePort();
+            brokerPort = ChildJvm.freeLoopbackPort();
+            controllerPort = ChildJvm.freeLoopbackPort();
         } catch (IOException e) {
             throw new IllegalStateException(
                     "could not find a free loopback port for the local Kafka broker: " + e.getMessage(), e);
@@ -264,11 +262,5 @@ public final class LocalKafka implements AutoCloseable {
             p.store(out, "single-node KRaft broker for local runs");
         }
         return file;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
     }
 }
