@@ -290,11 +290,7 @@ public final class ProbeCommand implements Callable<Integer> {
                 throw new CommandLine.ParameterException(cmd, "--consumer-prop needs KEY=VALUE with a key");
             }
         }
-        String groupId = consumerProps.getOrDefault(
-                "group.id",
-                "its-probe-"
-                        + LocalDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-"
-                        + ProcessHandle.current().pid());
+        String groupId = ProbeRun.groupId(consumerProps);
         long durationNs = duration == null ? 0 : duration.toNanos();
         long idleNs = idleTimeout == null ? 0 : idleTimeout.toNanos();
         Map<ConsumeLoop.StopReason, String> stops = new EnumMap<>(ConsumeLoop.StopReason.class);

@@ -6,6 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -56,6 +59,17 @@ public final class ProbeRun {
 
     /** How a run ended and what it measured. */
     public record Result(ConsumeLoop.StopReason reason, RunStats stats, Path folder) {}
+
+    /**
+     * The consumer group of a run: {@code group.id} of the consumer overrides, else a fresh group
+     * named after the time and this process, so that a run never resumes another's offsets.
+     */
+    public static String groupId(Map<String, String> consumerOverrides) {
+        return consumerOverrides.getOrDefault(
+                "group.id",
+                "its-probe-" + LocalDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
+                        + "-" + ProcessHandle.current().pid());
+    }
 
     private final Options options;
     private final LatencyClock clock;

@@ -2,6 +2,9 @@ package org.itsrt.demo;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
 import org.itsrt.cli.MissingDefaultException;
 import org.itsrt.cli.ProjectPaths;
 import picocli.CommandLine.Option;
@@ -49,20 +52,19 @@ public final class PipelineInputs {
 
     /** Why the inputs cannot be used, or null: found before the first run rather than in it. */
     public String missing() {
-        String[] options = {"--data", "--model", "--job-jar"};
-        for (String option : options) {
+        Map<String, Supplier<Path>> inputs = new LinkedHashMap<>();
+        inputs.put("--data", this::data);
+        inputs.put("--model", this::model);
+        inputs.put("--job-jar", this::jobJar);
+        for (Map.Entry<String, Supplier<Path>> input : inputs.entrySet()) {
             Path path;
             try {
-                path = switch (option) {
-                    case "--data" -> data();
-                    case "--model" -> model();
-                    default -> jobJar();
-                };
+                path = input.getValue().get();
             } catch (MissingDefaultException e) {
-                return option + " not given, and its default is missing: " + e.getMessage();
+                return input.getKey() + " not given, and its default is missing: " + e.getMessage();
             }
             if (!Files.exists(path)) {
-                return option + ": no such file or folder: " + path;
+                return input.getKey() + ": no such file or folder: " + path;
             }
         }
         return null;

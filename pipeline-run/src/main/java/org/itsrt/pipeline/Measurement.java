@@ -4,9 +4,6 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -27,6 +24,7 @@ import org.itsrt.probe.stats.RunStats;
 import org.itsrt.producers.ProducerRun;
 import org.itsrt.producers.send.ProducerSummary;
 import org.itsrt.producers.send.RunSummary;
+import org.itsrt.records.Topics;
 
 /**
  * One measured run on a {@link RunningStack}: submit the job, wait until it answers the readiness
@@ -37,9 +35,9 @@ import org.itsrt.producers.send.RunSummary;
  */
 final class Measurement {
 
-    static final String READINGS = "its.readings";
-    static final String ADVICE = "its.advice";
-    static final String DEAD_LETTERS = "its.dead-letters";
+    static final String READINGS = Topics.READINGS;
+    static final String ADVICE = Topics.ADVICE;
+    static final String DEAD_LETTERS = Topics.DEAD_LETTERS;
 
     /** The folder of the probe's run inside a run's folder. */
     static final String PROBE_DIR = "probe";
@@ -95,12 +93,13 @@ final class Measurement {
         return JobSettings.fromMap(options);
     }
 
-    RunResult run() throws Exception {
+    /** @param deadLettersKnown the dead letters on the topic before this run, null when not known */
+    RunResult run(Map<String, Long> deadLettersKnown) throws Exception {
         Files.createDirectories(dir);
         String bootstrap = stack.bootstrapServers();
         JobSettings settings = jobSettings(job, bootstrap, stack.spec().slots());
         DeadLetters deadLetters = new DeadLetters(bootstrap, READINGS, DEAD_LETTERS);
-        Map<String, Long> deadBefore = deadLetters.countByReason();
+        Map<String, Long> deadBefore = RunningStack.deadLettersBefore(deadLettersKnown, deadLetters);
 
         StreamExecutionEnvironment env = stack.cluster().environment();
         ItsJob.build(env, settings, KafkaJobIO.of(settings));
@@ -206,7 +205,9 @@ final class Measurement {
         // After Ctrl-C the broker may be going down with this JVM: what it holds can no longer be read.
         Map<String, Long> dead = null;
         if (!stopped) {
-            Map<String, Long> own = new TreeMap<>(deadLetters.countByReason());
+            Map<String, Long> total = deadLetters.countByReason();
+            stack.deadLettersCounted(total);
+            Map<String, Long> own = new TreeMap<>(total);
             deadBefore.forEach((reason, n) -> own.merge(reason, -n, Long::sum));
             own.values().removeIf(n -> n == 0);
             dead = own;
@@ -231,14 +232,7 @@ final class Measurement {
                 ConsumeLoop.StopReason.IDLE,
                 "--idle-timeout " + PROBE_IDLE_TIMEOUT.toSeconds() + "s (nothing arrived for that long)");
         stops.put(ConsumeLoop.StopReason.INTERRUPTED, "interrupt (Ctrl-C)");
-        String groupId = load.consumerProperties()
-                .getOrDefault(
-                        "group.id",
-                        "its-probe-"
-                                + LocalDateTime.now(ZoneOffset.UTC)
-                                        .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
-                                + "-"
-                                + ProcessHandle.current().pid());
+        String groupId = ProbeRun.groupId(load.consumerProperties());
         return new ProbeRun.Options(
                 ADVICE,
                 bootstrap,

@@ -2,11 +2,10 @@ package org.itsrt.pipeline;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
+import java.util.Map;
 import java.util.OptionalLong;
-import java.util.stream.Stream;
+import org.itsrt.stack.ChildJvm;
 import org.itsrt.stack.kafka.LocalKafka;
 
 /**
@@ -22,6 +21,12 @@ public final class RunningStack implements AutoCloseable {
     private final Path workDir;
     private final PrintStream log;
     private volatile Measurement current;
+    /**
+     * The job's dead letters by reason on the topic after the last measurement, so that the next
+     * one counts only its own without reading the topic twice; null until known.
+     */
+    private Map<String, Long> deadLettersSoFar;
+
     private volatile boolean stopped;
 
     private RunningStack(StackSpec spec, KafkaBroker broker, JobCluster cluster, Path workDir, PrintStream log) {
@@ -59,7 +64,11 @@ public final class RunningStack implements AutoCloseable {
             if (!spec.pins().isEmpty()) {
                 log.println("its-demo: pinned " + spec.pins());
             }
-            return new RunningStack(spec, broker, cluster, workDir, log);
+            RunningStack stack = new RunningStack(spec, broker, cluster, workDir, log);
+            if (spec.broker() instanceof StackSpec.Broker.Local) {
+                stack.deadLettersSoFar = Map.of();
+            }
+            return stack;
         } catch (Exception | Error e) {
             closeQuietly(cluster, log);
             broker.close();
@@ -105,11 +114,27 @@ public final class RunningStack implements AutoCloseable {
         }
         Measurement measurement = new Measurement(this, load, job, budget, dir, log);
         current = measurement;
+        Map<String, Long> before = deadLettersSoFar;
+        deadLettersSoFar = null;
         try {
-            return measurement.run();
+            return measurement.run(before);
         } finally {
             current = null;
         }
+    }
+
+    /**
+     * The dead letters a measurement starts from: what the last one counted at its end (a broker
+     * started for this stack starts with none), else, on a broker that already ran or after an
+     * interrupted measurement, what the topic holds.
+     */
+    static Map<String, Long> deadLettersBefore(Map<String, Long> known, DeadLetters deadLetters) {
+        return known != null ? known : deadLetters.countByReason();
+    }
+
+    /** What a measurement counted on the topic at its end. */
+    synchronized void deadLettersCounted(Map<String, Long> total) {
+        deadLettersSoFar = Map.copyOf(total);
     }
 
     /**
@@ -169,11 +194,8 @@ public final class RunningStack implements AutoCloseable {
     }
 
     private static void deleteTree(Path dir, PrintStream log) {
-        if (dir == null || !Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(dir)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        try {
+            ChildJvm.deleteTree(dir);
         } catch (IOException e) {
             log.println("its-demo: could not delete " + dir + ": " + e.getMessage());
         }

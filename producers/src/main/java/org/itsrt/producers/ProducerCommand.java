@@ -128,8 +128,6 @@ public final class ProducerCommand implements Callable<Integer> {
             description = "progress line interval on stderr (default: ${DEFAULT-VALUE})")
     Duration progressEvery;
 
-    private volatile ProducerRun current;
-
     @Override
     public Integer call() throws Exception {
         validate();
@@ -157,7 +155,6 @@ public final class ProducerCommand implements Callable<Integer> {
             System.err.println("its-producer: " + e.getMessage());
             return 1;
         }
-        current = run;
         Thread hook = new Thread(run::stop, "its-producer-stop");
         Runtime.getRuntime().addShutdownHook(hook);
 

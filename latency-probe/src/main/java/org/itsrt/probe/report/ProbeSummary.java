@@ -25,10 +25,10 @@ public record ProbeSummary(
         Settings settings,
         Records records,
         @JsonProperty("primary_latency") String primaryLatency,
-        Latencies latency,
+        ByKind<Spans<LatencyStats>> latency,
         Stages stages,
         Sequence sequence,
-        Slos slo,
+        ByKind<Spans<Slo>> slo,
         Files files) {
 
     /** The value of {@code format}; a file with another one was written by another version. */
@@ -81,16 +81,6 @@ public record ProbeSummary(
                 case "from_intended" -> fromIntended;
                 default -> throw new IllegalArgumentException("no latency kind " + key + " (from_sent, from_intended)");
             };
-        }
-    }
-
-    /** Both latency kinds over the whole run and its steady state. */
-    public record Latencies(
-            @JsonProperty("from_sent") Spans<LatencyStats> fromSent,
-            @JsonProperty("from_intended") Spans<LatencyStats> fromIntended) {
-
-        public Spans<LatencyStats> of(String key) {
-            return new ByKind<>(fromSent, fromIntended).of(key);
         }
     }
 
@@ -157,15 +147,6 @@ public record ProbeSummary(
             long lost,
             long duplicated,
             long reordered) {}
-
-    /** The SLO windows of both latency kinds. */
-    public record Slos(
-            @JsonProperty("from_sent") Spans<Slo> fromSent, @JsonProperty("from_intended") Spans<Slo> fromIntended) {
-
-        public Spans<Slo> of(String key) {
-            return new ByKind<>(fromSent, fromIntended).of(key);
-        }
-    }
 
     /**
      * The p95-per-window SLO over a span.

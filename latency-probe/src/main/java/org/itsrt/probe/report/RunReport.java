@@ -93,8 +93,8 @@ public final class RunReport {
                         stats.latency(LatencyKind.FROM_INTENDED).negative()),
                 expected ? info.expected() : null,
                 expected ? stats.sequences().shortfall(info.expected()) : null);
-        ProbeSummary.Latencies latency = new ProbeSummary.Latencies(
-                latencySpans(LatencyKind.FROM_SENT), latencySpans(LatencyKind.FROM_INTENDED));
+        ProbeSummary.ByKind<ProbeSummary.Spans<ProbeSummary.LatencyStats>> latency =
+                new ProbeSummary.ByKind<>(latencySpans(LatencyKind.FROM_SENT), latencySpans(LatencyKind.FROM_INTENDED));
         ProbeSummary.Stages stages =
                 new ProbeSummary.Stages(stageStats(Stage.PARSE), stageStats(Stage.INFER), stageStats(Stage.ROUTE));
         List<ProbeSummary.DetectorDelivery> perDetector = new ArrayList<>();
@@ -107,8 +107,8 @@ public final class RunReport {
                 new ProbeSummary.Delivery(
                         t.received(), t.distinct(), t.maxSeq(), t.lost(), t.duplicated(), t.reordered()),
                 perDetector);
-        ProbeSummary.Slos slo =
-                new ProbeSummary.Slos(sloSpans(LatencyKind.FROM_SENT), sloSpans(LatencyKind.FROM_INTENDED));
+        ProbeSummary.ByKind<ProbeSummary.Spans<ProbeSummary.Slo>> slo =
+                new ProbeSummary.ByKind<>(sloSpans(LatencyKind.FROM_SENT), sloSpans(LatencyKind.FROM_INTENDED));
         List<String> plotFiles = new ArrayList<>();
         for (String plot : plots) {
             plotFiles.add(plot + ".png");
