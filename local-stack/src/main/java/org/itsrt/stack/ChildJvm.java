@@ -38,9 +38,15 @@ public final class ChildJvm implements AutoCloseable {
     private final String description;
     private final Launch launch;
     private final Path dir;
-    private final Process process;
     private final Thread shutdownHook;
-    private boolean stopped;
+    /** Replaced by {@link #restart()}. */
+    private volatile Process process;
+    /** Kept for {@link #restart()}. */
+    private Duration startTimeout;
+
+    private Readiness readiness;
+    /** Closed: the process is gone for good and the folder removed (or kept on purpose). */
+    private boolean closed;
 
     /**
      * What to run and how to report on it.
@@ -139,7 +145,7 @@ public final class ChildJvm implements AutoCloseable {
         this.launch = launch;
         this.dir = dir;
         this.process = process;
-        this.shutdownHook = new Thread(this::stop, launch.name() + "-shutdown");
+        this.shutdownHook = new Thread(() -> close(false), launch.name() + "-shutdown");
         Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
 
@@ -171,7 +177,9 @@ public final class ChildJvm implements AutoCloseable {
             Launch launch = preparation.prepare(dir);
             child = new ChildJvm(
                     description, launch, dir, launch.processBuilder(dir).start());
-            child.awaitReady(startTimeout, readiness);
+            child.startTimeout = startTimeout;
+            child.readiness = readiness;
+            child.awaitReady();
             return child;
         } catch (IOException e) {
             abandon(child, dir);
@@ -267,7 +275,66 @@ public final class ChildJvm implements AutoCloseable {
     /** Stops the child (its own orderly shutdown, killed after {@link #STOP_GRACE}) and removes the work folder. */
     @Override
     public void close() {
-        stop();
+        close(false);
+        removeShutdownHook();
+    }
+
+    /** {@link #close()}, but the work folder and its logs stay (for a look afterwards). */
+    public void closeKeepingFolder() {
+        close(true);
+        removeShutdownHook();
+    }
+
+    /**
+     * Stops the process as {@link #close()} does but keeps the work folder, so that
+     * {@link #restart()} can start it again on the same data and ports (a broker or ZooKeeper taken
+     * down for a while).
+     */
+    public synchronized void stop() {
+        stopProcess(process);
+    }
+
+    /** Ends the process at once (SIGKILL), as a crash would; the work folder stays. */
+    public synchronized void kill() throws InterruptedException {
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    }
+
+    /**
+     * Starts the process again, in the same folder with the same command, after {@link #stop()},
+     * {@link #kill()} or a crash, and waits for it to be ready as at the first start.
+     */
+    public synchronized void restart() throws InterruptedException, IOException {
+        if (closed) {
+            throw new IllegalStateException(description + " is closed; it cannot be restarted");
+        }
+        if (process.isAlive()) {
+            throw new IllegalStateException(description + " is running (pid " + process.pid() + ")");
+        }
+        // Appends to NAME.out: the output before the stop stays for a look afterwards.
+        process = launch.processBuilder(dir)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(
+                        dir.resolve(launch.name() + ".out").toFile()))
+                .start();
+        try {
+            awaitReady();
+        } catch (RuntimeException e) {
+            process.destroyForcibly();
+            throw e;
+        }
+    }
+
+    private synchronized void close(boolean keepFolder) {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        stopProcess(process);
+        if (!keepFolder) {
+            deleteQuietly(dir);
+        }
+    }
+
+    private void removeShutdownHook() {
         try {
             Runtime.getRuntime().removeShutdownHook(shutdownHook);
         } catch (IllegalStateException alreadyShuttingDown) {
@@ -275,11 +342,7 @@ public final class ChildJvm implements AutoCloseable {
         }
     }
 
-    private synchronized void stop() {
-        if (stopped) {
-            return;
-        }
-        stopped = true;
+    private static void stopProcess(Process process) {
         process.destroy();
         try {
             if (!process.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -289,10 +352,10 @@ public final class ChildJvm implements AutoCloseable {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
         }
-        deleteQuietly(dir);
     }
 
-    private void awaitReady(Duration timeout, Readiness readiness) throws InterruptedException {
+    private void awaitReady() throws InterruptedException {
+        Duration timeout = startTimeout;
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!readiness.isReady(dir)) {
             if (!process.isAlive()) {
@@ -310,7 +373,7 @@ public final class ChildJvm implements AutoCloseable {
     /** A start that failed: the child, if any, is killed without grace; the folder goes. */
     private static void abandon(ChildJvm child, Path dir) {
         if (child != null) {
-            child.stopped = true;
+            child.closed = true;
             child.process.destroyForcibly();
             try {
                 child.process.waitFor(10, TimeUnit.SECONDS);
@@ -360,6 +423,24 @@ public final class ChildJvm implements AutoCloseable {
             deleteTree(dir);
         } catch (IOException ignored) {
             // a leftover temporary folder is harmless; the run's result does not depend on it
+        }
+    }
+
+    /**
+     * Fails, naming the port and what it was meant for, unless {@code port} can be bound on
+     * loopback now: a fixed port that another process holds is reported before any child starts,
+     * not as a child that dies starting.
+     *
+     * @param purpose what would listen there: "Flink REST of JobManager 1"
+     */
+    public static void requireFreePort(int port, String purpose) {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.setReuseAddress(true);
+            socket.bind(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
+        } catch (IOException e) {
+            throw new IllegalStateException(
+                    "port " + port + " on " + InetAddress.getLoopbackAddress().getHostAddress() + " (" + purpose
+                            + ") is taken by another process (" + e.getMessage() + ")");
         }
     }
 

@@ -64,6 +64,56 @@ class ChildJvmTest {
     }
 
     @Test
+    void aKilledChildRestartsInTheSameFolderAndItsEarlierOutputStays(@TempDir Path parent) throws Exception {
+        try (ChildJvm jvm = startWaitingMain(parent, GENEROUS)) {
+            long first = jvm.pid();
+            jvm.kill();
+            assertThat(jvm.isAlive()).isFalse();
+            assertThat(jvm.dir()).isDirectory();
+
+            jvm.restart();
+            assertThat(jvm.isAlive()).isTrue();
+            assertThat(jvm.pid()).isNotEqualTo(first);
+            assertThatThrownBy(jvm::restart).hasMessageContaining("is running (pid " + jvm.pid() + ")");
+            awaitOutput(jvm, "pid " + jvm.pid());
+            assertThat(Files.readString(jvm.dir().resolve("waiting.out"))).contains("pid " + first);
+
+            jvm.stop();
+            assertThat(jvm.isAlive()).isFalse();
+            jvm.restart();
+            assertThat(jvm.isAlive()).isTrue();
+        }
+    }
+
+    @Test
+    void closingKeepingTheFolderStopsTheChildButLeavesItsLogs(@TempDir Path parent) throws Exception {
+        ChildJvm jvm = startWaitingMain(parent, GENEROUS);
+        jvm.closeKeepingFolder();
+        assertThat(jvm.isAlive()).isFalse();
+        assertThat(jvm.dir().resolve("waiting.out")).content().contains("waiting for the parent");
+        assertThatThrownBy(jvm::restart).hasMessageContaining("is closed");
+    }
+
+    private static void awaitOutput(ChildJvm jvm, String text) throws Exception {
+        long deadline = System.nanoTime() + GENEROUS.toNanos();
+        while (!Files.readString(jvm.dir().resolve("waiting.out")).contains(text)) {
+            assertThat(System.nanoTime()).as("'" + text + "' in waiting.out").isLessThan(deadline);
+            Thread.sleep(50);
+        }
+    }
+
+    @Test
+    void aTakenPortIsNamedWithWhatItWasFor() throws Exception {
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            assertThatThrownBy(() -> ChildJvm.requireFreePort(taken.getLocalPort(), "Flink REST of JobManager 1"))
+                    .hasMessageContaining("port " + taken.getLocalPort())
+                    .hasMessageContaining("(Flink REST of JobManager 1) is taken");
+        }
+        int free = ChildJvm.freeLoopbackPort();
+        ChildJvm.requireFreePort(free, "anything");
+    }
+
+    @Test
     void aChildThatExitsWhileStartingFailsTheStartWithItsOutput(@TempDir Path parent) throws IOException {
         assertThatThrownBy(() -> startWaitingMain(parent, GENEROUS, "fail"))
                 .isInstanceOf(IllegalStateException.class)
