@@ -262,6 +262,11 @@ public final class ChildJvm implements AutoCloseable {
         return dir;
     }
 
+    /** The child's main log: the first log file it writes itself, else its output ({@code NAME.out}). */
+    public Path log() {
+        return dir.resolve(launch.logFiles().isEmpty() ? launch.name() + ".out" : launch.logFiles().get(0));
+    }
+
     /** The last lines of the child's output and of its own logs. */
     public String logTail() {
         List<String> parts = new ArrayList<>();

@@ -169,10 +169,11 @@ public final class LocalFlink implements AutoCloseable {
     }
 
     /**
-     * This module's classes and the Flink child's class path, from {@value #CLASS_PATH_LISTING}
+     * The Flink processes' class path: what a Flink distribution's {@code lib/} holds for this job
+     * (Flink, TensorFlow Java, Log4j) and this module's classes, from {@value #CLASS_PATH_LISTING}
      * beside them (written by the build).
      */
-    static String moduleClassPath() {
+    public static String moduleClassPath() {
         Path self;
         try {
             self = Path.of(LocalFlink.class
