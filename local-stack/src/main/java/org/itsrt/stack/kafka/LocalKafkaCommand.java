@@ -55,7 +55,7 @@ public final class LocalKafkaCommand implements Callable<Integer> {
         }
         kafka.createTopics(topics, partitions);
         System.out.println("Kafka broker up at " + kafka.bootstrapServers() + " (pid " + kafka.pid() + "), topics "
-                + String.join(", ", topics) + "; log " + kafka.dataDir().resolve("broker.log"));
+                + String.join(", ", topics) + "; log " + kafka.logFile(1));
         System.out.println("Ctrl-C stops it and deletes " + kafka.dataDir());
         // LocalKafka's shutdown hook stops the broker on Ctrl-C; this thread only waits.
         new CountDownLatch(1).await();
