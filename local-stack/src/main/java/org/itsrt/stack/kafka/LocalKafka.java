@@ -2,48 +2,132 @@ package org.itsrt.stack.kafka;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletionService;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorCompletionService;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.Node;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.itsrt.stack.ChildJvm;
 
 /**
- * A real single-node Kafka 4.x broker in KRaft mode (broker and controller in one process) as a
- * {@link ChildJvm}, for local runs and tests: free loopback ports, its own temporary data folder,
- * topics created on request, and everything removed on {@link #close()}, on Ctrl-C and when this
- * JVM dies.
+ * A real Kafka 4.x cluster in KRaft mode on loopback for local runs and tests: one node or three,
+ * each node a {@link ChildJvm} that is broker and controller at once, with node ids 1..N. Ports are
+ * free loopback ports unless fixed; the data goes to a temporary cluster folder with one folder
+ * per node ({@code its-kafka-XXXX/broker-1-XXXX/}); topics are created on request. The nodes end
+ * and the folder is removed on {@link #close()} and on Ctrl-C; the nodes also end when this JVM dies
+ * without running its shutdown hooks ({@link org.itsrt.stack.ParentWatch}).
+ *
+ * <p>Three nodes make a cluster on which a pipeline runs as in a deployment: replication factor 3
+ * with {@code min.insync.replicas=2}, so that one broker can be stopped, killed and restarted
+ * ({@link #stopBroker}, {@link #killBroker}, {@link #restartBroker}) while producers with
+ * {@code acks=all} go on and no acknowledged record is lost. One node is the default: it starts
+ * fastest and puts no replication into a latency measurement.
  */
 public final class LocalKafka implements AutoCloseable {
 
     /** The pipeline's topics (docs/records.md). */
     public static final List<String> PIPELINE_TOPICS = org.itsrt.records.Topics.PIPELINE;
 
+    /** The name of each node's log file in its folder. */
+    public static final String LOG_FILE = "broker.log";
+
+    /**
+     * The cluster sizes offered. One node; or three, the smallest cluster in which one broker may
+     * be down while the others still hold a controller majority and two in-sync replicas.
+     */
+    private static final Set<Integer> SIZES = Set.of(1, 3);
+
+    /** For the node of a one-node cluster, from its start to its first answer. */
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+    /** The same for each node of three: they share the cores and none answers before a quorum runs. */
+    private static final Duration CLUSTER_START_TIMEOUT = Duration.ofSeconds(180);
+
     private static final Duration FORMAT_TIMEOUT = Duration.ofSeconds(60);
+    /** For every node to appear in the cluster's metadata once each answers on its own. */
+    private static final Duration MEMBERSHIP_TIMEOUT = Duration.ofSeconds(30);
+    /** For the replicas of newly created topics to be in sync. */
+    private static final Duration TOPIC_SYNC_TIMEOUT = Duration.ofSeconds(60);
 
-    private final ChildJvm broker;
-    private final int brokerPort;
+    /**
+     * Ports are chosen free, but another process may take one before a node binds it (tests and
+     * runs start brokers and clusters side by side): a start that fails that way is tried again on
+     * new ports, this many times in all.
+     */
+    private static final int START_ATTEMPTS = 3;
 
-    /** How to start the broker; {@link #defaults()} suits tests and the embedded demo. */
-    public record Options(String heap, List<String> extraJvmArgs, Path parentDir, String classPath) {
+    private final Path dir;
+    private final List<Integer> brokerPorts;
+    private final List<NodeCheck> checks;
+    /** Node id N at index N-1; null until that node has started. */
+    private final AtomicReferenceArray<ChildJvm> nodes;
 
+    private final Thread shutdownHook;
+    private boolean closed;
+
+    /**
+     * How to start the cluster; {@link #defaults()} (one node on free ports) suits tests and the
+     * embedded demo.
+     *
+     * @param heap            each node's heap, -Xms and -Xmx
+     * @param extraJvmArgs    further options of each node's JVM
+     * @param parentDir       where the cluster folder goes (null: java.io.tmpdir)
+     * @param classPath       the nodes' class path, which must hold the broker
+     * @param brokers         the number of nodes, 1 or 3
+     * @param brokerPorts     each node's client (PLAINTEXT) port by node id, or empty for free ports
+     * @param controllerPorts each node's controller (KRaft quorum) port by node id, or empty for
+     *                        free ports
+     */
+    public record Options(
+            String heap,
+            List<String> extraJvmArgs,
+            Path parentDir,
+            String classPath,
+            int brokers,
+            List<Integer> brokerPorts,
+            List<Integer> controllerPorts) {
+
+        public Options {
+            extraJvmArgs = List.copyOf(extraJvmArgs);
+            brokerPorts = List.copyOf(brokerPorts);
+            controllerPorts = List.copyOf(controllerPorts);
+            if (!SIZES.contains(brokers)) {
+                throw new IllegalArgumentException("a local Kafka cluster has 1 or 3 brokers, not " + brokers
+                        + " (3: replication factor 3 with min.insync.replicas 2, so that one broker may be down)");
+            }
+        }
+
+        /** One node, 512 MB heap, free ports, a folder in java.io.tmpdir, this JVM's class path. */
         public static Options defaults() {
             // This JVM's class path holds the broker (a run-time dependency of this module).
             // Another SLF4J binding beside the broker's log4j one would win by chance and log to
@@ -51,42 +135,108 @@ public final class LocalKafka implements AutoCloseable {
             String classPath = Stream.of(System.getProperty("java.class.path").split(File.pathSeparator))
                     .filter(entry -> !entry.contains("slf4j-simple"))
                     .collect(Collectors.joining(File.pathSeparator));
-            return new Options("512m", List.of(), null, classPath);
+            return new Options("512m", List.of(), null, classPath, 1, List.of(), List.of());
         }
 
         public Options withHeap(String heap) {
-            return new Options(heap, extraJvmArgs, parentDir, classPath);
+            return new Options(heap, extraJvmArgs, parentDir, classPath, brokers, brokerPorts, controllerPorts);
         }
 
         public Options withExtraJvmArgs(List<String> args) {
-            return new Options(heap, List.copyOf(args), parentDir, classPath);
+            return new Options(heap, args, parentDir, classPath, brokers, brokerPorts, controllerPorts);
         }
 
-        /** Where the temporary data folder goes (default: java.io.tmpdir). */
+        /** Where the temporary cluster folder goes (default: java.io.tmpdir). */
         public Options withParentDir(Path parent) {
-            return new Options(heap, extraJvmArgs, parent, classPath);
+            return new Options(heap, extraJvmArgs, parent, classPath, brokers, brokerPorts, controllerPorts);
         }
-    }
 
-    private LocalKafka(ChildJvm broker, int brokerPort) {
-        this.broker = broker;
-        this.brokerPort = brokerPort;
+        /**
+         * The number of nodes: 1 (the default) or 3; any other count is refused.
+         *
+         * @throws IllegalArgumentException for a count other than 1 or 3
+         */
+        public Options withBrokers(int count) {
+            return new Options(heap, extraJvmArgs, parentDir, classPath, count, brokerPorts, controllerPorts);
+        }
+
+        /**
+         * Fixed loopback ports, by node id (the first entry is node 1's). Either list may be empty:
+         * its ports are then chosen free. A list that is not empty has one port per broker; all
+         * ports differ. Fixed ports are checked before any node starts: a taken one fails the start
+         * naming the port and its purpose, leaving no process and no folder.
+         *
+         * @param brokerPorts     the client (PLAINTEXT) listeners, those of {@link #bootstrapServers()}
+         * @param controllerPorts the controller (KRaft quorum) listeners
+         */
+        public Options withPorts(List<Integer> brokerPorts, List<Integer> controllerPorts) {
+            for (int port : Stream.concat(brokerPorts.stream(), controllerPorts.stream())
+                    .toList()) {
+                if (port < 1 || port > 65535) {
+                    throw new IllegalArgumentException("port " + port + " is not a TCP port (1..65535)");
+                }
+            }
+            return new Options(heap, extraJvmArgs, parentDir, classPath, brokers, brokerPorts, controllerPorts);
+        }
     }
 
     /**
-     * Ports are chosen free, but another process may take one before the broker binds it (tests
-     * and runs start brokers and clusters side by side): a start that fails that way is tried
-     * again on new ports, this many times in all.
+     * One partition as the cluster sees it, for a status display and for {@link #awaitInSync}.
+     *
+     * @param leader   the leader's node id, -1 when the partition has none
+     * @param replicas the assigned replicas' node ids, preferred leader first
+     * @param isr      the in-sync replicas' node ids
      */
-    private static final int START_ATTEMPTS = 3;
+    public record PartitionState(String topic, int partition, int leader, List<Integer> replicas, List<Integer> isr) {
 
-    /** Starts a broker and waits until it answers; fails with the broker's log tail if it does not. */
+        public PartitionState {
+            replicas = List.copyOf(replicas);
+            isr = List.copyOf(isr);
+        }
+
+        /** It has a leader and every replica is in sync. */
+        public boolean inSync() {
+            return leader >= 0 && new HashSet<>(isr).equals(new HashSet<>(replicas));
+        }
+
+        @Override
+        public String toString() {
+            return topic + "-" + partition + ": leader " + (leader < 0 ? "none" : leader) + ", replicas " + replicas
+                    + ", in sync " + isr;
+        }
+    }
+
+    private LocalKafka(Path dir, List<Integer> brokerPorts) {
+        this.dir = dir;
+        this.brokerPorts = List.copyOf(brokerPorts);
+        this.checks = IntStream.rangeClosed(1, brokerPorts.size())
+                .mapToObj(id -> new NodeCheck(id, address(brokerPorts.get(id - 1))))
+                .toList();
+        this.nodes = new AtomicReferenceArray<>(brokerPorts.size());
+        // The nodes' own hooks stop them; this one also removes the cluster folder around them.
+        this.shutdownHook = new Thread(() -> close(false), "its-kafka-shutdown");
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+    }
+
+    /**
+     * Starts the cluster and waits until every node serves and the cluster's metadata lists all
+     * of them; fails with the failing node's log tail if one does not start. Three nodes start in
+     * parallel: none serves before a majority of the controller quorum runs.
+     *
+     * @throws IllegalArgumentException when the fixed ports do not fit the number of brokers
+     * @throws IllegalStateException    when a fixed port is taken or a node does not start; no
+     *                                  process and no folder are left behind
+     */
     public static LocalKafka start(Options options) {
+        checkFixedPorts(options);
+        boolean allFixed =
+                !options.brokerPorts().isEmpty() && !options.controllerPorts().isEmpty();
         for (int attempt = 1; ; attempt++) {
             try {
                 return startOnce(options);
             } catch (IllegalStateException e) {
-                if (attempt >= START_ATTEMPTS
+                if (allFixed
+                        || attempt >= START_ATTEMPTS
                         || e.getMessage() == null
                         || !e.getMessage().contains("Address already in use")) {
                     throw e;
@@ -96,58 +246,270 @@ public final class LocalKafka implements AutoCloseable {
     }
 
     private static LocalKafka startOnce(Options options) {
-        int brokerPort;
-        int controllerPort;
+        int n = options.brokers();
+        // Before anything starts: a taken fixed port is named here, not found in a dead node's log.
+        for (int id = 1; id <= n; id++) {
+            if (!options.brokerPorts().isEmpty()) {
+                ChildJvm.requireFreePort(options.brokerPorts().get(id - 1), "Kafka broker " + id + " listener");
+            }
+            if (!options.controllerPorts().isEmpty()) {
+                ChildJvm.requireFreePort(options.controllerPorts().get(id - 1), "Kafka controller " + id + " listener");
+            }
+        }
+        List<Integer> brokerPorts;
+        List<Integer> controllerPorts;
+        Path dir;
         try {
-            brokerPort = ChildJvm.freeLoopbackPort();
-            controllerPort = ChildJvm.freeLoopbackPort();
+            Set<Integer> used = new HashSet<>(options.brokerPorts());
+            used.addAll(options.controllerPorts());
+            brokerPorts = portsOrFree(options.brokerPorts(), n, used);
+            controllerPorts = portsOrFree(options.controllerPorts(), n, used);
+            dir = (options.parentDir() == null
+                            ? Files.createTempDirectory("its-kafka-")
+                            : Files.createTempDirectory(Files.createDirectories(options.parentDir()), "its-kafka-"))
+                    .toAbsolutePath();
         } catch (IOException e) {
-            throw new IllegalStateException(
-                    "could not find a free loopback port for the local Kafka broker: " + e.getMessage(), e);
+            throw new UncheckedIOException("could not prepare the local Kafka cluster: " + e.getMessage(), e);
         }
-        try (Admin admin = admin(bootstrapServers(brokerPort))) {
-            ChildJvm broker = ChildJvm.start(
-                    "the local Kafka broker",
-                    options.parentDir(),
-                    "its-kafka-",
-                    START_TIMEOUT,
-                    dir -> prepare(options, dir, brokerPort, controllerPort),
-                    dir -> answers(admin));
-            return new LocalKafka(broker, brokerPort);
-        }
-    }
-
-    public String bootstrapServers() {
-        return bootstrapServers(brokerPort);
-    }
-
-    /** The broker's data folder (logs in {@code broker.log}); removed by {@link #close()}. */
-    public Path dataDir() {
-        return broker.dir();
-    }
-
-    public long pid() {
-        return broker.pid();
-    }
-
-    /** Creates topics; existing ones are left as they are. */
-    public void createTopics(Collection<String> names, int partitions) {
+        LocalKafka kafka = new LocalKafka(dir, brokerPorts);
         try {
-            ensureTopics(bootstrapServers(), names, partitions);
-        } catch (IllegalStateException e) {
-            throw new IllegalStateException(
-                    e.getMessage() + "; broker log: " + dataDir().resolve("broker.log"), e.getCause());
+            kafka.startNodes(options, controllerPorts);
+            kafka.awaitMembers(MEMBERSHIP_TIMEOUT);
+            return kafka;
+        } catch (RuntimeException | Error e) {
+            kafka.close();
+            throw e;
+        }
+    }
+
+    private static void checkFixedPorts(Options options) {
+        int n = options.brokers();
+        for (List<Integer> ports : List.of(options.brokerPorts(), options.controllerPorts())) {
+            if (!ports.isEmpty() && ports.size() != n) {
+                throw new IllegalArgumentException(
+                        "fixed ports " + ports + " do not fit " + n + " brokers: give one port per broker or none");
+            }
+        }
+        List<Integer> all = new ArrayList<>(options.brokerPorts());
+        all.addAll(options.controllerPorts());
+        if (new HashSet<>(all).size() != all.size()) {
+            throw new IllegalArgumentException("the fixed ports " + all + " are not all different");
+        }
+    }
+
+    private static List<Integer> portsOrFree(List<Integer> fixed, int n, Set<Integer> used) throws IOException {
+        if (!fixed.isEmpty()) {
+            return fixed;
+        }
+        List<Integer> ports = new ArrayList<>();
+        while (ports.size() < n) {
+            int port = ChildJvm.freeLoopbackPort();
+            // A port just released may come back at once; each listener needs its own.
+            if (used.add(port)) {
+                ports.add(port);
+            }
+        }
+        return ports;
+    }
+
+    /** Starts node 1..N: one in this thread, three in parallel (each waits for the quorum). */
+    private void startNodes(Options options, List<Integer> controllerPorts) {
+        int n = brokerPorts.size();
+        String clusterId = Uuid.randomUuid().toString();
+        String voters = IntStream.rangeClosed(1, n)
+                .mapToObj(id -> id + "@" + address(controllerPorts.get(id - 1)))
+                .collect(Collectors.joining(","));
+        if (n == 1) {
+            startNode(options, 1, controllerPorts.get(0), clusterId, voters);
+            return;
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(n, task -> {
+            Thread thread = new Thread(task, "its-kafka-start");
+            thread.setDaemon(true);
+            return thread;
+        });
+        try {
+            CompletionService<Void> started = new ExecutorCompletionService<>(pool);
+            for (int id = 1; id <= n; id++) {
+                int nodeId = id;
+                started.submit(() -> {
+                    startNode(options, nodeId, controllerPorts.get(nodeId - 1), clusterId, voters);
+                    return null;
+                });
+            }
+            for (int i = 0; i < n; i++) {
+                try {
+                    started.take().get();
+                } catch (ExecutionException e) {
+                    // The first failure is the cause; the others are stopped by the interrupt
+                    // below (a node that waits for a quorum that will not come).
+                    if (e.getCause() instanceof RuntimeException runtime) {
+                        throw runtime;
+                    }
+                    throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while starting the local Kafka cluster", e);
+        } finally {
+            // Interrupted, a starting node is killed and its folder removed by ChildJvm.start.
+            pool.shutdownNow();
+            try {
+                pool.awaitTermination(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void startNode(Options options, int id, int controllerPort, String clusterId, String voters) {
+        NodeCheck check = checks.get(id - 1);
+        int n = brokerPorts.size();
+        try {
+            nodes.set(
+                    id - 1,
+                    ChildJvm.start(
+                            description(id),
+                            dir,
+                            "broker-" + id + "-",
+                            n == 1 ? START_TIMEOUT : CLUSTER_START_TIMEOUT,
+                            nodeDir -> prepare(
+                                    options,
+                                    nodeDir,
+                                    new NodeConfig(id, n, brokerPorts.get(id - 1), controllerPort, voters),
+                                    clusterId),
+                            check));
+        } finally {
+            check.close();
+        }
+    }
+
+    private String description(int id) {
+        return brokerPorts.size() == 1 ? "the local Kafka broker" : "Kafka broker " + id + " of the local cluster";
+    }
+
+    /** Every broker's address, node 1 first: {@code 127.0.0.1:P1,127.0.0.1:P2,127.0.0.1:P3}. */
+    public String bootstrapServers() {
+        return brokerPorts.stream().map(LocalKafka::address).collect(Collectors.joining(","));
+    }
+
+    /** The number of nodes, whether running or not. */
+    public int brokers() {
+        return brokerPorts.size();
+    }
+
+    /** The client port of node {@code nodeId} (1..N). */
+    public int port(int nodeId) {
+        checkNodeId(nodeId);
+        return brokerPorts.get(nodeId - 1);
+    }
+
+    /** The cluster folder, which holds one folder per node; removed by {@link #close()}. */
+    public Path dataDir() {
+        return dir;
+    }
+
+    /** Node {@code nodeId}'s log file, in its folder inside {@link #dataDir()}. */
+    public Path logFile(int nodeId) {
+        return broker(nodeId).dir().resolve(LOG_FILE);
+    }
+
+    /** The process of node 1 (the only one of a one-node cluster). */
+    public long pid() {
+        return broker(1).pid();
+    }
+
+    /** Each node's process, node 1 first; a stopped node's is the process that ended. */
+    public List<Long> pids() {
+        return IntStream.rangeClosed(1, brokers())
+                .mapToObj(id -> broker(id).pid())
+                .toList();
+    }
+
+    /** Node {@code nodeId} (1..N) as a child process: its folder, process, log tail. */
+    public ChildJvm broker(int nodeId) {
+        checkNodeId(nodeId);
+        return nodes.get(nodeId - 1);
+    }
+
+    /**
+     * Stops node {@code nodeId} in order (a controlled shutdown: its partitions' leadership moves
+     * to the others, and it leaves their in-sync replicas); its data and ports stay for
+     * {@link #restartBroker}.
+     */
+    public void stopBroker(int nodeId) {
+        broker(nodeId).stop();
+    }
+
+    /**
+     * Kills node {@code nodeId} (SIGKILL), as a crash would. The controllers notice when its
+     * heartbeats stop ({@code broker.session.timeout.ms}, 9 s): until then, partitions it leads
+     * take no writes. Its data and ports stay for {@link #restartBroker}.
+     */
+    public void killBroker(int nodeId) {
+        try {
+            broker(nodeId).kill();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while killing " + description(nodeId), e);
         }
     }
 
     /**
-     * Creates the topics that a Kafka cluster (this broker or any other) lacks, with the
-     * cluster's default replication factor; existing ones are left as they are.
+     * Starts node {@code nodeId} again after {@link #stopBroker} or {@link #killBroker}, on the same
+     * ports and data, and waits until it serves and the cluster lists it again. Its replicas then
+     * catch up with the leaders: {@link #awaitInSync} waits for that.
+     */
+    public void restartBroker(int nodeId) {
+        ChildJvm node = broker(nodeId);
+        try {
+            node.restart();
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not restart " + description(nodeId) + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while restarting " + description(nodeId), e);
+        } finally {
+            checks.get(nodeId - 1).close();
+        }
+        awaitMembers(MEMBERSHIP_TIMEOUT);
+    }
+
+    /**
+     * Creates topics with one replica on every broker (replication factor N) and, on three
+     * brokers, {@code min.insync.replicas=2}, then waits until all their replicas are in sync.
+     * Existing topics are left as they are. Every broker must be running.
+     */
+    public void createTopics(Collection<String> names, int partitions) {
+        Map<String, String> configs = brokers() >= 3
+                ? Map.of(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, Integer.toString(minInsync(brokers())))
+                : Map.of();
+        try {
+            createTopics(bootstrapServers(), names, partitions, Optional.of((short) brokers()), configs);
+            awaitInSync(names, TOPIC_SYNC_TIMEOUT);
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException(e.getMessage() + "; broker logs: " + dir + "/broker-*/" + LOG_FILE, e);
+        }
+    }
+
+    /**
+     * Creates the topics that a Kafka cluster (this one or any other) lacks, with the cluster's
+     * default replication factor; existing ones are left as they are.
      */
     public static void ensureTopics(String bootstrapServers, Collection<String> names, int partitions) {
+        createTopics(bootstrapServers, names, partitions, Optional.empty(), Map.of());
+    }
+
+    private static void createTopics(
+            String bootstrapServers,
+            Collection<String> names,
+            int partitions,
+            Optional<Short> replicationFactor,
+            Map<String, String> configs) {
         try (Admin admin = admin(bootstrapServers)) {
             List<NewTopic> topics = names.stream()
-                    .map(n -> new NewTopic(n, Optional.of(partitions), Optional.empty()))
+                    .map(n -> new NewTopic(n, Optional.of(partitions), replicationFactor).configs(configs))
                     .toList();
             for (var entry : admin.createTopics(topics).values().entrySet()) {
                 try {
@@ -169,18 +531,204 @@ public final class LocalKafka implements AutoCloseable {
         }
     }
 
+    /**
+     * Waits until every partition of {@code topics} has a leader and all its replicas in sync (a
+     * restarted broker has caught up, a new topic is fully replicated).
+     *
+     * @throws IllegalStateException naming each partition that is behind, with its replicas and
+     *                               in-sync replicas, if that does not happen within
+     *                               {@code timeout}
+     */
+    public void awaitInSync(Collection<String> topics, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        String behind;
+        try (Admin admin = admin()) {
+            while (true) {
+                try {
+                    behind = describe(admin, topics).values().stream()
+                            .flatMap(List::stream)
+                            .filter(p -> !p.inSync())
+                            .map(PartitionState::toString)
+                            .collect(Collectors.joining("; "));
+                    if (behind.isEmpty()) {
+                        return;
+                    }
+                } catch (ExecutionException e) {
+                    // A topic just created may not be known to the broker asked yet.
+                    behind = e.getCause().getMessage();
+                } catch (TimeoutException e) {
+                    behind = "describing the topics timed out";
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("partitions of " + topics + " on " + bootstrapServers()
+                            + " not in sync within " + timeout.toSeconds() + " s: " + behind);
+                }
+                Thread.sleep(100);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for in-sync replicas of " + topics, e);
+        }
+    }
+
+    /** The partitions of {@code topics} on this cluster, by topic in the order given. */
+    public Map<String, List<PartitionState>> describe(Collection<String> topics) {
+        return describe(bootstrapServers(), topics);
+    }
+
+    /** The partitions of {@code topics} on any Kafka cluster, by topic in the order given. */
+    public static Map<String, List<PartitionState>> describe(String bootstrapServers, Collection<String> topics) {
+        try (Admin admin = admin(bootstrapServers)) {
+            return describe(admin, topics);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(
+                    "cannot describe " + topics + " on " + bootstrapServers + ": "
+                            + e.getCause().getMessage(),
+                    e.getCause());
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("describing " + topics + " on " + bootstrapServers + " timed out", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while describing " + topics, e);
+        }
+    }
+
+    private static Map<String, List<PartitionState>> describe(Admin admin, Collection<String> topics)
+            throws ExecutionException, InterruptedException, TimeoutException {
+        Map<String, TopicDescription> descriptions =
+                admin.describeTopics(topics).allTopicNames().get(10, TimeUnit.SECONDS);
+        Map<String, List<PartitionState>> states = new LinkedHashMap<>();
+        for (String topic : topics) {
+            states.put(
+                    topic,
+                    descriptions.get(topic).partitions().stream()
+                            .map(p -> new PartitionState(
+                                    topic,
+                                    p.partition(),
+                                    p.leader() == null || p.leader().isEmpty()
+                                            ? -1
+                                            : p.leader().id(),
+                                    ids(p.replicas()),
+                                    ids(p.isr())))
+                            .toList());
+        }
+        return states;
+    }
+
+    private static List<Integer> ids(List<Node> nodes) {
+        return nodes.stream().map(Node::id).toList();
+    }
+
+    /** An admin client on every broker of this cluster; the caller closes it. */
     public Admin admin() {
         return admin(bootstrapServers());
     }
 
-    /** Stops the broker (a controlled shutdown, forced after 20 s) and deletes its data folder. */
+    /**
+     * Ends every node and deletes the cluster folder. The nodes are killed rather than shut down in
+     * order: nothing of their data is kept.
+     */
     @Override
     public void close() {
-        broker.close();
+        close(false);
+        removeShutdownHook();
     }
 
-    private static String bootstrapServers(int brokerPort) {
-        return "127.0.0.1:" + brokerPort;
+    /**
+     * Stops every node in order (a controlled shutdown each, in parallel, forced after 20 s); the
+     * cluster folder with the nodes' data and logs stays.
+     */
+    public void closeKeepingFolder() {
+        close(true);
+        removeShutdownHook();
+    }
+
+    private synchronized void close(boolean keepFolder) {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        // In parallel: stopped one by one, the last node would wait for a controller majority
+        // that is gone to approve its controlled shutdown. Even so, the last controller of three
+        // waits 5 s for the others to take over: when the data goes anyway, the nodes are killed.
+        Consumer<ChildJvm> stop = keepFolder ? ChildJvm::closeKeepingFolder : LocalKafka::killAndRemove;
+        List<Thread> stopping = new ArrayList<>();
+        for (int i = 0; i < nodes.length(); i++) {
+            ChildJvm node = nodes.get(i);
+            if (node != null) {
+                Thread thread = new Thread(() -> stop.accept(node), "its-kafka-stop-" + node.pid());
+                thread.start();
+                stopping.add(thread);
+            }
+        }
+        for (Thread thread : stopping) {
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        checks.forEach(NodeCheck::close);
+        if (!keepFolder) {
+            ChildJvm.deleteQuietly(dir);
+        }
+    }
+
+    private static void killAndRemove(ChildJvm node) {
+        try {
+            node.kill();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        node.close();
+    }
+
+    private void removeShutdownHook() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException alreadyShuttingDown) {
+            // the hook is running or has run; nothing to remove
+        }
+    }
+
+    private void checkNodeId(int nodeId) {
+        if (nodeId < 1 || nodeId > brokers()) {
+            throw new IllegalArgumentException("no broker " + nodeId + " in a local cluster of nodes 1.." + brokers());
+        }
+    }
+
+    /** Waits until the cluster's metadata lists every node as a running broker. */
+    private void awaitMembers(Duration timeout) {
+        Set<Integer> expected = new TreeSet<>();
+        IntStream.rangeClosed(1, brokers()).forEach(expected::add);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Set<Integer> seen = Set.of();
+        try (Admin admin = admin()) {
+            while (true) {
+                try {
+                    seen = admin.describeCluster().nodes().get(2, TimeUnit.SECONDS).stream()
+                            .map(Node::id)
+                            .collect(Collectors.toCollection(TreeSet::new));
+                    if (seen.containsAll(expected)) {
+                        return;
+                    }
+                } catch (ExecutionException | TimeoutException notYet) {
+                    // asked again below
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("the local Kafka cluster at " + bootstrapServers()
+                            + " lists brokers " + seen + " of " + expected + " after " + timeout.toSeconds() + " s");
+                }
+                Thread.sleep(100);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the local Kafka cluster", e);
+        }
+    }
+
+    private static String address(int port) {
+        return "127.0.0.1:" + port;
     }
 
     private static Admin admin(String bootstrapServers) {
@@ -193,20 +741,59 @@ public final class LocalKafka implements AutoCloseable {
                 30_000));
     }
 
-    /** Ready once the admin client can describe the cluster. */
-    private static boolean answers(Admin admin) throws InterruptedException {
-        try {
-            admin.describeCluster().nodes().get(2, TimeUnit.SECONDS);
-            return true;
-        } catch (ExecutionException | TimeoutException notYet) {
-            return false;
+    /** Three brokers take writes with one of them down; one broker has no other replica. */
+    private static int minInsync(int brokers) {
+        return brokers >= 3 ? 2 : 1;
+    }
+
+    /**
+     * Whether one node serves: it answers a request addressed to it by node id (its own broker
+     * configuration), which a broker does only once the controllers have unfenced it. Asking the
+     * cluster instead could be answered by another node that still lists a killed one. The admin
+     * client lives from a start or restart until it is over, not while the node is down.
+     */
+    private static final class NodeCheck implements ChildJvm.Readiness {
+
+        private final int nodeId;
+        private final String bootstrap;
+        private Admin admin;
+
+        NodeCheck(int nodeId, String bootstrap) {
+            this.nodeId = nodeId;
+            this.bootstrap = bootstrap;
+        }
+
+        @Override
+        public synchronized boolean isReady(Path dir) throws InterruptedException {
+            if (admin == null) {
+                admin = admin(bootstrap);
+            }
+            try {
+                admin.describeConfigs(List.of(new ConfigResource(ConfigResource.Type.BROKER, Integer.toString(nodeId))))
+                        .all()
+                        .get(2, TimeUnit.SECONDS);
+                return true;
+            } catch (ExecutionException | TimeoutException notYet) {
+                return false;
+            }
+        }
+
+        synchronized void close() {
+            if (admin != null) {
+                // Without waiting for the calls still pending on a node that did not answer.
+                admin.close(Duration.ZERO);
+                admin = null;
+            }
         }
     }
 
-    /** The broker's configuration and formatted KRaft storage in {@code dir}; what to run on them. */
-    private static ChildJvm.Launch prepare(Options options, Path dir, int brokerPort, int controllerPort)
+    /** What sets one node apart from the others of its cluster. */
+    private record NodeConfig(int nodeId, int brokers, int brokerPort, int controllerPort, String voters) {}
+
+    /** A node's configuration and formatted KRaft storage in {@code dir}; what to run on them. */
+    private static ChildJvm.Launch prepare(Options options, Path dir, NodeConfig node, String clusterId)
             throws IOException {
-        Path config = writeConfig(dir, brokerPort, controllerPort);
+        Path config = writeConfig(dir, node);
         List<String> jvmOptions = new ArrayList<>();
         jvmOptions.add("-Xms" + options.heap());
         jvmOptions.add("-Xmx" + options.heap());
@@ -216,50 +803,59 @@ public final class LocalKafka implements AutoCloseable {
             jvmOptions.add("-XX:MaxGCPauseMillis=20");
         }
         jvmOptions.add("-Djava.awt.headless=true");
-        jvmOptions.add(ChildJvm.log4jToFile(dir, "broker.log", "[%d] %p %m (%c)%n"));
+        jvmOptions.add(ChildJvm.log4jToFile(dir, LOG_FILE, "[%d] %p %m (%c)%n"));
         jvmOptions.addAll(options.extraJvmArgs());
         ChildJvm.Launch broker = ChildJvm.Launch.of("broker", options.classPath(), BrokerMain.class.getName())
                 .withJvmOptions(jvmOptions)
                 .withArgs(List.of(config.toString()))
-                .withLogFiles("broker.log");
-        // KRaft storage must be formatted with a cluster id before the first start.
+                .withLogFiles(LOG_FILE);
+        // KRaft storage must be formatted before the first start, every node with the same
+        // cluster id; a restart runs the broker alone on the formatted storage.
         ChildJvm.runToEnd(
                 "formatting the KRaft storage",
                 dir,
                 broker.withMain(
                         "format",
                         "kafka.tools.StorageTool",
-                        List.of("format", "-t", Uuid.randomUuid().toString(), "-c", config.toString())),
+                        List.of("format", "-t", clusterId, "-c", config.toString())),
                 FORMAT_TIMEOUT);
         return broker;
     }
 
-    private static Path writeConfig(Path dir, int brokerPort, int controllerPort) throws IOException {
+    private static Path writeConfig(Path dir, NodeConfig node) throws IOException {
         Properties p = new Properties();
         p.setProperty("process.roles", "broker,controller");
-        p.setProperty("node.id", "1");
-        // A static voter set: no --standalone formatting step is needed.
-        p.setProperty("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
-        p.setProperty("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
-        p.setProperty("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort);
+        p.setProperty("node.id", Integer.toString(node.nodeId()));
+        // A static voter set, the same on every node: no --standalone or --initial-controllers
+        // formatting step is needed.
+        p.setProperty("controller.quorum.voters", node.voters());
+        p.setProperty(
+                "listeners",
+                "PLAINTEXT://" + address(node.brokerPort()) + ",CONTROLLER://" + address(node.controllerPort()));
+        p.setProperty("advertised.listeners", "PLAINTEXT://" + address(node.brokerPort()));
         p.setProperty("controller.listener.names", "CONTROLLER");
         p.setProperty("inter.broker.listener.name", "PLAINTEXT");
         p.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
         p.setProperty("log.dirs", dir.resolve("data").toString());
         p.setProperty("num.partitions", "1");
-        // One broker: every internal topic has one replica.
-        p.setProperty("offsets.topic.replication.factor", "1");
-        p.setProperty("transaction.state.log.replication.factor", "1");
-        p.setProperty("transaction.state.log.min.isr", "1");
-        p.setProperty("share.coordinator.state.topic.replication.factor", "1");
-        p.setProperty("share.coordinator.state.topic.min.isr", "1");
+        // Every topic on every broker; with three, writes with acks=all go on while one is down
+        // (two in sync) and stop rather than rest on a single copy. One broker: one replica.
+        String replicas = Integer.toString(node.brokers());
+        String minInsync = Integer.toString(minInsync(node.brokers()));
+        p.setProperty("default.replication.factor", replicas);
+        p.setProperty("min.insync.replicas", minInsync);
+        p.setProperty("offsets.topic.replication.factor", replicas);
+        p.setProperty("transaction.state.log.replication.factor", replicas);
+        p.setProperty("transaction.state.log.min.isr", minInsync);
+        p.setProperty("share.coordinator.state.topic.replication.factor", replicas);
+        p.setProperty("share.coordinator.state.topic.min.isr", minInsync);
         // Consumers of a fresh group start at once instead of after the default 3 s.
         p.setProperty("group.initial.rebalance.delay.ms", "0");
         // Topics are created on purpose; a typo in a topic name must fail, not create a topic.
         p.setProperty("auto.create.topics.enable", "false");
         Path file = dir.resolve("server.properties");
         try (var out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-            p.store(out, "single-node KRaft broker for local runs");
+            p.store(out, "KRaft node " + node.nodeId() + " of " + node.brokers() + " for local runs");
         }
         return file;
     }

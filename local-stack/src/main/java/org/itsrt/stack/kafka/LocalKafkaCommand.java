@@ -7,16 +7,16 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code its kafka}: a local broker with the pipeline's topics, until Ctrl-C. */
+/** {@code its kafka}: a local broker (or a cluster of three) with the pipeline's topics, until Ctrl-C. */
 @Command(
         name = "its kafka",
         mixinStandardHelpOptions = true,
         sortOptions = false,
-        description = "Starts a real single-node Kafka broker (KRaft) on a free loopback port, creates the "
-                + "pipeline's topics, prints its bootstrap address and runs until Ctrl-C; then it stops the "
-                + "broker and deletes its data.",
+        description = "Starts a real Kafka broker (KRaft), or a cluster of three, on free loopback ports, "
+                + "creates the pipeline's topics, prints the bootstrap address and runs until Ctrl-C; then it "
+                + "stops the brokers and deletes their data.",
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0   stopped by Ctrl-C", "1   the broker could not start"})
+        exitCodeList = {"0   stopped by Ctrl-C", "1   a broker could not start"})
 public final class LocalKafkaCommand implements Callable<Integer> {
 
     @Option(
@@ -35,10 +35,18 @@ public final class LocalKafkaCommand implements Callable<Integer> {
     int partitions;
 
     @Option(
+            names = "--brokers",
+            paramLabel = "N",
+            defaultValue = "1",
+            description = "brokers, 1 or 3; with 3 every topic has 3 replicas and min.insync.replicas=2 "
+                    + "(default: ${DEFAULT-VALUE})")
+    int brokers;
+
+    @Option(
             names = "--heap",
             paramLabel = "SIZE",
             defaultValue = "512m",
-            description = "broker JVM heap, -Xms and -Xmx (default: ${DEFAULT-VALUE})")
+            description = "each broker JVM's heap, -Xms and -Xmx (default: ${DEFAULT-VALUE})")
     String heap;
 
     @Override
@@ -46,16 +54,37 @@ public final class LocalKafkaCommand implements Callable<Integer> {
         if (partitions < 1) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--partitions must be >= 1");
         }
+        LocalKafka.Options options;
+        try {
+            options = LocalKafka.Options.defaults().withHeap(heap).withBrokers(brokers);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--brokers: " + e.getMessage());
+        }
         LocalKafka kafka;
         try {
-            kafka = LocalKafka.start(LocalKafka.Options.defaults().withHeap(heap));
+            kafka = LocalKafka.start(options);
         } catch (RuntimeException e) {
             System.err.println("its kafka: " + e.getMessage());
             return 1;
         }
-        kafka.createTopics(topics, partitions);
-        System.out.println("Kafka broker up at " + kafka.bootstrapServers() + " (pid " + kafka.pid() + "), topics "
-                + String.join(", ", topics) + "; log " + kafka.dataDir().resolve("broker.log"));
+        try {
+            kafka.createTopics(topics, partitions);
+        } catch (RuntimeException e) {
+            kafka.close();
+            System.err.println("its kafka: " + e.getMessage());
+            return 1;
+        }
+        if (kafka.brokers() == 1) {
+            System.out.println("Kafka broker up at " + kafka.bootstrapServers() + " (pid " + kafka.pid() + "), topics "
+                    + String.join(", ", topics) + "; log " + kafka.logFile(1));
+        } else {
+            System.out.println("Kafka cluster of " + kafka.brokers() + " brokers up at " + kafka.bootstrapServers()
+                    + ", topics " + String.join(", ", topics) + " (replication factor " + kafka.brokers() + ")");
+            for (int id = 1; id <= kafka.brokers(); id++) {
+                System.out.println("  broker " + id + ": port " + kafka.port(id) + ", pid "
+                        + kafka.broker(id).pid() + ", log " + kafka.logFile(id));
+            }
+        }
         System.out.println("Ctrl-C stops it and deletes " + kafka.dataDir());
         // LocalKafka's shutdown hook stops the broker on Ctrl-C; this thread only waits.
         new CountDownLatch(1).await();

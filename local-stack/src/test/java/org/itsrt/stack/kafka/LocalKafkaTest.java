@@ -66,7 +66,10 @@ class LocalKafkaTest {
                 }
             }
             assertThat(read).containsExactly("r0", "r1", "r2", "r3", "r4");
-            assertThat(Files.readString(dataDir.resolve("broker.log"), StandardCharsets.UTF_8))
+            assertThat(kafka.brokers()).isEqualTo(1);
+            assertThat(kafka.bootstrapServers()).doesNotContain(",");
+            assertThat(kafka.logFile(1)).startsWith(dataDir);
+            assertThat(Files.readString(kafka.logFile(1), StandardCharsets.UTF_8))
                     .as("the broker logs through the bundled SLF4J binding")
                     .contains("Kafka Server started");
         }
