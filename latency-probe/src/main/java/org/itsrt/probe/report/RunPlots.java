@@ -11,7 +11,10 @@ import org.itsrt.probe.stats.RunStats;
 import org.itsrt.probe.stats.Stage;
 import org.itsrt.probe.stats.WindowedSlo;
 
-/** The run's plots, each as PNG and SVG: ECDF (linear and log), latency over time with the windowed p95, stages. */
+/**
+ * The run's plots, each as PNG and SVG: ECDF (linear and log), latency over time with the windowed
+ * p95 and duplicated records, stages.
+ */
 final class RunPlots {
 
     private final RunInfo info;
@@ -56,8 +59,8 @@ final class RunPlots {
         LatencyKind kind = stats.primaryKind();
         WindowedSlo.Report slo = stats.slo(kind);
         List<Charts.TimeSeries> series = new ArrayList<>();
-        series.add(points("records", timeline.regular(), kind));
-        series.add(points("records above the SLO", timeline.tail(), kind));
+        series.add(points("records", timeline.regular(), kind, Charts.Style.DOTS));
+        series.add(points("records above the SLO", timeline.tail(), kind, Charts.Style.DOTS));
         double[] windowSeconds = new double[slo.nonEmpty().size()];
         double[] windowP95 = new double[windowSeconds.length];
         for (int i = 0; i < windowSeconds.length; i++) {
@@ -66,21 +69,27 @@ final class RunPlots {
             windowP95[i] = w.p95Ns() / 1e6;
         }
         series.add(new Charts.TimeSeries(
-                "p95 per " + Decimals.seconds(slo.windowNs()) + " window", windowSeconds, windowP95, true));
+                "p95 per " + Decimals.seconds(slo.windowNs()) + " window",
+                windowSeconds,
+                windowP95,
+                Charts.Style.LINE));
         double span = (stats.lastArrivalNs() - stats.firstArrivalNs()) / 1e9;
         double sloMs = slo.sloNs() / 1e6;
         series.add(new Charts.TimeSeries(
                 "SLO " + Decimals.millis(slo.sloNs()),
                 new double[] {0, Math.max(span, 1e-3)},
                 new double[] {sloMs, sloMs},
-                true));
+                Charts.Style.LINE));
+        // After the lines, so that a run with duplicates keeps the colours of one without.
+        series.add(points("duplicated records", timeline.duplicates(), kind, Charts.Style.DIAMONDS));
         String sampled = timeline.stride() > 1
                 ? " (1 in " + timeline.stride() + " records at or below the SLO shown, all above)"
                 : "";
-        return Charts.timeline("Latency " + kind.label() + " over time" + sampled, series);
+        return Charts.timeline("Latency " + kind.label() + " over time" + sampled, series, List.of(), List.of());
     }
 
-    private static Charts.TimeSeries points(String name, TimelinePoints.Points points, LatencyKind kind) {
+    private static Charts.TimeSeries points(
+            String name, TimelinePoints.Points points, LatencyKind kind, Charts.Style style) {
         double[] x = new double[points.size()];
         double[] y = new double[points.size()];
         int n = 0;
@@ -92,7 +101,7 @@ final class RunPlots {
                 n++;
             }
         }
-        return new Charts.TimeSeries(name, java.util.Arrays.copyOf(x, n), java.util.Arrays.copyOf(y, n), false);
+        return new Charts.TimeSeries(name, java.util.Arrays.copyOf(x, n), java.util.Arrays.copyOf(y, n), style);
     }
 
     private org.knowm.xchart.CategoryChart stagesChart() {
