@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.itsrt.probe.fault.FaultAnalysis;
 import org.itsrt.probe.stats.LatencyHistogram;
 import org.itsrt.probe.stats.LatencyKind;
 import org.itsrt.probe.stats.RunStats;
@@ -13,18 +14,26 @@ import org.itsrt.probe.stats.WindowedSlo;
 
 /**
  * The run's plots, each as PNG and SVG: ECDF (linear and log), latency over time with the windowed
- * p95 and duplicated records, stages.
+ * p95, duplicated records, fault marks and the silences after them, stages.
  */
 final class RunPlots {
+
+    /** Legend of the shaded silences after fault marks. */
+    static final String SILENCE_AFTER_FAULT = "no arrivals (after a fault)";
+
+    /** Legend of the run's longest silence, shaded when no fault was marked. */
+    static final String LONGEST_SILENCE = "longest silence (no fault marked)";
 
     private final RunInfo info;
     private final RunStats stats;
     private final TimelinePoints timeline;
+    private final FaultAnalysis.Result faults;
 
-    RunPlots(RunInfo info, RunStats stats, TimelinePoints timeline) {
+    RunPlots(RunInfo info, RunStats stats, TimelinePoints timeline, FaultAnalysis.Result faults) {
         this.info = info;
         this.stats = stats;
         this.timeline = timeline;
+        this.faults = faults;
     }
 
     /** Writes the plots into {@code dir}; returns their names (no extension), none when no record arrived. */
@@ -85,7 +94,37 @@ final class RunPlots {
         String sampled = timeline.stride() > 1
                 ? " (1 in " + timeline.stride() + " records at or below the SLO shown, all above)"
                 : "";
-        return Charts.timeline("Latency " + kind.label() + " over time" + sampled, series, List.of(), List.of());
+        List<Charts.Mark> marks = new ArrayList<>();
+        List<Charts.Shade> shades = new ArrayList<>();
+        for (int i = 0; i < faults.faults().size(); i++) {
+            FaultAnalysis.Fault fault = faults.faults().get(i);
+            marks.add(new Charts.Mark(
+                    RunMarkdown.faultName(i) + " " + fault.mark().label(),
+                    seconds(fault.mark().clockNs())));
+            if (fault.gapNs() != null) {
+                shades.add(new Charts.Shade(
+                        SILENCE_AFTER_FAULT, seconds(fault.lastBeforeNs()), seconds(fault.firstAfterNs())));
+            }
+            // The longest silence too when it is another one: an outage that began after the mark.
+            FaultAnalysis.Silence silence = fault.silence();
+            if (silence != null && (fault.gapNs() == null || silence.startNs() != fault.lastBeforeNs())) {
+                shades.add(new Charts.Shade(SILENCE_AFTER_FAULT, seconds(silence.startNs()), seconds(silence.endNs())));
+            }
+        }
+        FaultAnalysis.Silence longest = faults.largestSilence();
+        // Unmarked, only a silence of at least a window is worth the eye: shorter ones are the
+        // ordinary pauses between polls.
+        if (faults.faults().isEmpty()
+                && longest != null
+                && longest.lengthNs() >= stats.settings().windowNs()) {
+            shades.add(new Charts.Shade(LONGEST_SILENCE, seconds(longest.startNs()), seconds(longest.endNs())));
+        }
+        return Charts.timeline("Latency " + kind.label() + " over time" + sampled, series, marks, shades);
+    }
+
+    /** A time on the latency clock as seconds since the first arrival, the timeline's x axis. */
+    private double seconds(long clockNs) {
+        return (clockNs - stats.firstArrivalNs()) / 1e9;
     }
 
     private static Charts.TimeSeries points(
