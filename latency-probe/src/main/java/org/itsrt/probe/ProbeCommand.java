@@ -47,9 +47,12 @@ import picocli.CommandLine.Spec;
                     + "producers stamp sends with, and writes a run folder: summary.md and summary.json (count, "
                     + "min, mean, p50 .. p99.99, max of latency from the send stamp and from the intended send "
                     + "time, for the whole run and its steady state; job stage durations; lost, duplicated and "
-                    + "reordered records per detector; p95 per window and the SLO-violation ratio), "
+                    + "reordered records per detector; p95 per window and the SLO-violation ratio; per fault "
+                    + "marked with --faults, the silence after it, delayed and duplicated records and the "
+                    + "time to recover), "
                     + "latencies.csv (one row per record), latency.hlog (HdrHistogram interval log), windows.csv, "
-                    + "and plots as PNG and SVG (ECDF, ECDF on a log scale, latency over time, stages).",
+                    + "and plots as PNG and SVG (ECDF, ECDF on a log scale, latency over time with faults, "
+                    + "stages).",
             "Stops after --records, --duration or --idle-timeout, or on Ctrl-C, and writes the report of what "
                     + "arrived in every case. 'its-probe compare' overlays runs and the study's raw latencies. "
                     + "Details: docs/latency-probe.md."
@@ -57,7 +60,8 @@ import picocli.CommandLine.Spec;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "  0:report written (stopped by --records, --duration or --idle-timeout)",
-            "  1:Kafka unreachable, topic missing, consuming failed, or the run folder could not be written",
+            "  1:Kafka unreachable, topic missing, consuming failed, the run folder could not be written, or "
+                    + "the --faults file could not be read (the report is written without it)",
             "  2:bad usage (the message names the option)",
             "130:interrupted (Ctrl-C) after writing the report"
         })
@@ -155,6 +159,15 @@ public final class ProbeCommand implements Callable<Integer> {
             description = "left out of the steady-state rows, counted from the first arrival "
                     + "(default: ${DEFAULT-VALUE})")
     Duration warmup;
+
+    @Option(
+            names = "--faults",
+            paramLabel = "FILE",
+            description = "faults injected during the run by another process, read when the run stops: one "
+                    + "line 'epoch_ms,label' per fault (e.g. 1718000000123,kill -9 taskmanager-1); the report "
+                    + "gives per fault the silence in arrivals, delayed and duplicated records and the time to "
+                    + "recover (default: none)")
+    Path faults;
 
     @Option(
             names = "--connect-timeout",
@@ -313,7 +326,8 @@ public final class ProbeCommand implements Callable<Integer> {
                 new RunStats.Settings(window.toNanos(), sloNs, warmup.toNanos()),
                 expect,
                 progress.toNanos(),
-                stops);
+                stops,
+                faults);
     }
 
     private static void printOutcome(PrintStream err, ProbeRun.Result result) {

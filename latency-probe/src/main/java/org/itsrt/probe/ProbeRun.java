@@ -21,6 +21,10 @@ import org.itsrt.clock.LatencyClock;
 import org.itsrt.probe.arrival.ArrivalSink;
 import org.itsrt.probe.arrival.ConsumeLoop;
 import org.itsrt.probe.arrival.KafkaSettings;
+import org.itsrt.probe.fault.FaultAnalysis;
+import org.itsrt.probe.fault.FaultFile;
+import org.itsrt.probe.fault.FaultMark;
+import org.itsrt.probe.fault.FaultMarks;
 import org.itsrt.probe.report.HistogramLog;
 import org.itsrt.probe.report.LatencyCsv;
 import org.itsrt.probe.report.Progress;
@@ -44,6 +48,8 @@ public final class ProbeRun {
      * @param expected       records the producers will send ({@code --expect}), 0 when unknown
      * @param progressEveryNs time between progress lines, 0 for none
      * @param stopDescription why the run stopped, per reason, for the report (e.g. {@code --records 20000})
+     * @param faultsFile     a faults file ({@link FaultFile}) written by the process that injects
+     *                       faults, read when the run stops; null for none
      */
     public record Options(
             String topic,
@@ -55,7 +61,35 @@ public final class ProbeRun {
             RunStats.Settings settings,
             long expected,
             long progressEveryNs,
-            Map<ConsumeLoop.StopReason, String> stopDescription) {}
+            Map<ConsumeLoop.StopReason, String> stopDescription,
+            Path faultsFile) {
+
+        /** Options without a faults file: faults, if any, are marked with {@link ProbeRun#markFault}. */
+        public Options(
+                String topic,
+                String bootstrapServers,
+                String groupId,
+                boolean fromBeginning,
+                Map<String, String> consumerOverrides,
+                ConsumeLoop.Limits limits,
+                RunStats.Settings settings,
+                long expected,
+                long progressEveryNs,
+                Map<ConsumeLoop.StopReason, String> stopDescription) {
+            this(
+                    topic,
+                    bootstrapServers,
+                    groupId,
+                    fromBeginning,
+                    consumerOverrides,
+                    limits,
+                    settings,
+                    expected,
+                    progressEveryNs,
+                    stopDescription,
+                    null);
+        }
+    }
 
     /** How a run ended and what it measured. */
     public record Result(ConsumeLoop.StopReason reason, RunStats stats, Path folder) {}
@@ -75,6 +109,10 @@ public final class ProbeRun {
     private final LatencyClock clock;
     private final PrintStream log;
     private final CountDownLatch ready = new CountDownLatch(1);
+    private final FaultMarks faults;
+    /** Set once the report has taken the marks: a later mark cannot be in it. */
+    private volatile boolean reported;
+
     private volatile ConsumeLoop loop;
     private volatile boolean stopRequested;
     /** True once reading positions are known; a run that ends before has failed to get ready. */
@@ -84,6 +122,23 @@ public final class ProbeRun {
         this.options = options;
         this.clock = clock;
         this.log = log;
+        this.faults = new FaultMarks(clock);
+    }
+
+    /**
+     * Marks that a fault is being injected now (a process killed, a broker stopped), from any
+     * thread: call it right before the fault. The report gives, per mark, the silence in arrivals
+     * around it, the records delayed, the duplicates and the time until latency was back within
+     * the SLO ({@link FaultAnalysis}). Marks made after the run's report was written are not in it.
+     *
+     * @param label what was done, e.g. {@code kill -9 taskmanager-1}
+     */
+    public FaultMark markFault(String label) {
+        FaultMark mark = faults.mark(label);
+        log.println("its-probe: fault marked: " + mark.label() + " at " + mark.at()
+                + (reported ? " (after the report was written: not in it)" : ""));
+        log.flush();
+        return mark;
     }
 
     /**
@@ -165,6 +220,15 @@ public final class ProbeRun {
         Instant ended = Instant.now();
         sink.finish();
         progress.finalLine(clock.nanos());
+        IOException faultsFileFailure = readFaultsFile();
+        reported = true;
+        List<FaultMark> marks = faults.all();
+        FaultAnalysis analysis = new FaultAnalysis(
+                marks,
+                stats.primaryKind(),
+                options.settings().sloNs(),
+                options.settings().windowNs());
+        LatencyCsv.replay(folder.resolve(LatencyCsv.FILE), analysis);
         String stoppedBy = failure != null
                 ? "error: " + failure.getMessage()
                 : options.stopDescription().getOrDefault(reason, reason.name());
@@ -179,12 +243,39 @@ public final class ProbeRun {
                 ended,
                 stoppedBy,
                 clock.info().describe(),
-                options.expected());
-        new RunReport(info, stats, timeline).write(folder);
+                options.expected(),
+                options.faultsFile() == null ? null : options.faultsFile().toString(),
+                faultsFileFailure == null ? null : faultsFileFailure.getMessage());
+        new RunReport(info, stats, timeline, analysis.result()).write(folder);
         if (failure != null) {
             throw failure;
         }
+        if (faultsFileFailure != null) {
+            throw new IOException(
+                    faultsFileFailure.getMessage() + " (the report in " + folder + " leaves that file's faults out)",
+                    faultsFileFailure);
+        }
         return new Result(reason, stats, folder);
+    }
+
+    /**
+     * Adds the marks of the faults file, read now that the run is over (the process that injects
+     * the faults writes it while the run goes). Returns why it could not be read, null when it was.
+     */
+    private IOException readFaultsFile() {
+        if (options.faultsFile() == null) {
+            return null;
+        }
+        try {
+            for (FaultFile.Line line : FaultFile.read(options.faultsFile())) {
+                faults.at(line.at(), line.label());
+            }
+            return null;
+        } catch (java.nio.file.NoSuchFileException e) {
+            return new IOException(options.faultsFile() + ": no such file", e);
+        } catch (IOException e) {
+            return e;
+        }
     }
 
     private void announceReady(Path folder, Map<TopicPartition, Long> offsets) {

@@ -25,7 +25,9 @@ class ProbeCommandTest {
                 "--warmup",
                 "PT2M",
                 "--progress",
-                "0");
+                "0",
+                "--faults",
+                "chaos/faults.csv");
         ProbeRun.Options options = ((ProbeCommand) cmd.getCommand()).options();
 
         assertThat(options.topic()).isEqualTo(Topics.ADVICE);
@@ -34,6 +36,7 @@ class ProbeCommandTest {
         assertThat(options.settings().windowNs()).isEqualTo(250_000_000L);
         assertThat(options.settings().warmupNs()).isEqualTo(120_000_000_000L);
         assertThat(options.progressEveryNs()).isZero();
+        assertThat(options.faultsFile()).isEqualTo(java.nio.file.Path.of("chaos", "faults.csv"));
         assertThat(options.stopDescription().get(ConsumeLoop.StopReason.DURATION))
                 .isEqualTo("--duration 1m30s");
         assertThat(options.stopDescription().get(ConsumeLoop.StopReason.IDLE)).startsWith("--idle-timeout 500ms ");

@@ -1,6 +1,8 @@
 package org.itsrt.probe.report;
 
+import java.awt.BasicStroke;
 import java.awt.Color;
+import java.awt.Font;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -9,6 +11,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import javax.imageio.ImageIO;
+import org.knowm.xchart.AnnotationLine;
+import org.knowm.xchart.AnnotationText;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -103,15 +107,30 @@ public final class Charts {
         return new Ecdf(ecdf.name(), java.util.Arrays.copyOf(tx, kept), java.util.Arrays.copyOf(ty, kept));
     }
 
-    /**
-     * A series of the latency-over-time chart.
-     *
-     * @param line true for a line (windowed p95, SLO), false for one dot per record
-     */
-    public record TimeSeries(String name, double[] seconds, double[] ms, boolean line) {}
+    /** How a series of the latency-over-time chart is drawn. */
+    public enum Style {
+        /** One dot per record. */
+        DOTS,
+        /** One diamond per record: records that stand apart from the dots (duplicates). */
+        DIAMONDS,
+        /** A line (windowed p95, SLO). */
+        LINE
+    }
 
-    /** Latency (ms) against time since the first arrival (s). */
-    public static XYChart timeline(String title, List<TimeSeries> series) {
+    /** A series of the latency-over-time chart. */
+    public record TimeSeries(String name, double[] seconds, double[] ms, Style style) {}
+
+    /** A vertical line at {@code seconds} with {@code label} near the top: a fault's mark. */
+    public record Mark(String label, double seconds) {}
+
+    /**
+     * A shaded stretch of time, full height, behind the records: a silence without arrivals.
+     * Shades of one {@code name} share a colour and one legend entry.
+     */
+    public record Shade(String name, double fromSeconds, double toSeconds) {}
+
+    /** Latency (ms) against time since the first arrival (s), with marks and shades. */
+    public static XYChart timeline(String title, List<TimeSeries> series, List<Mark> marks, List<Shade> shades) {
         XYChart chart = new XYChartBuilder()
                 .width(WIDTH)
                 .height(HEIGHT)
@@ -122,21 +141,109 @@ public final class Charts {
         style(chart.getStyler());
         chart.getStyler().setMarkerSize(3);
         chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
+        double top = 0;
+        for (TimeSeries s : series) {
+            for (double ms : s.ms()) {
+                if (!Double.isNaN(ms)) {
+                    top = Math.max(top, ms);
+                }
+            }
+        }
+        // Shades first, so that records are drawn over them; each shade is a polygon series, the
+        // one shape XChart fills in data coordinates.
+        List<String> shadeNames = new ArrayList<>();
+        for (Shade shade : shades) {
+            if (!(shade.toSeconds() > shade.fromSeconds()) || top <= 0) {
+                continue;
+            }
+            boolean first = !shadeNames.contains(shade.name());
+            if (first) {
+                shadeNames.add(shade.name());
+            }
+            Color colour = SHADES[shadeNames.indexOf(shade.name()) % SHADES.length];
+            XYSeries area = chart.addSeries(
+                    shade.name() + (first ? "" : " " + chart.getSeriesMap().size()),
+                    new double[] {shade.fromSeconds(), shade.fromSeconds(), shade.toSeconds(), shade.toSeconds()},
+                    new double[] {0, top, top, 0});
+            area.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.PolygonArea);
+            area.setMarker(SeriesMarkers.NONE);
+            area.setFillColor(colour);
+            area.setLineColor(colour);
+            area.setShowInLegend(first);
+        }
+        // Data series take the palette in their own order, shades or not, so a run with faults
+        // keeps the colours of one without.
+        int drawn = 0;
         for (TimeSeries s : series) {
             if (s.seconds().length == 0) {
                 continue;
             }
+            Color colour = PALETTE[drawn++ % PALETTE.length];
             XYSeries added = chart.addSeries(s.name(), s.seconds(), s.ms());
-            if (s.line()) {
-                added.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
-                added.setMarker(SeriesMarkers.NONE);
-            } else {
-                added.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
-                added.setMarker(SeriesMarkers.CIRCLE);
+            added.setLineColor(colour);
+            added.setMarkerColor(colour);
+            switch (s.style()) {
+                case LINE -> {
+                    added.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
+                    added.setMarker(SeriesMarkers.NONE);
+                }
+                case DOTS -> {
+                    added.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+                    added.setMarker(SeriesMarkers.CIRCLE);
+                }
+                case DIAMONDS -> {
+                    added.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+                    added.setMarker(SeriesMarkers.DIAMOND);
+                }
             }
+        }
+        if (!marks.isEmpty()) {
+            chart.getStyler().setAnnotationLineColor(MARK);
+            chart.getStyler()
+                    .setAnnotationLineStroke(new BasicStroke(
+                            1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f));
+            chart.getStyler().setAnnotationTextFontColor(MARK);
+            chart.getStyler().setAnnotationTextFont(new Font(Font.SANS_SERIF, Font.BOLD, 12));
+        }
+        if (!marks.isEmpty() || !shades.isEmpty()) {
+            // Below the chart: the top of the plot is where the marks' labels go.
+            chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+            chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
+        }
+        double xMin = Double.POSITIVE_INFINITY;
+        double xMax = Double.NEGATIVE_INFINITY;
+        for (XYSeries s : chart.getSeriesMap().values()) {
+            xMin = Math.min(xMin, s.getXMin());
+            xMax = Math.max(xMax, s.getXMax());
+        }
+        for (Mark mark : marks) {
+            xMin = Math.min(xMin, mark.seconds());
+            xMax = Math.max(xMax, mark.seconds());
+        }
+        double span = xMax > xMin ? xMax - xMin : 1;
+        for (int i = 0; i < marks.size(); i++) {
+            Mark mark = marks.get(i);
+            chart.addAnnotation(new AnnotationLine(mark.seconds(), true, false));
+            // XChart centres a label on its point: shift it beside the line, to the right unless
+            // the line is near the right edge, by half the label's width estimated in seconds.
+            double secondsPerPixel = span / (WIDTH - 150.0);
+            double half = (mark.label().length() * LABEL_CHAR_PX / 2 + 6) * secondsPerPixel;
+            double x = mark.seconds() + (mark.seconds() - xMin < 0.7 * span ? half : -half);
+            // Labels step down the chart so that marks close in time stay readable.
+            double y = top > 0 ? top * (0.97 - 0.06 * (i % 5)) : 0;
+            chart.addAnnotation(new AnnotationText(mark.label(), x, y, false));
         }
         return chart;
     }
+
+    /** Average width of a character of the marks' labels (12 pt bold sans), in pixels. */
+    private static final double LABEL_CHAR_PX = 7.5;
+
+    /** Fault marks: a dark red that stands apart from the palette's red. */
+    private static final Color MARK = new Color(140, 0, 0);
+
+    /** Translucent fills for shades, so the records behind stay visible. */
+    private static final Color[] SHADES = {new Color(127, 127, 127, 70), new Color(188, 189, 34, 70)};
 
     /**
      * Bars: one group per category, one bar per series.

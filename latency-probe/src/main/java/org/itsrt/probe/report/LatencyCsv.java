@@ -1,5 +1,6 @@
 package org.itsrt.probe.report;
 
+import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -7,6 +8,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.itsrt.probe.arrival.Arrival;
 import org.itsrt.probe.arrival.ArrivalSink;
 
@@ -69,5 +71,52 @@ public final class LatencyCsv implements ArrivalSink {
     @Override
     public void finish() throws IOException {
         out.close();
+    }
+
+    /**
+     * Hands the records of a finished file to {@code sink}, in the file's (arrival) order, with
+     * what the file keeps of them: detector, seq and the stamps (no stage durations). The report
+     * reads the run back so rather than keeping every arrival in memory; fault marks from a
+     * faults file are only known once the run is over.
+     *
+     * @throws IOException naming the file and line of a row that is not as this class writes it
+     */
+    public static void replay(Path file, ArrivalSink sink) throws IOException {
+        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            String header = in.readLine();
+            if (!HEADER.equals(header)) {
+                throw new IOException(file + ": expected the header " + HEADER + ", got " + header);
+            }
+            List<String> columns = List.of(HEADER.split(","));
+            int detectorAt = columns.indexOf("detector");
+            int seqAt = columns.indexOf("seq");
+            int sentAt = columns.indexOf("sent_ns");
+            int intendedAt = columns.indexOf("intended_ns");
+            int arrivalAt = columns.indexOf("arrival_ns");
+            String line;
+            int number = 1;
+            while ((line = in.readLine()) != null) {
+                number++;
+                String[] cells = line.split(",", -1);
+                if (cells.length != columns.size()) {
+                    throw new IOException(
+                            file + ":" + number + ": " + cells.length + " columns, expected " + columns.size());
+                }
+                try {
+                    sink.arrived(new Arrival(
+                            Long.parseLong(cells[detectorAt]),
+                            Long.parseLong(cells[seqAt]),
+                            Long.parseLong(cells[sentAt]),
+                            cells[intendedAt].isEmpty() ? Arrival.ABSENT : Long.parseLong(cells[intendedAt]),
+                            Arrival.ABSENT,
+                            Arrival.ABSENT,
+                            Arrival.ABSENT,
+                            Long.parseLong(cells[arrivalAt])));
+                } catch (NumberFormatException e) {
+                    throw new IOException(file + ":" + number + ": expected whole numbers: " + e.getMessage(), e);
+                }
+            }
+        }
+        sink.finish();
     }
 }

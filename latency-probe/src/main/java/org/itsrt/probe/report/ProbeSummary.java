@@ -29,10 +29,14 @@ public record ProbeSummary(
         Stages stages,
         Sequence sequence,
         ByKind<Spans<Slo>> slo,
+        Faults faults,
         Files files) {
 
-    /** The value of {@code format}; a file with another one was written by another version. */
-    public static final String FORMAT = "its-probe summary 2";
+    /**
+     * The value of {@code format}; a file with another one was written by another version. 3 added
+     * {@code faults}.
+     */
+    public static final String FORMAT = "its-probe summary 3";
 
     /** Where and when the probe read, and why it stopped. */
     public record Run(
@@ -162,6 +166,56 @@ public record ProbeSummary(
             long records,
             @JsonProperty("records_over_slo") long recordsOverSlo) {}
 
+    /**
+     * Faults injected during the run and what they did to the advice stream (definitions:
+     * {@code org.itsrt.probe.fault.FaultAnalysis}, docs/latency-probe.md). Times ending in
+     * {@code _s} without another anchor are seconds since the run's first arrival, the time axis
+     * of the timeline plot; latency is the run's {@code primary_latency}.
+     *
+     * @param marks          one per fault, in time order; empty when none was marked
+     * @param largestSilence the longest gap between two consecutive arrivals of the whole run, null
+     *                       with fewer than two polls that returned records
+     */
+    public record Faults(List<Fault> marks, @JsonProperty("largest_silence") Silence largestSilence) {}
+
+    /**
+     * One fault.
+     *
+     * @param at                   when it was marked (wall clock, ISO-8601)
+     * @param offsetS              the mark, in seconds since the first arrival; null when nothing
+     *                             arrived
+     * @param lastArrivalBeforeS   the last arrival before the mark; null when none
+     * @param firstArrivalAfterS   the first arrival at or after the mark; null when none
+     * @param gapS                 from the one to the other; null unless both exist
+     * @param silence              the longest gap between arrivals that ends at or after the mark
+     *                             and starts before the next mark; null when none
+     * @param delayed              records over the SLO from the mark until recovery
+     * @param peakLatencyMs        the largest latency from the mark until recovery; null when no
+     *                             record after the mark exceeded the SLO
+     * @param recoveryS            the mark to the first poll from which latency stayed within the
+     *                             SLO for one SLO window; 0 when it never exceeded it; null when it
+     *                             did not recover before the next mark or the end of the run
+     * @param duplicated           records that arrived again, from the mark to the next mark or
+     *                             the end of the run
+     * @param duplicatedByDetector those per detector id, only detectors that had any
+     */
+    public record Fault(
+            String label,
+            String at,
+            @JsonProperty("offset_s") Double offsetS,
+            @JsonProperty("last_arrival_before_s") Double lastArrivalBeforeS,
+            @JsonProperty("first_arrival_after_s") Double firstArrivalAfterS,
+            @JsonProperty("gap_s") Double gapS,
+            Silence silence,
+            long delayed,
+            @JsonProperty("peak_latency_ms") Double peakLatencyMs,
+            @JsonProperty("recovery_s") Double recoveryS,
+            long duplicated,
+            @JsonProperty("duplicated_by_detector") Map<String, Long> duplicatedByDetector) {}
+
+    /** A stretch without arrivals: its start (seconds since the first arrival) and length. */
+    public record Silence(@JsonProperty("start_s") double startS, @JsonProperty("length_s") double lengthS) {}
+
     /** The run folder's other files. */
     public record Files(
             String latencies, @JsonProperty("histogram_log") String histogramLog, String windows, List<String> plots) {}
@@ -196,9 +250,17 @@ public record ProbeSummary(
      *                     wrong type, or when the file was written by another version
      */
     public static ProbeSummary read(Path file) throws IOException {
+        // The format first: a file of another version lacks or adds fields, and should be refused
+        // for its version, not for the first field that differs.
+        com.fasterxml.jackson.databind.JsonNode tree = JSON.readTree(file.toFile());
+        com.fasterxml.jackson.databind.JsonNode format = tree == null ? null : tree.get("format");
+        if (format != null && format.isTextual() && !FORMAT.equals(format.asText())) {
+            throw new IOException(file + ": format '" + format.asText() + "', expected '" + FORMAT
+                    + "' (written by another version of the probe)");
+        }
         ProbeSummary summary;
         try {
-            summary = JSON.readValue(file.toFile(), ProbeSummary.class);
+            summary = JSON.treeToValue(tree, ProbeSummary.class);
         } catch (UnrecognizedPropertyException e) {
             throw new IOException(
                     file + ": not a probe summary (" + FORMAT + "): unknown field '" + e.getPropertyName() + "' at "

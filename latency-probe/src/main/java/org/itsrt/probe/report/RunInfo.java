@@ -18,6 +18,8 @@ import org.apache.kafka.common.TopicPartition;
  * @param stoppedBy        why it stopped, e.g. {@code --records 20000}
  * @param clock            the latency clock, as {@code ClockInfo.describe()} puts it
  * @param expected         {@code --expect}, 0 when not given
+ * @param faultsFile       the faults file ({@code --faults}), null when none
+ * @param faultsFileError  why it could not be read, null when it was (or there is none)
  */
 public record RunInfo(
         String topic,
@@ -30,4 +32,6 @@ public record RunInfo(
         Instant ended,
         String stoppedBy,
         String clock,
-        long expected) {}
+        long expected,
+        String faultsFile,
+        String faultsFileError) {}

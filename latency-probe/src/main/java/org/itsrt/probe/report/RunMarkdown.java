@@ -3,7 +3,10 @@ package org.itsrt.probe.report;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import org.itsrt.probe.arrival.MalformedRecord;
+import org.itsrt.probe.fault.FaultAnalysis;
 import org.itsrt.probe.stats.LatencyKind;
 import org.itsrt.probe.stats.LatencySummary;
 import org.itsrt.probe.stats.RunStats;
@@ -16,10 +19,17 @@ final class RunMarkdown {
 
     private final RunInfo info;
     private final RunStats stats;
+    private final FaultAnalysis.Result faults;
 
-    RunMarkdown(RunInfo info, RunStats stats) {
+    RunMarkdown(RunInfo info, RunStats stats, FaultAnalysis.Result faults) {
         this.info = info;
         this.stats = stats;
+        this.faults = faults;
+    }
+
+    /** A fault's short name in tables and on the timeline: F1, F2, ... in time order. */
+    static String faultName(int index) {
+        return "F" + (index + 1);
     }
 
     String write(List<String> plots) {
@@ -125,6 +135,8 @@ final class RunMarkdown {
                     + "`its.readings`, where the probe measures the Kafka hop alone.\n\n");
         }
 
+        faultSection(md);
+
         md.append("## Delivery per detector (by `seq`)\n\n");
         MarkdownTable delivery =
                 table(List.of("detector", "received", "distinct", "max seq", "lost", "duplicated", "reordered"));
@@ -199,7 +211,8 @@ final class RunMarkdown {
                     switch (plot) {
                         case RunReport.ECDF -> "ECDF of latency";
                         case RunReport.ECDF_LOG -> "ECDF of latency, log scale";
-                        case RunReport.TIMELINE -> "latency over time with windowed p95 and the SLO";
+                        case RunReport.TIMELINE ->
+                            "latency over time with windowed p95, the SLO, duplicates and faults";
                         case RunReport.STAGES -> "time per stage";
                         default -> plot;
                     };
@@ -219,6 +232,136 @@ final class RunMarkdown {
                 .append(RunReport.SUMMARY_JSON)
                 .append("`.\n");
         return md.toString();
+    }
+
+    /** Faults and recovery, right before the delivery table that holds the run's duplicates. */
+    private void faultSection(StringBuilder md) {
+        md.append("## Faults and recovery\n\n");
+        if (info.faultsFileError() != null) {
+            md.append("**The faults file `")
+                    .append(info.faultsFile())
+                    .append("` could not be read** (")
+                    .append(info.faultsFileError())
+                    .append("): its faults are left out.\n\n");
+        }
+        RunStats.Settings settings = stats.settings();
+        List<FaultAnalysis.Fault> marked = faults.faults();
+        if (marked.isEmpty()) {
+            md.append("No fault was marked (`ProbeRun.markFault`, `--faults FILE`). ");
+            FaultAnalysis.Silence longest = faults.largestSilence();
+            if (longest == null) {
+                md.append("Longest silence: none, fewer than two polls returned records.\n\n");
+            } else {
+                md.append(String.format(
+                        Locale.ROOT,
+                        "Longest silence between two arrivals: **%s s**, from %s s to %s s after the first "
+                                + "arrival. Duplicated records per detector: in the delivery table below.\n\n",
+                        seconds(longest.lengthNs()),
+                        offset(longest.startNs()),
+                        offset(longest.endNs())));
+            }
+            return;
+        }
+        md.append("Latency judged: *")
+                .append(stats.primaryKind().label())
+                .append("* against the SLO of ")
+                .append(Decimals.millis(settings.sloNs()))
+                .append("; recovered = every record within the SLO for one ")
+                .append(Decimals.seconds(settings.windowNs()))
+                .append(" window. Times in s since the first arrival")
+                .append(
+                        info.faultsFile() != null
+                                ? "; marks from the program and from `" + info.faultsFile() + "`"
+                                : "")
+                .append(".\n\n");
+        MarkdownTable table = new MarkdownTable(
+                List.of(
+                        "fault",
+                        "label",
+                        "marked at",
+                        "at (s)",
+                        "gap at the mark (s)",
+                        "longest silence (s)",
+                        "silence from (s)",
+                        "delayed",
+                        "peak latency (ms)",
+                        "recovered after (s)",
+                        "duplicated"),
+                false,
+                false,
+                false,
+                true,
+                true,
+                true,
+                true,
+                true,
+                true,
+                true,
+                true);
+        for (int i = 0; i < marked.size(); i++) {
+            FaultAnalysis.Fault f = marked.get(i);
+            table.row(List.of(
+                    faultName(i),
+                    f.mark().label(),
+                    f.mark().at().toString(),
+                    stats.isEmpty() ? "-" : offset(f.mark().clockNs()),
+                    f.gapNs() == null ? "-" : seconds(f.gapNs()),
+                    f.silence() == null ? "-" : seconds(f.silence().lengthNs()),
+                    f.silence() == null ? "-" : offset(f.silence().startNs()),
+                    String.format(Locale.ROOT, "%,d", f.delayed()),
+                    f.peakLatencyNs() == null ? "-" : Decimals.ms(f.peakLatencyNs(), 3),
+                    f.recoveryNs() == null ? "not recovered" : seconds(f.recoveryNs()),
+                    String.format(Locale.ROOT, "%,d", f.duplicated())));
+        }
+        md.append(table).append('\n');
+
+        // Per detector, the duplicates after each fault beside the run's: replays show up here.
+        Map<Long, Long> whole = new TreeMap<>();
+        for (SequenceTracker.DetectorCounts c : stats.sequences().perDetector()) {
+            if (c.duplicated() > 0) {
+                whole.put(c.detector(), c.duplicated());
+            }
+        }
+        for (FaultAnalysis.Fault f : marked) {
+            f.duplicatedByDetector().keySet().forEach(d -> whole.putIfAbsent(d, 0L));
+        }
+        if (whole.isEmpty()) {
+            md.append("No record arrived twice.\n\n");
+        } else {
+            List<String> header = new ArrayList<>(List.of("detector"));
+            for (int i = 0; i < marked.size(); i++) {
+                header.add("duplicated after " + faultName(i));
+            }
+            header.add("duplicated, whole run");
+            MarkdownTable duplicates = table(header);
+            for (Map.Entry<Long, Long> e : whole.entrySet()) {
+                List<String> row = new ArrayList<>(List.of(Long.toString(e.getKey())));
+                for (FaultAnalysis.Fault f : marked) {
+                    row.add(Long.toString(f.duplicatedByDetector().getOrDefault(e.getKey(), 0L)));
+                }
+                row.add(Long.toString(e.getValue()));
+                duplicates.row(row);
+            }
+            md.append(duplicates).append('\n');
+        }
+        md.append("A fault's span runs from its mark to the next mark or the end of the run. *Gap at the mark* = "
+                + "last arrival before the mark to the first at or after it. *Longest silence* = the longest gap "
+                + "between two consecutive arrivals that ends at or after the mark and starts before the next one "
+                + "(it includes the gap, and also an outage that began a while after the mark). *Delayed* = "
+                + "records over the SLO from the mark until recovery; *peak latency* the largest latency among "
+                + "them. *Recovered after* = from the mark to the first poll, after the first record over the SLO, "
+                + "from which every record stayed within the SLO for one SLO window; 0 when no record after the "
+                + "mark exceeded the SLO; *not recovered* when the span ended first. *Duplicated* = records of "
+                + "the span whose (detector, seq) had arrived before.\n\n");
+    }
+
+    /** A time on the latency clock as seconds since the first arrival. */
+    private String offset(long clockNs) {
+        return seconds(clockNs - stats.firstArrivalNs());
+    }
+
+    private static String seconds(long ns) {
+        return String.format(Locale.ROOT, "%.3f", ns / 1e9);
     }
 
     private static MarkdownTable table(List<String> header) {

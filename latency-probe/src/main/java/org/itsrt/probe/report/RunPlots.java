@@ -5,23 +5,35 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.itsrt.probe.fault.FaultAnalysis;
 import org.itsrt.probe.stats.LatencyHistogram;
 import org.itsrt.probe.stats.LatencyKind;
 import org.itsrt.probe.stats.RunStats;
 import org.itsrt.probe.stats.Stage;
 import org.itsrt.probe.stats.WindowedSlo;
 
-/** The run's plots, each as PNG and SVG: ECDF (linear and log), latency over time with the windowed p95, stages. */
+/**
+ * The run's plots, each as PNG and SVG: ECDF (linear and log), latency over time with the windowed
+ * p95, duplicated records, fault marks and the silences after them, stages.
+ */
 final class RunPlots {
+
+    /** Legend of the shaded silences after fault marks. */
+    static final String SILENCE_AFTER_FAULT = "no arrivals (after a fault)";
+
+    /** Legend of the run's longest silence, shaded when no fault was marked. */
+    static final String LONGEST_SILENCE = "longest silence (no fault marked)";
 
     private final RunInfo info;
     private final RunStats stats;
     private final TimelinePoints timeline;
+    private final FaultAnalysis.Result faults;
 
-    RunPlots(RunInfo info, RunStats stats, TimelinePoints timeline) {
+    RunPlots(RunInfo info, RunStats stats, TimelinePoints timeline, FaultAnalysis.Result faults) {
         this.info = info;
         this.stats = stats;
         this.timeline = timeline;
+        this.faults = faults;
     }
 
     /** Writes the plots into {@code dir}; returns their names (no extension), none when no record arrived. */
@@ -56,8 +68,8 @@ final class RunPlots {
         LatencyKind kind = stats.primaryKind();
         WindowedSlo.Report slo = stats.slo(kind);
         List<Charts.TimeSeries> series = new ArrayList<>();
-        series.add(points("records", timeline.regular(), kind));
-        series.add(points("records above the SLO", timeline.tail(), kind));
+        series.add(points("records", timeline.regular(), kind, Charts.Style.DOTS));
+        series.add(points("records above the SLO", timeline.tail(), kind, Charts.Style.DOTS));
         double[] windowSeconds = new double[slo.nonEmpty().size()];
         double[] windowP95 = new double[windowSeconds.length];
         for (int i = 0; i < windowSeconds.length; i++) {
@@ -66,21 +78,57 @@ final class RunPlots {
             windowP95[i] = w.p95Ns() / 1e6;
         }
         series.add(new Charts.TimeSeries(
-                "p95 per " + Decimals.seconds(slo.windowNs()) + " window", windowSeconds, windowP95, true));
+                "p95 per " + Decimals.seconds(slo.windowNs()) + " window",
+                windowSeconds,
+                windowP95,
+                Charts.Style.LINE));
         double span = (stats.lastArrivalNs() - stats.firstArrivalNs()) / 1e9;
         double sloMs = slo.sloNs() / 1e6;
         series.add(new Charts.TimeSeries(
                 "SLO " + Decimals.millis(slo.sloNs()),
                 new double[] {0, Math.max(span, 1e-3)},
                 new double[] {sloMs, sloMs},
-                true));
+                Charts.Style.LINE));
+        // After the lines, so that a run with duplicates keeps the colours of one without.
+        series.add(points("duplicated records", timeline.duplicates(), kind, Charts.Style.DIAMONDS));
         String sampled = timeline.stride() > 1
                 ? " (1 in " + timeline.stride() + " records at or below the SLO shown, all above)"
                 : "";
-        return Charts.timeline("Latency " + kind.label() + " over time" + sampled, series);
+        List<Charts.Mark> marks = new ArrayList<>();
+        List<Charts.Shade> shades = new ArrayList<>();
+        for (int i = 0; i < faults.faults().size(); i++) {
+            FaultAnalysis.Fault fault = faults.faults().get(i);
+            marks.add(new Charts.Mark(
+                    RunMarkdown.faultName(i) + " " + fault.mark().label(),
+                    seconds(fault.mark().clockNs())));
+            if (fault.gapNs() != null) {
+                shades.add(new Charts.Shade(
+                        SILENCE_AFTER_FAULT, seconds(fault.lastBeforeNs()), seconds(fault.firstAfterNs())));
+            }
+            // The longest silence too when it is another one: an outage that began after the mark.
+            FaultAnalysis.Silence silence = fault.silence();
+            if (silence != null && (fault.gapNs() == null || silence.startNs() != fault.lastBeforeNs())) {
+                shades.add(new Charts.Shade(SILENCE_AFTER_FAULT, seconds(silence.startNs()), seconds(silence.endNs())));
+            }
+        }
+        FaultAnalysis.Silence longest = faults.largestSilence();
+        // Unmarked, only a silence of at least a window is worth the eye: shorter ones are the
+        // ordinary pauses between polls.
+        if (faults.faults().isEmpty()
+                && longest != null
+                && longest.lengthNs() >= stats.settings().windowNs()) {
+            shades.add(new Charts.Shade(LONGEST_SILENCE, seconds(longest.startNs()), seconds(longest.endNs())));
+        }
+        return Charts.timeline("Latency " + kind.label() + " over time" + sampled, series, marks, shades);
     }
 
-    private static Charts.TimeSeries points(String name, TimelinePoints.Points points, LatencyKind kind) {
+    /** A time on the latency clock as seconds since the first arrival, the timeline's x axis. */
+    private double seconds(long clockNs) {
+        return (clockNs - stats.firstArrivalNs()) / 1e9;
+    }
+
+    private static Charts.TimeSeries points(
+            String name, TimelinePoints.Points points, LatencyKind kind, Charts.Style style) {
         double[] x = new double[points.size()];
         double[] y = new double[points.size()];
         int n = 0;
@@ -92,7 +140,7 @@ final class RunPlots {
                 n++;
             }
         }
-        return new Charts.TimeSeries(name, java.util.Arrays.copyOf(x, n), java.util.Arrays.copyOf(y, n), false);
+        return new Charts.TimeSeries(name, java.util.Arrays.copyOf(x, n), java.util.Arrays.copyOf(y, n), style);
     }
 
     private org.knowm.xchart.CategoryChart stagesChart() {

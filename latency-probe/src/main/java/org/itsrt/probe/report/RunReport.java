@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
+import org.itsrt.probe.fault.FaultAnalysis;
 import org.itsrt.probe.stats.LatencyHistogram;
 import org.itsrt.probe.stats.LatencyKind;
 import org.itsrt.probe.stats.LatencySummary;
@@ -41,19 +42,22 @@ public final class RunReport {
     private final RunInfo info;
     private final RunStats stats;
     private final TimelinePoints timeline;
+    private final FaultAnalysis.Result faults;
 
-    public RunReport(RunInfo info, RunStats stats, TimelinePoints timeline) {
+    public RunReport(RunInfo info, RunStats stats, TimelinePoints timeline, FaultAnalysis.Result faults) {
         this.info = info;
         this.stats = stats;
         this.timeline = timeline;
+        this.faults = faults;
     }
 
     /** Writes everything into {@code dir}; returns the plot names written (no extension). */
     public List<String> write(Path dir) throws IOException {
-        List<String> plots = new RunPlots(info, stats, timeline).write(dir);
+        List<String> plots = new RunPlots(info, stats, timeline, faults).write(dir);
         WindowsCsv.write(dir.resolve(WINDOWS_CSV), stats);
         summary(plots).write(dir.resolve(SUMMARY_JSON));
-        Files.writeString(dir.resolve(SUMMARY_MD), new RunMarkdown(info, stats).write(plots), StandardCharsets.UTF_8);
+        Files.writeString(
+                dir.resolve(SUMMARY_MD), new RunMarkdown(info, stats, faults).write(plots), StandardCharsets.UTF_8);
         return plots;
     }
 
@@ -125,7 +129,39 @@ public final class RunReport {
                 stages,
                 sequence,
                 slo,
+                faults(),
                 files);
+    }
+
+    private ProbeSummary.Faults faults() {
+        List<ProbeSummary.Fault> marks = new ArrayList<>();
+        for (FaultAnalysis.Fault f : faults.faults()) {
+            Map<String, Long> duplicated = new LinkedHashMap<>();
+            f.duplicatedByDetector().forEach((detector, n) -> duplicated.put(Long.toString(detector), n));
+            marks.add(new ProbeSummary.Fault(
+                    f.mark().label(),
+                    f.mark().at().toString(),
+                    stats.isEmpty() ? null : offsetS(f.mark().clockNs()),
+                    f.lastBeforeNs() == null ? null : offsetS(f.lastBeforeNs()),
+                    f.firstAfterNs() == null ? null : offsetS(f.firstAfterNs()),
+                    f.gapNs() == null ? null : f.gapNs() / 1e9,
+                    silence(f.silence()),
+                    f.delayed(),
+                    f.peakLatencyNs() == null ? null : f.peakLatencyNs() / 1e6,
+                    f.recoveryNs() == null ? null : f.recoveryNs() / 1e9,
+                    f.duplicated(),
+                    duplicated));
+        }
+        return new ProbeSummary.Faults(marks, silence(faults.largestSilence()));
+    }
+
+    private ProbeSummary.Silence silence(FaultAnalysis.Silence s) {
+        return s == null ? null : new ProbeSummary.Silence(offsetS(s.startNs()), s.lengthNs() / 1e9);
+    }
+
+    /** Seconds since the first arrival, the time axis of the timeline. */
+    private double offsetS(long clockNs) {
+        return (clockNs - stats.firstArrivalNs()) / 1e9;
     }
 
     private ProbeSummary.Spans<ProbeSummary.LatencyStats> latencySpans(LatencyKind kind) {

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.itsrt.probe.FailoverRun;
 import org.itsrt.probe.SampleRun;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -23,22 +24,62 @@ class ProbeSummaryTest {
 
     static Path file;
     static String written;
+    static Path failover;
 
     @BeforeAll
     static void writeASampleRun() throws Exception {
         SampleRun.write(dir.resolve("run"), false);
         file = dir.resolve("run").resolve(RunReport.SUMMARY_JSON);
         written = Files.readString(file);
+        FailoverRun.write(dir.resolve("failover"), "STOP_MS," + FailoverRun.STOP + "\n");
+        failover = dir.resolve("failover").resolve(RunReport.SUMMARY_JSON);
     }
 
     @Test
     void roundTripsWithoutLosingAField() throws Exception {
-        ProbeSummary summary = ProbeSummary.read(file);
-        Path again = dir.resolve("again.json");
-        summary.write(again);
+        for (Path run : new Path[] {file, failover}) {
+            ProbeSummary summary = ProbeSummary.read(run);
+            Path again = dir.resolve("again.json");
+            summary.write(again);
 
-        assertThat(TREE.readTree(again.toFile())).isEqualTo(TREE.readTree(written));
-        assertThat(ProbeSummary.read(again)).isEqualTo(summary);
+            assertThat(TREE.readTree(again.toFile())).isEqualTo(TREE.readTree(run.toFile()));
+            assertThat(ProbeSummary.read(again)).isEqualTo(summary);
+        }
+    }
+
+    @Test
+    void readsTheFaultsWithTheirNulls() throws Exception {
+        ProbeSummary summary = ProbeSummary.read(failover);
+
+        assertThat(summary.faults().marks())
+                .extracting(ProbeSummary.Fault::label)
+                .containsExactly(FailoverRun.KILL, FailoverRun.STOP);
+        ProbeSummary.Fault kill = summary.faults().marks().get(0);
+        assertThat(kill.gapS()).isCloseTo(3.05, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(kill.silence()).isEqualTo(summary.faults().largestSilence());
+        assertThat(kill.delayed()).isEqualTo(40);
+        assertThat(kill.recoveryS()).isCloseTo(4.0, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(kill.duplicatedByDetector()).containsEntry("1", 10L).containsEntry("2", 10L);
+        // The stop delayed nothing: its peak has no value, written as null and read back so.
+        ProbeSummary.Fault stop = summary.faults().marks().get(1);
+        assertThat(stop.peakLatencyMs()).isNull();
+        assertThat(TREE.readTree(failover.toFile()).at("/faults/marks/1").has("peak_latency_ms"))
+                .isTrue();
+        // The sample run had no fault: no marks, and its longest silence is one poll apart.
+        ProbeSummary sample = ProbeSummary.read(file);
+        assertThat(sample.faults().marks()).isEmpty();
+        assertThat(sample.faults().largestSilence().lengthS())
+                .isCloseTo(0.05, org.assertj.core.data.Offset.offset(1e-9));
+    }
+
+    @Test
+    void aMissingFaultFieldFailsNamingIt() throws Exception {
+        ObjectNode tree = (ObjectNode) TREE.readTree(failover.toFile());
+        ((ObjectNode) tree.path("faults").path("marks").path(0)).remove("recovery_s");
+
+        assertThatThrownBy(() -> readTree(tree))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("missing field 'recovery_s' at /faults/marks/0");
     }
 
     @Test
@@ -88,6 +129,18 @@ class ProbeSummaryTest {
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("its-probe summary 1")
                 .hasMessageContaining(ProbeSummary.FORMAT);
+    }
+
+    @Test
+    void aSummaryOfTheFormerVersionIsRefusedForItsFormat() throws Exception {
+        // Version 2 had no faults: refused for its version, not for the field it lacks.
+        ObjectNode tree = (ObjectNode) TREE.readTree(written);
+        tree.put("format", "its-probe summary 2");
+        tree.remove("faults");
+
+        assertThatThrownBy(() -> readTree(tree))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("format 'its-probe summary 2', expected 'its-probe summary 3'");
     }
 
     @Test
