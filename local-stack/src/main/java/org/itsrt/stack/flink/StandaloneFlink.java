@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -406,7 +408,8 @@ public final class StandaloneFlink implements AutoCloseable {
     }
 
     /**
-     * Checks the options, the class path (TensorFlow's native library) and every fixed port, then
+     * Checks the options, the class path (TensorFlow's native library), every fixed port and that
+     * ZooKeeper answers (with high availability), then
      * writes config.yaml, starts the JobManagers one after the other (each ready when its REST
      * endpoint answers), starts the TaskManagers and waits until a JobManager answers as leader and
      * lists all TaskManagers with their slots. If anything fails, every process started so far is
@@ -424,6 +427,9 @@ public final class StandaloneFlink implements AutoCloseable {
             if (fixedRpc.get(i) != null) {
                 ChildJvm.requireFreePort(fixedRpc.get(i), "Flink RPC of JobManager " + (i + 1));
             }
+        }
+        if (options.highAvailability()) {
+            requireZooKeeperReachable(options.zooKeeperQuorum());
         }
 
         Path dir = null;
@@ -882,6 +888,36 @@ public final class StandaloneFlink implements AutoCloseable {
             return value;
         }
         return "'" + value.replace("'", "''") + "'";
+    }
+
+    /**
+     * Fails unless some server of the quorum ({@code host:port[,host:port...][/chroot]}) accepts a
+     * connection: without one the JobManagers would give up only after a minute of retries.
+     */
+    static void requireZooKeeperReachable(String quorum) {
+        String servers = quorum.contains("/") ? quorum.substring(0, quorum.indexOf('/')) : quorum;
+        List<String> refused = new ArrayList<>();
+        for (String server : servers.split(",")) {
+            String hostPort = server.trim();
+            int colon = hostPort.lastIndexOf(':');
+            String host = colon < 0 ? hostPort : hostPort.substring(0, colon);
+            int port;
+            try {
+                port = colon < 0 ? 2181 : Integer.parseInt(hostPort.substring(colon + 1));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(
+                        "the ZooKeeper quorum " + quorum + " names no port in '" + server + "'");
+            }
+            try (Socket socket = new Socket()) {
+                socket.connect(new InetSocketAddress(host, port), (int)
+                        Duration.ofSeconds(2).toMillis());
+                return;
+            } catch (IOException e) {
+                refused.add(hostPort + " (" + e.getMessage() + ")");
+            }
+        }
+        throw new IllegalStateException("no ZooKeeper server of the quorum " + quorum
+                + " (high availability) accepts connections: " + String.join(", ", refused));
     }
 
     /** Whether a leader address from ZooKeeper ({@code http://127.0.0.1:PORT}) is {@code address}. */

@@ -196,6 +196,20 @@ class StandaloneFlinkTest {
         }
     }
 
+    @Test
+    void anUnreachableZooKeeperFailsTheStartAtOnceNamingTheQuorum(@TempDir Path parent) throws Exception {
+        int nothing = ChildJvm.freeLoopbackPort();
+        assertThatThrownBy(() -> StandaloneFlink.start(StandaloneFlink.Options.defaults()
+                        .withParentDir(parent)
+                        .withZooKeeperHa("127.0.0.1:" + nothing)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("no ZooKeeper server of the quorum 127.0.0.1:" + nothing
+                        + " (high availability) accepts connections: 127.0.0.1:" + nothing + " (Connection refused");
+        try (var left = Files.list(parent)) {
+            assertThat(left).isEmpty();
+        }
+    }
+
     /** Without TensorFlow's native library the job would fail only once it loads its model, in a TaskManager. */
     @Test
     void aClassPathWithoutTensorFlowsNativeLibraryIsRefusedNamingWhatIsMissingAndWhereItLooked(@TempDir Path parent)
