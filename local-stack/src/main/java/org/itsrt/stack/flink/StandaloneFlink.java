@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -14,19 +16,30 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import org.itsrt.stack.ChildJvm;
 
 /**
- * A Flink standalone session cluster on loopback: one JobManager process
- * ({@code StandaloneSessionClusterEntrypoint}) and N TaskManager processes
+ * A Flink standalone session cluster on loopback: N JobManager processes
+ * ({@code StandaloneSessionClusterEntrypoint}) and M TaskManager processes
  * ({@code TaskManagerRunner}), each a {@link ChildJvm} of its own, all reading one
  * {@code conf/config.yaml} in the cluster folder. Unlike {@link LocalFlink} (a MiniCluster, every
  * component in one JVM), the job's operators run in TaskManager JVMs that hold nothing else, and
  * JobManager and TaskManagers talk over RPC as on a real cluster. The class path is the same
  * {@code lib/} as {@link LocalFlink}'s (Flink, TensorFlow Java, Log4j); job jars arrive over REST.
+ *
+ * <p>More than one JobManager needs ZooKeeper high availability ({@link Options#withZooKeeperHa}):
+ * the JobManagers elect a leader in ZooKeeper, the others stand by, and when the leader dies one
+ * of them takes over within seconds, recovers the running jobs from the cluster folder's
+ * {@code ha/} and their last checkpoint, and the TaskManagers, which find the leader through
+ * ZooKeeper too, register with it. Each process can be stopped, killed and restarted on its own
+ * ({@link #jobManager(int)}, {@link #taskManager(int)}).
  *
  * <p>What Flink's {@code jobmanager.sh} and {@code taskmanager.sh} would do is done here: the JVM
  * memory flags and the derived {@code -D jobmanager.memory.*} / {@code -D taskmanager.memory.*}
@@ -71,28 +84,65 @@ public final class StandaloneFlink implements AutoCloseable {
     /** The prefix of BashJavaUtils' result lines (what Flink's config.sh looks for). */
     private static final String RESULT_PREFIX = "BASH_JAVA_UTILS_EXEC_RESULT:";
 
+    static final String REST_PORT_KEY = "rest.port";
+    static final String RPC_PORT_KEY = "jobmanager.rpc.port";
+    /** With high availability a JobManager binds its RPC here, not at {@value #RPC_PORT_KEY}. */
+    static final String HA_RPC_PORT_KEY = "high-availability.jobmanager.port";
+
+    /**
+     * How long a JobManager's ZooKeeper session outlives the JobManager: its leadership lives in
+     * the session, so a standby takes over this long after the leader died (Flink's default is 60
+     * s). Short enough for a failover within seconds, long enough that a JobManager on a busy
+     * two-core machine (garbage collection, CPU shared with the job) does not lose its leadership
+     * to a missed heartbeat. The ZooKeeper server must grant it: between 2 and 20 of its ticks
+     * ({@code LocalZooKeeper} ticks every 500 ms).
+     */
+    static final Duration HA_SESSION_TIMEOUT = Duration.ofSeconds(5);
+
+    /** How long the ZooKeeper client waits for a connection before an operation fails (Flink's default 15 s). */
+    static final Duration HA_CONNECTION_TIMEOUT = Duration.ofSeconds(5);
+
+    /**
+     * Restarts of a failed job before it fails for good: enough that TaskManagers and JobManagers
+     * killed again and again in one run never exhaust them, while a job that fails at every start
+     * still ends (after about 15 minutes at one restart a second).
+     */
+    static final int RESTART_ATTEMPTS = 1000;
+
     private static final String LOOPBACK = "127.0.0.1";
     private static final Duration SETUP_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration POLL = Duration.ofMillis(200);
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Path dir;
-    private final URI restAddress;
-    private final ChildJvm jobManager;
+    private final Options options;
+    private final List<URI> restAddresses;
+    private final List<ChildJvm> jobManagers;
     private final List<ChildJvm> taskManagers;
+    private final HttpClient http;
+    /** With high availability: who ZooKeeper names as the REST leader; started by {@link #start}. */
+    private final ZooKeeperLeader leader;
 
     /**
      * How to start the cluster.
      *
      * @param taskManagers        how many TaskManager processes
      * @param slotsPerTaskManager task slots of each TaskManager
-     * @param jobManagerMemory    {@code jobmanager.memory.process.size} (heap and the rest derived by Flink)
+     * @param jobManagerMemory    {@code jobmanager.memory.process.size} of each JobManager (heap and
+     *                            the rest derived by Flink)
      * @param taskManagerMemory   {@code taskmanager.memory.process.size} of each TaskManager
      * @param jvmArgs             further JVM options for every cluster process
      * @param flinkOptions        further Flink options, written into config.yaml after (and so over)
      *                            this class's own
      * @param parentDir           where the cluster folder goes (default java.io.tmpdir)
-     * @param classPath           the processes' class path: Flink, TensorFlow, logging, this module's classes
-     * @param startTimeout        how long the JobManager, and then the TaskManagers' registration, may take
+     * @param classPath           the processes' class path: Flink, TensorFlow (with its native library
+     *                            for this platform), logging, this module's classes
+     * @param startTimeout        how long each JobManager, and then the TaskManagers' registration, may take
+     * @param jobManagers         how many JobManager processes; more than one needs {@code zooKeeperQuorum}
+     * @param zooKeeperQuorum     ZooKeeper's {@code host:port[,host:port...]} for high availability;
+     *                            null: none (one JobManager, which must not die)
+     * @param restPorts           each JobManager's REST port, in order; empty: free ports
+     * @param rpcPorts            each JobManager's RPC port, in order; empty: free ports
      */
     public record Options(
             int taskManagers,
@@ -103,7 +153,11 @@ public final class StandaloneFlink implements AutoCloseable {
             Map<String, String> flinkOptions,
             Path parentDir,
             String classPath,
-            Duration startTimeout) {
+            Duration startTimeout,
+            int jobManagers,
+            String zooKeeperQuorum,
+            List<Integer> restPorts,
+            List<Integer> rpcPorts) {
 
         public Options {
             if (taskManagers < 1) {
@@ -112,11 +166,22 @@ public final class StandaloneFlink implements AutoCloseable {
             if (slotsPerTaskManager < 1) {
                 throw new IllegalArgumentException("slotsPerTaskManager must be >= 1, got " + slotsPerTaskManager);
             }
+            if (jobManagers < 1) {
+                throw new IllegalArgumentException("jobManagers must be >= 1, got " + jobManagers);
+            }
+            if (zooKeeperQuorum != null && zooKeeperQuorum.isBlank()) {
+                throw new IllegalArgumentException("the ZooKeeper quorum is empty");
+            }
             jvmArgs = List.copyOf(jvmArgs);
             flinkOptions = Map.copyOf(flinkOptions);
+            restPorts = List.copyOf(restPorts);
+            rpcPorts = List.copyOf(rpcPorts);
         }
 
-        /** One TaskManager with one slot, 1 GB per process, the class path this module was built with. */
+        /**
+         * One JobManager without high availability, one TaskManager with one slot, 1 GB per
+         * process, free ports, the class path this module was built with.
+         */
         public static Options defaults() {
             return new Options(
                     1,
@@ -127,133 +192,250 @@ public final class StandaloneFlink implements AutoCloseable {
                     Map.of(),
                     null,
                     LocalFlink.moduleClassPath(),
-                    Duration.ofSeconds(120));
+                    Duration.ofSeconds(120),
+                    1,
+                    null,
+                    List.of(),
+                    List.of());
         }
 
         public Options withTaskManagers(int n) {
-            return new Options(
-                    n,
-                    slotsPerTaskManager,
-                    jobManagerMemory,
-                    taskManagerMemory,
-                    jvmArgs,
-                    flinkOptions,
-                    parentDir,
-                    classPath,
-                    startTimeout);
+            Copy c = new Copy(this);
+            c.taskManagers = n;
+            return c.build();
         }
 
         public Options withSlotsPerTaskManager(int n) {
-            return new Options(
-                    taskManagers,
-                    n,
-                    jobManagerMemory,
-                    taskManagerMemory,
-                    jvmArgs,
-                    flinkOptions,
-                    parentDir,
-                    classPath,
-                    startTimeout);
+            Copy c = new Copy(this);
+            c.slotsPerTaskManager = n;
+            return c.build();
         }
 
         public Options withJobManagerMemory(String size) {
-            return new Options(
-                    taskManagers,
-                    slotsPerTaskManager,
-                    size,
-                    taskManagerMemory,
-                    jvmArgs,
-                    flinkOptions,
-                    parentDir,
-                    classPath,
-                    startTimeout);
+            Copy c = new Copy(this);
+            c.jobManagerMemory = size;
+            return c.build();
         }
 
         public Options withTaskManagerMemory(String size) {
-            return new Options(
-                    taskManagers,
-                    slotsPerTaskManager,
-                    jobManagerMemory,
-                    size,
-                    jvmArgs,
-                    flinkOptions,
-                    parentDir,
-                    classPath,
-                    startTimeout);
+            Copy c = new Copy(this);
+            c.taskManagerMemory = size;
+            return c.build();
         }
 
         public Options withJvmArgs(List<String> args) {
-            return new Options(
-                    taskManagers,
-                    slotsPerTaskManager,
-                    jobManagerMemory,
-                    taskManagerMemory,
-                    args,
-                    flinkOptions,
-                    parentDir,
-                    classPath,
-                    startTimeout);
+            Copy c = new Copy(this);
+            c.jvmArgs = args;
+            return c.build();
         }
 
         public Options withFlinkOptions(Map<String, String> options) {
             Map<String, String> all = new LinkedHashMap<>(flinkOptions);
             all.putAll(options);
-            return new Options(
-                    taskManagers,
-                    slotsPerTaskManager,
-                    jobManagerMemory,
-                    taskManagerMemory,
-                    jvmArgs,
-                    all,
-                    parentDir,
-                    classPath,
-                    startTimeout);
+            Copy c = new Copy(this);
+            c.flinkOptions = all;
+            return c.build();
         }
 
         public Options withParentDir(Path parent) {
-            return new Options(
-                    taskManagers,
-                    slotsPerTaskManager,
-                    jobManagerMemory,
-                    taskManagerMemory,
-                    jvmArgs,
-                    flinkOptions,
-                    parent,
-                    classPath,
-                    startTimeout);
+            Copy c = new Copy(this);
+            c.parentDir = parent;
+            return c.build();
+        }
+
+        /** The processes' class path (default: {@code target/flink-lib-classpath.txt} and this module). */
+        public Options withClassPath(String path) {
+            Copy c = new Copy(this);
+            c.classPath = path;
+            return c.build();
         }
 
         public Options withStartTimeout(Duration timeout) {
-            return new Options(
-                    taskManagers,
-                    slotsPerTaskManager,
-                    jobManagerMemory,
-                    taskManagerMemory,
-                    jvmArgs,
-                    flinkOptions,
-                    parentDir,
-                    classPath,
-                    timeout);
+            Copy c = new Copy(this);
+            c.startTimeout = timeout;
+            return c.build();
+        }
+
+        /** How many JobManager processes; more than one needs {@link #withZooKeeperHa}. */
+        public Options withJobManagers(int n) {
+            Copy c = new Copy(this);
+            c.jobManagers = n;
+            return c.build();
+        }
+
+        /**
+         * ZooKeeper high availability on {@code quorum} ({@code host:port[,host:port...]}, such
+         * as {@code LocalZooKeeper.connectString()}). The cluster's znodes live under
+         * {@code /flink/<the cluster folder's name>}, so clusters on one ZooKeeper stay apart.
+         */
+        public Options withZooKeeperHa(String quorum) {
+            Copy c = new Copy(this);
+            c.zooKeeperQuorum = Objects.requireNonNull(quorum, "quorum");
+            return c.build();
+        }
+
+        /** Each JobManager's REST port, in start order (one per JobManager); empty: free ports. */
+        public Options withRestPorts(List<Integer> ports) {
+            Copy c = new Copy(this);
+            c.restPorts = ports;
+            return c.build();
+        }
+
+        /** Each JobManager's RPC port, in start order (one per JobManager); empty: free ports. */
+        public Options withRpcPorts(List<Integer> ports) {
+            Copy c = new Copy(this);
+            c.rpcPorts = ports;
+            return c.build();
+        }
+
+        /** True with ZooKeeper high availability. */
+        public boolean highAvailability() {
+            return zooKeeperQuorum != null;
+        }
+
+        /** What no single setting can refuse: fails naming the combination that cannot work. */
+        void check() {
+            if (jobManagers > 1 && !highAvailability()) {
+                throw new IllegalArgumentException(jobManagers + " JobManagers need ZooKeeper high availability "
+                        + "(Options.withZooKeeperHa(quorum)): without it each would run a cluster of its own");
+            }
+            checkPorts("withRestPorts", restPorts);
+            checkPorts("withRpcPorts", rpcPorts);
+            Set<Integer> seen = new HashSet<>();
+            for (int port : concat(restPorts, rpcPorts)) {
+                if (!seen.add(port)) {
+                    throw new IllegalArgumentException("port " + port + " is given twice (REST and RPC ports of the "
+                            + "JobManagers must all differ)");
+                }
+            }
+            if (jobManagers > 1) {
+                for (String key : List.of(REST_PORT_KEY, RPC_PORT_KEY, HA_RPC_PORT_KEY)) {
+                    if (flinkOptions.containsKey(key)) {
+                        throw new IllegalArgumentException("the Flink option " + key + " cannot serve " + jobManagers
+                                + " JobManagers: give one port each with withRestPorts / withRpcPorts");
+                    }
+                }
+            }
+        }
+
+        private void checkPorts(String setting, List<Integer> ports) {
+            if (!ports.isEmpty() && ports.size() != jobManagers) {
+                throw new IllegalArgumentException(setting + " gives " + ports.size() + " port(s) for " + jobManagers
+                        + " JobManager(s): give one each, or none for free ports");
+            }
+            for (int port : ports) {
+                if (port < 1 || port > 65535) {
+                    throw new IllegalArgumentException(setting + ": " + port + " is not a port (1..65535)");
+                }
+            }
+        }
+
+        private static List<Integer> concat(List<Integer> a, List<Integer> b) {
+            List<Integer> all = new ArrayList<>(a);
+            all.addAll(b);
+            return all;
+        }
+
+        /** A changeable copy, so that each {@code with...} names only what it changes. */
+        private static final class Copy {
+            int taskManagers;
+            int slotsPerTaskManager;
+            String jobManagerMemory;
+            String taskManagerMemory;
+            List<String> jvmArgs;
+            Map<String, String> flinkOptions;
+            Path parentDir;
+            String classPath;
+            Duration startTimeout;
+            int jobManagers;
+            String zooKeeperQuorum;
+            List<Integer> restPorts;
+            List<Integer> rpcPorts;
+
+            Copy(Options o) {
+                taskManagers = o.taskManagers;
+                slotsPerTaskManager = o.slotsPerTaskManager;
+                jobManagerMemory = o.jobManagerMemory;
+                taskManagerMemory = o.taskManagerMemory;
+                jvmArgs = o.jvmArgs;
+                flinkOptions = o.flinkOptions;
+                parentDir = o.parentDir;
+                classPath = o.classPath;
+                startTimeout = o.startTimeout;
+                jobManagers = o.jobManagers;
+                zooKeeperQuorum = o.zooKeeperQuorum;
+                restPorts = o.restPorts;
+                rpcPorts = o.rpcPorts;
+            }
+
+            Options build() {
+                return new Options(
+                        taskManagers,
+                        slotsPerTaskManager,
+                        jobManagerMemory,
+                        taskManagerMemory,
+                        jvmArgs,
+                        flinkOptions,
+                        parentDir,
+                        classPath,
+                        startTimeout,
+                        jobManagers,
+                        zooKeeperQuorum,
+                        restPorts,
+                        rpcPorts);
+            }
         }
     }
 
-    private StandaloneFlink(Path dir, URI restAddress, ChildJvm jobManager, List<ChildJvm> taskManagers) {
+    /** A JobManager's REST and RPC ports. */
+    record Ports(int rest, int rpc) {}
+
+    private StandaloneFlink(
+            Path dir,
+            Options options,
+            List<URI> restAddresses,
+            List<ChildJvm> jobManagers,
+            List<ChildJvm> taskManagers,
+            HttpClient http,
+            ZooKeeperLeader leader) {
         this.dir = dir;
-        this.restAddress = restAddress;
-        this.jobManager = jobManager;
+        this.options = options;
+        this.restAddresses = List.copyOf(restAddresses);
+        this.jobManagers = List.copyOf(jobManagers);
         this.taskManagers = List.copyOf(taskManagers);
+        this.http = http;
+        this.leader = leader;
     }
 
     /**
-     * Writes config.yaml, starts the JobManager and waits for its REST endpoint, starts the
-     * TaskManagers and waits until all of them have registered with their slots. If anything
-     * fails, every process started so far is killed, the folder removed, and the error names the
-     * process and carries the tail of its log.
+     * Checks the options, the class path (TensorFlow's native library), every fixed port and that
+     * ZooKeeper answers (with high availability), then
+     * writes config.yaml, starts the JobManagers one after the other (each ready when its REST
+     * endpoint answers), starts the TaskManagers and waits until a JobManager answers as leader and
+     * lists all TaskManagers with their slots. If anything fails, every process started so far is
+     * killed, the folder removed, and the error names the process and carries the tail of its log.
      */
     public static StandaloneFlink start(Options options) {
+        options.check();
+        TensorFlowNativeLibrary.requireOn(options.classPath());
+        List<Integer> fixedRest = fixedPorts(options, options.restPorts(), REST_PORT_KEY);
+        List<Integer> fixedRpc = fixedPorts(options, options.rpcPorts(), RPC_PORT_KEY);
+        for (int i = 0; i < options.jobManagers(); i++) {
+            if (fixedRest.get(i) != null) {
+                ChildJvm.requireFreePort(fixedRest.get(i), "Flink REST of JobManager " + (i + 1));
+            }
+            if (fixedRpc.get(i) != null) {
+                ChildJvm.requireFreePort(fixedRpc.get(i), "Flink RPC of JobManager " + (i + 1));
+            }
+        }
+        if (options.highAvailability()) {
+            requireZooKeeperReachable(options.zooKeeperQuorum());
+        }
+
         Path dir = null;
-        ChildJvm jobManager = null;
+        List<ChildJvm> jobManagers = new ArrayList<>();
         List<ChildJvm> taskManagers = new ArrayList<>();
+        ZooKeeperLeader leader = null;
         try {
             dir = (options.parentDir() == null
                             ? Files.createTempDirectory("its-standalone-")
@@ -261,12 +443,15 @@ public final class StandaloneFlink implements AutoCloseable {
                                     Files.createDirectories(options.parentDir()), "its-standalone-"))
                     .toAbsolutePath();
             Path conf = Files.createDirectories(dir.resolve("conf"));
-            // Ports given as Flink options are kept (config.yaml lets them win), so the readiness
-            // check and the errors use the ports the processes actually bind.
-            int rpcPort = port(options, "jobmanager.rpc.port");
-            int restPort = port(options, "rest.port");
-            writeConfig(conf, dir, options, rpcPort, restPort);
-            URI restAddress = URI.create("http://" + LOOPBACK + ":" + restPort + "/");
+            List<Ports> ports = new ArrayList<>();
+            for (int i = 0; i < options.jobManagers(); i++) {
+                ports.add(new Ports(orFree(fixedRest.get(i)), orFree(fixedRpc.get(i))));
+            }
+            Map<String, String> config = writeConfig(
+                    conf, dir, options, ports.get(0).rpc(), ports.get(0).rest());
+            List<URI> restAddresses = ports.stream()
+                    .map(p -> URI.create("http://" + LOOPBACK + ":" + p.rest() + "/"))
+                    .toList();
             HttpClient http = HttpClient.newBuilder()
                     .connectTimeout(Duration.ofSeconds(2))
                     .build();
@@ -276,13 +461,22 @@ public final class StandaloneFlink implements AutoCloseable {
             ResourceParams jmParams = resourceParams(dir, conf, probe, "GET_JM_RESOURCE_PARAMS");
             ResourceParams tmParams = resourceParams(dir, conf, probe, "GET_TM_RESOURCE_PARAMS");
 
-            jobManager = ChildJvm.start(
-                    "the Flink JobManager (REST port " + restPort + ", RPC port " + rpcPort + ")",
-                    dir,
-                    "jobmanager-",
-                    options.startTimeout(),
-                    processDir -> launch("jobmanager", JOB_MANAGER_MAIN, options, conf, jmParams, processDir),
-                    processDir -> answers(http, restAddress.resolve("/overview")));
+            for (int i = 0; i < options.jobManagers(); i++) {
+                String name = "jobmanager-" + (i + 1);
+                URI overview = restAddresses.get(i).resolve("/overview");
+                ResourceParams params = jmParams.withDynamicOptions(jobManagerPortOptions(options, ports.get(i)));
+                jobManagers.add(ChildJvm.start(
+                        jobManagerDescription(options, i, ports.get(i)),
+                        dir,
+                        name + "-",
+                        options.startTimeout(),
+                        processDir -> launch(name, JOB_MANAGER_MAIN, options, conf, params, processDir),
+                        // Without high availability the one JobManager leads at once; with it, a
+                        // standby's REST answers too, but it may not lead (awaited below).
+                        options.highAvailability()
+                                ? processDir -> status(http, overview) > 0
+                                : processDir -> status(http, overview) == 200));
+            }
             for (int i = 1; i <= options.taskManagers(); i++) {
                 String name = "taskmanager-" + i;
                 taskManagers.add(ChildJvm.start(
@@ -294,28 +488,94 @@ public final class StandaloneFlink implements AutoCloseable {
                         // registration is awaited for all of them together below
                         processDir -> true));
             }
-            awaitRegistration(http, restAddress, options, jobManager, taskManagers);
-            return new StandaloneFlink(dir, restAddress, jobManager, taskManagers);
+            if (options.highAvailability()) {
+                leader = ZooKeeperLeader.start(config);
+            }
+            StandaloneFlink flink =
+                    new StandaloneFlink(dir, options, restAddresses, jobManagers, taskManagers, http, leader);
+            flink.awaitSettled(options.startTimeout(), true);
+            return flink;
         } catch (IOException e) {
-            stopAll(jobManager, taskManagers, dir);
+            stopAll(jobManagers, taskManagers, leader, dir, false);
             throw new UncheckedIOException("could not start the standalone Flink cluster: " + e.getMessage(), e);
         } catch (InterruptedException e) {
-            stopAll(jobManager, taskManagers, dir);
+            stopAll(jobManagers, taskManagers, leader, dir, false);
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while starting the standalone Flink cluster", e);
         } catch (RuntimeException e) {
-            stopAll(jobManager, taskManagers, dir);
+            stopAll(jobManagers, taskManagers, leader, dir, false);
             throw e;
         }
     }
 
-    /** The REST endpoint (and web UI) of the JobManager, to submit jobs to. */
+    /**
+     * The REST endpoint of the first JobManager. With high availability a standby's REST endpoint
+     * answers too (Flink hands requests on to the leader, and answers 503 while it knows of none),
+     * but the first JobManager may have died: prefer {@link #leaderRestAddress()}.
+     */
     public URI restAddress() {
-        return restAddress;
+        return restAddresses.get(0);
     }
 
+    /** Each JobManager's REST endpoint (and web UI), in start order. */
+    public List<URI> restAddresses() {
+        return restAddresses;
+    }
+
+    /**
+     * The REST endpoint of the JobManager that leads now, to submit jobs to: without high
+     * availability the one JobManager, if its REST endpoint answers; with it, the JobManager whose
+     * REST endpoint Flink's leader election in ZooKeeper names (as Flink's own clients find it),
+     * if its process runs and its REST endpoint answers. Fails, naming every JobManager's address
+     * and what it answered, when none does (during a failover, say).
+     */
+    public URI leaderRestAddress() {
+        String named = leader == null ? null : leader.restAddress();
+        List<String> tried = new ArrayList<>();
+        for (int i = 0; i < restAddresses.size(); i++) {
+            URI address = restAddresses.get(i);
+            boolean alive = jobManagers.get(i).isAlive();
+            int status;
+            try {
+                status = alive ? status(http, address.resolve("/overview")) : -1;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while asking " + address, e);
+            }
+            boolean isNamed = leader == null || (named != null && sameEndpoint(named, address));
+            if (isNamed && status == 200) {
+                return address;
+            }
+            tried.add(address + " (JobManager " + (i + 1) + ": "
+                    + (!alive ? "process ended" : status < 0 ? "no answer" : "/overview answered " + status)
+                    + (isNamed ? "" : ", not the leader")
+                    + ")");
+        }
+        String zooKeeper = leader == null
+                ? ""
+                : "; ZooKeeper " + options.zooKeeperQuorum() + " names " + (named == null ? "no leader" : named)
+                        + (leader.error() == null ? "" : " (" + leader.error() + ")");
+        throw new IllegalStateException(
+                "no JobManager answers as leader" + zooKeeper + "; tried " + String.join(", ", tried));
+    }
+
+    /**
+     * Waits until a JobManager answers as leader ({@link #leaderRestAddress()}) and lists every
+     * running TaskManager process with all its slots (and no more), then returns its REST address:
+     * after a JobManager or TaskManager was killed or restarted, the cluster has settled.
+     */
+    public URI awaitLeader(Duration timeout) throws InterruptedException {
+        return awaitSettled(timeout, false);
+    }
+
+    /** The first JobManager's process. */
     public long jobManagerPid() {
-        return jobManager.pid();
+        return jobManagers.get(0).pid();
+    }
+
+    /** Each JobManager's process, in start order (another one after its restart). */
+    public List<Long> jobManagerPids() {
+        return jobManagers.stream().map(ChildJvm::pid).toList();
     }
 
     /** The TaskManager processes, where the job's operators run, in start order. */
@@ -324,21 +584,184 @@ public final class StandaloneFlink implements AutoCloseable {
     }
 
     /**
-     * The cluster folder: {@code conf/config.yaml}, and a folder per process
-     * ({@code jobmanager-*}, {@code taskmanager-N-*}) with its {@code .out} and {@code .log}.
+     * JobManager {@code i} (from 0, in start order, as {@link #restAddresses()}; its folder and log
+     * are {@code jobmanager-(i+1)}), to stop, kill or restart it on its own. A restarted JobManager
+     * keeps its ports; with high availability it comes back as a standby.
+     */
+    public ChildJvm jobManager(int i) {
+        return jobManagers.get(i);
+    }
+
+    /**
+     * TaskManager {@code i} (from 0, in start order; its folder and log are
+     * {@code taskmanager-(i+1)}), to stop, kill or restart it on its own. A restarted TaskManager
+     * registers anew with the leading JobManager ({@link #awaitLeader}).
+     */
+    public ChildJvm taskManager(int i) {
+        return taskManagers.get(i);
+    }
+
+    /**
+     * The cluster folder: {@code conf/config.yaml}, a folder per process ({@code jobmanager-N-*},
+     * {@code taskmanager-N-*}) with its {@code .out} and {@code .log}, and {@code ha/},
+     * {@code checkpoints/}, {@code savepoints/} as jobs use them.
      */
     public Path dir() {
         return dir;
     }
 
-    /** Stops the TaskManagers, then the JobManager, and removes the cluster folder. */
+    /** The {@code config.yaml} every process reads. */
+    public Path configFile() {
+        return dir.resolve("conf").resolve("config.yaml");
+    }
+
+    /** Stops the TaskManagers, then the JobManagers, and removes the cluster folder. */
     @Override
     public void close() {
-        stopAll(jobManager, taskManagers, dir);
+        stopAll(jobManagers, taskManagers, leader, dir, false);
+    }
+
+    /** {@link #close()}, but the cluster folder (logs, config, HA data, checkpoints) stays for a look afterwards. */
+    public void closeKeepingFolder() {
+        stopAll(jobManagers, taskManagers, leader, dir, true);
+    }
+
+    /**
+     * Until a JobManager answers as leader and {@code /taskmanagers} there lists the expected
+     * TaskManagers with all their slots: at the start all of them (and every process must stay
+     * up), later those whose process runs.
+     */
+    private URI awaitSettled(Duration timeout, boolean starting) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        String last = null;
+        URI lastLeader = null;
+        RuntimeException lastFailure = null;
+        while (true) {
+            if (starting) {
+                requireAllAlive();
+            }
+            int expected = (int) taskManagers.stream().filter(ChildJvm::isAlive).count();
+            try {
+                URI leading = leaderRestAddress();
+                lastLeader = leading;
+                lastFailure = null;
+                String body = get(http, leading.resolve("/taskmanagers"));
+                if (body != null) {
+                    last = body;
+                    List<Integer> slots = registeredSlots(body);
+                    if (slots.size() == expected && slots.stream().allMatch(n -> n == options.slotsPerTaskManager())) {
+                        return leading;
+                    }
+                }
+            } catch (IllegalStateException noLeaderYet) {
+                lastFailure = noLeaderYet;
+            }
+            if (System.nanoTime() > deadline) {
+                StringBuilder message = new StringBuilder();
+                if (lastLeader == null) {
+                    message.append("no JobManager answered as leader within ")
+                            .append(timeout.toSeconds())
+                            .append(" s: ")
+                            .append(lastFailure == null ? "" : lastFailure.getMessage());
+                    for (ChildJvm jm : jobManagers) {
+                        message.append('\n').append(jm.logTail());
+                    }
+                } else {
+                    message.append("expected ")
+                            .append(expected)
+                            .append(" TaskManager(s) with ")
+                            .append(options.slotsPerTaskManager())
+                            .append(" slot(s) each registered at ")
+                            .append(lastLeader)
+                            .append("taskmanagers within ")
+                            .append(timeout.toSeconds())
+                            .append(" s; it lists: ")
+                            .append(last == null ? "(no answer)" : last);
+                    if (lastFailure != null) {
+                        message.append("; at the end ").append(lastFailure.getMessage());
+                    }
+                }
+                for (ChildJvm tm : taskManagers) {
+                    message.append('\n').append(tm.logTail());
+                }
+                throw new IllegalStateException(message.toString());
+            }
+            Thread.sleep(POLL.toMillis());
+        }
+    }
+
+    private void requireAllAlive() {
+        for (int i = 0; i < taskManagers.size(); i++) {
+            ChildJvm tm = taskManagers.get(i);
+            if (!tm.isAlive()) {
+                throw new IllegalStateException("Flink TaskManager " + (i + 1) + " exited while registering with "
+                        + "the JobManager:\n" + tm.logTail());
+            }
+        }
+        for (int i = 0; i < jobManagers.size(); i++) {
+            ChildJvm jm = jobManagers.get(i);
+            if (!jm.isAlive()) {
+                throw new IllegalStateException(
+                        (jobManagers.size() == 1 ? "the Flink JobManager" : "Flink JobManager " + (i + 1))
+                                + " exited while the TaskManagers registered:\n" + jm.logTail());
+            }
+        }
+    }
+
+    private static String jobManagerDescription(Options options, int i, Ports ports) {
+        return (options.jobManagers() == 1 ? "the Flink JobManager" : "Flink JobManager " + (i + 1)) + " (REST port "
+                + ports.rest() + ", RPC port " + ports.rpc() + ")";
+    }
+
+    /**
+     * A JobManager's own ports, as {@code -D} options on its command line: config.yaml is shared
+     * (it holds the first JobManager's). With high availability the RPC port is taken from
+     * {@value #HA_RPC_PORT_KEY}.
+     */
+    private static List<String> jobManagerPortOptions(Options options, Ports ports) {
+        List<String> dynamic = new ArrayList<>(List.of(
+                "-D", REST_PORT_KEY + "=" + ports.rest(),
+                "-D", RPC_PORT_KEY + "=" + ports.rpc()));
+        if (options.highAvailability()) {
+            dynamic.addAll(List.of("-D", HA_RPC_PORT_KEY + "=" + ports.rpc()));
+        }
+        return dynamic;
+    }
+
+    /**
+     * Each JobManager's fixed port of one kind, null where a free one is to be chosen: from the
+     * list given, or for a single JobManager from the Flink options (where config.yaml would take it).
+     */
+    private static List<Integer> fixedPorts(Options options, List<Integer> given, String key) {
+        List<Integer> ports = new ArrayList<>();
+        for (int i = 0; i < options.jobManagers(); i++) {
+            ports.add(given.isEmpty() ? null : given.get(i));
+        }
+        String option = options.flinkOptions().get(key);
+        if (given.isEmpty() && option != null && options.jobManagers() == 1) {
+            try {
+                ports.set(0, Integer.parseInt(option.trim()));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("Flink option " + key
+                        + " must be a single port number for StandaloneFlink, got '" + option + "'");
+            }
+        }
+        return ports;
+    }
+
+    private static int orFree(Integer port) throws IOException {
+        return port != null ? port : ChildJvm.freeLoopbackPort();
     }
 
     /** The JVM flags and the -D options that Flink derives from config.yaml for one kind of process. */
-    record ResourceParams(List<String> jvmOptions, List<String> dynamicOptions) {}
+    record ResourceParams(List<String> jvmOptions, List<String> dynamicOptions) {
+
+        ResourceParams withDynamicOptions(List<String> more) {
+            List<String> all = new ArrayList<>(dynamicOptions);
+            all.addAll(more);
+            return new ResourceParams(jvmOptions, all);
+        }
+    }
 
     /**
      * Runs {@code BashJavaUtils COMMAND --configDir CONF} as Flink's config.sh does and takes its
@@ -347,7 +770,7 @@ public final class StandaloneFlink implements AutoCloseable {
      */
     static ResourceParams resourceParams(Path dir, Path conf, ChildJvm.Launch probe, String command)
             throws IOException {
-        String name = "bash-java-utils-" + command.toLowerCase();
+        String name = "bash-java-utils-" + command.toLowerCase(Locale.ROOT);
         ChildJvm.Launch launch =
                 probe.withMain(name, BASH_JAVA_UTILS, List.of(command, "--configDir", conf.toString()));
         ChildJvm.runToEnd(
@@ -397,31 +820,66 @@ public final class StandaloneFlink implements AutoCloseable {
                 .withLogFiles(name + ".log");
     }
 
-    /** config.yaml: loopback addresses and the chosen ports, folders inside the cluster folder, slots, memory. */
-    static void writeConfig(Path conf, Path dir, Options options, int rpcPort, int restPort) throws IOException {
+    /**
+     * config.yaml: loopback addresses and the (first) JobManager's ports, folders inside the
+     * cluster folder, slots, memory, how jobs recover, and with high availability where the
+     * JobManagers meet in ZooKeeper; then the further Flink options. Returns what it wrote.
+     */
+    static Map<String, String> writeConfig(Path conf, Path dir, Options options, int rpcPort, int restPort)
+            throws IOException {
         Path tmp = Files.createDirectories(dir.resolve("tmp"));
         Map<String, String> all = new LinkedHashMap<>();
         all.put(JAVA_OPTS_KEY, String.join(" ", JAVA_17_MODULE_OPTIONS));
         // Loopback only: nothing is opened to the network. The ports are fixed in the file because
-        // the TaskManagers and clients must know where the JobManager is.
+        // without high availability the TaskManagers and clients must know where the JobManager
+        // is; each JobManager also gets its own as -D options (they differ with several).
         all.put("jobmanager.rpc.address", LOOPBACK);
-        all.put("jobmanager.rpc.port", Integer.toString(rpcPort));
+        all.put(RPC_PORT_KEY, Integer.toString(rpcPort));
         all.put("jobmanager.bind-host", LOOPBACK);
         all.put("taskmanager.host", LOOPBACK);
         all.put("taskmanager.bind-host", LOOPBACK);
         all.put("rest.address", LOOPBACK);
         all.put("rest.bind-address", LOOPBACK);
-        all.put("rest.port", Integer.toString(restPort));
+        all.put(REST_PORT_KEY, Integer.toString(restPort));
         all.put("jobmanager.memory.process.size", options.jobManagerMemory());
         all.put("taskmanager.memory.process.size", options.taskManagerMemory());
         all.put("taskmanager.numberOfTaskSlots", Integer.toString(options.slotsPerTaskManager()));
         all.put("io.tmp.dirs", tmp.toString());
         all.put("web.tmpdir", tmp.toString());
         all.put("classloader.parent-first-patterns.additional", MiniClusterSetup.PARENT_FIRST_PATTERNS);
+        // A failed job restarts after a second, again and again (RESTART_ATTEMPTS), whether or not
+        // it takes checkpoints: Flink's default restarts only checkpointing jobs, with a back-off
+        // that grows with every failure, which makes one recovery's duration unlike the next.
+        // With checkpoints it resumes from the last one; without, from its starting offsets.
+        all.put("restart-strategy.type", "fixed-delay");
+        all.put("restart-strategy.fixed-delay.attempts", Integer.toString(RESTART_ATTEMPTS));
+        all.put("restart-strategy.fixed-delay.delay", "1s");
+        // Checkpoints as files in the cluster folder, which every process of the cluster reads:
+        // the default keeps them in the JobManager's heap, lost with it, and a TaskManager's state
+        // could not be restored on another one.
+        all.put("execution.checkpointing.storage", "filesystem");
+        all.put(
+                "execution.checkpointing.dir",
+                dir.resolve("checkpoints").toUri().toString());
+        all.put(
+                "execution.checkpointing.savepoint-dir",
+                dir.resolve("savepoints").toUri().toString());
+        if (options.highAvailability()) {
+            all.put("high-availability.type", "zookeeper");
+            all.put("high-availability.zookeeper.quorum", options.zooKeeperQuorum());
+            // Job graphs, jars and checkpoint metadata that a new leader recovers the jobs from;
+            // ZooKeeper holds only pointers to them. Shared by all JobManagers.
+            all.put("high-availability.storageDir", dir.resolve("ha").toUri().toString());
+            // One cluster's znodes apart from another's on the same ZooKeeper.
+            all.put("high-availability.cluster-id", dir.getFileName().toString());
+            all.put("high-availability.zookeeper.client.session-timeout", HA_SESSION_TIMEOUT.toMillis() + "ms");
+            all.put("high-availability.zookeeper.client.connection-timeout", HA_CONNECTION_TIMEOUT.toMillis() + "ms");
+        }
         all.putAll(options.flinkOptions());
         StringBuilder yaml = new StringBuilder("# Written by StandaloneFlink for this cluster only.\n");
         all.forEach((k, v) -> yaml.append(k).append(": ").append(yamlScalar(v)).append('\n'));
         Files.writeString(conf.resolve("config.yaml"), yaml.toString(), StandardCharsets.UTF_8);
+        return all;
     }
 
     /** A YAML scalar: plain when it cannot be misread, single-quoted otherwise. */
@@ -432,21 +890,59 @@ public final class StandaloneFlink implements AutoCloseable {
         return "'" + value.replace("'", "''") + "'";
     }
 
-    private static int port(Options options, String key) throws IOException {
-        String given = options.flinkOptions().get(key);
-        if (given == null) {
-            return ChildJvm.freeLoopbackPort();
+    /**
+     * Fails unless some server of the quorum ({@code host:port[,host:port...][/chroot]}) accepts a
+     * connection: without one the JobManagers would give up only after a minute of retries.
+     */
+    static void requireZooKeeperReachable(String quorum) {
+        String servers = quorum.contains("/") ? quorum.substring(0, quorum.indexOf('/')) : quorum;
+        List<String> refused = new ArrayList<>();
+        for (String server : servers.split(",")) {
+            String hostPort = server.trim();
+            int colon = hostPort.lastIndexOf(':');
+            String host = colon < 0 ? hostPort : hostPort.substring(0, colon);
+            int port;
+            try {
+                port = colon < 0 ? 2181 : Integer.parseInt(hostPort.substring(colon + 1));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(
+                        "the ZooKeeper quorum " + quorum + " names no port in '" + server + "'");
+            }
+            try (Socket socket = new Socket()) {
+                socket.connect(new InetSocketAddress(host, port), (int)
+                        Duration.ofSeconds(2).toMillis());
+                return;
+            } catch (IOException e) {
+                refused.add(hostPort + " (" + e.getMessage() + ")");
+            }
         }
+        throw new IllegalStateException("no ZooKeeper server of the quorum " + quorum
+                + " (high availability) accepts connections: " + String.join(", ", refused));
+    }
+
+    /** Whether a leader address from ZooKeeper ({@code http://127.0.0.1:PORT}) is {@code address}. */
+    private static boolean sameEndpoint(String leaderAddress, URI address) {
         try {
-            return Integer.parseInt(given.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(
-                    "Flink option " + key + " must be a single port number for StandaloneFlink, got '" + given + "'");
+            URI named = URI.create(leaderAddress);
+            return named.getPort() == address.getPort() && Objects.equals(named.getHost(), address.getHost());
+        } catch (IllegalArgumentException notAnAddress) {
+            return false;
         }
     }
 
-    private static boolean answers(HttpClient http, URI uri) throws InterruptedException {
-        return get(http, uri) != null;
+    /** The HTTP status of a GET, -1 without an answer (not up, or gone). */
+    private static int status(HttpClient http, URI uri) throws InterruptedException {
+        try {
+            return http.send(
+                            HttpRequest.newBuilder(uri)
+                                    .timeout(Duration.ofSeconds(5))
+                                    .GET()
+                                    .build(),
+                            HttpResponse.BodyHandlers.discarding())
+                    .statusCode();
+        } catch (IOException noAnswer) {
+            return -1;
+        }
     }
 
     /** The body of a 200 answer, null for anything else (not up yet). */
@@ -464,47 +960,6 @@ public final class StandaloneFlink implements AutoCloseable {
         }
     }
 
-    /** Until {@code /taskmanagers} lists every TaskManager with all its slots; fails if one exits or time runs out. */
-    private static void awaitRegistration(
-            HttpClient http, URI restAddress, Options options, ChildJvm jobManager, List<ChildJvm> taskManagers)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + options.startTimeout().toNanos();
-        String last = null;
-        while (true) {
-            for (int i = 0; i < taskManagers.size(); i++) {
-                ChildJvm tm = taskManagers.get(i);
-                if (!tm.isAlive()) {
-                    throw new IllegalStateException("Flink TaskManager " + (i + 1) + " exited while registering with "
-                            + "the JobManager:\n" + tm.logTail());
-                }
-            }
-            if (!jobManager.isAlive()) {
-                throw new IllegalStateException(
-                        "the Flink JobManager exited while the TaskManagers registered:\n" + jobManager.logTail());
-            }
-            String body = get(http, restAddress.resolve("/taskmanagers"));
-            if (body != null) {
-                last = body;
-                List<Integer> slots = registeredSlots(body);
-                if (slots.size() == options.taskManagers()
-                        && slots.stream().allMatch(n -> n == options.slotsPerTaskManager())) {
-                    return;
-                }
-            }
-            if (System.nanoTime() > deadline) {
-                StringBuilder message = new StringBuilder("expected " + options.taskManagers() + " TaskManager(s) with "
-                        + options.slotsPerTaskManager() + " slot(s) each registered at " + restAddress
-                        + "taskmanagers within " + options.startTimeout().toSeconds() + " s; it lists: "
-                        + (last == null ? "(no answer)" : last));
-                for (ChildJvm tm : taskManagers) {
-                    message.append('\n').append(tm.logTail());
-                }
-                throw new IllegalStateException(message.toString());
-            }
-            Thread.sleep(200);
-        }
-    }
-
     /** Slots of each TaskManager that {@code GET /taskmanagers} lists; none for a body that is not that answer. */
     static List<Integer> registeredSlots(String body) {
         List<Integer> slots = new ArrayList<>();
@@ -518,12 +973,24 @@ public final class StandaloneFlink implements AutoCloseable {
         return slots;
     }
 
-    /** TaskManagers first (so that they do not try to reach a JobManager that is gone), then the folder. */
-    private static void stopAll(ChildJvm jobManager, List<ChildJvm> taskManagers, Path dir) {
-        taskManagers.parallelStream().forEach(ChildJvm::close);
-        if (jobManager != null) {
-            jobManager.close();
+    /**
+     * TaskManagers first (so that they do not try to reach a JobManager that is gone), then the
+     * JobManagers together (one after the other, each standby would take over in turn), then the
+     * folder unless it is kept.
+     */
+    private static void stopAll(
+            List<ChildJvm> jobManagers,
+            List<ChildJvm> taskManagers,
+            ZooKeeperLeader leader,
+            Path dir,
+            boolean keepFolder) {
+        if (leader != null) {
+            leader.close();
         }
-        ChildJvm.deleteQuietly(dir);
+        taskManagers.parallelStream().forEach(keepFolder ? ChildJvm::closeKeepingFolder : ChildJvm::close);
+        jobManagers.parallelStream().forEach(keepFolder ? ChildJvm::closeKeepingFolder : ChildJvm::close);
+        if (!keepFolder) {
+            ChildJvm.deleteQuietly(dir);
+        }
     }
 }

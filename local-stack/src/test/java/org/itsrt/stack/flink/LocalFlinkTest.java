@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class LocalFlinkTest {
 
-    /** What a Flink distribution's lib/ holds for the job, and nothing of the broker or the CLIs. */
+    /** What a Flink distribution's lib/ holds for the job, and nothing of the broker, ZooKeeper or the CLIs. */
     @Test
     void theChildsClassPathIsFlinkTensorFlowAndLog4jWithoutTheBroker() {
         List<String> entries = Arrays.asList(LocalFlink.moduleClassPath().split(File.pathSeparator));
@@ -42,7 +42,12 @@ class LocalFlinkTest {
                 .noneMatch(j -> j.startsWith("scala"))
                 .noneMatch(j -> j.startsWith("jackson-"))
                 .noneMatch(j -> j.startsWith("picocli-"))
-                .noneMatch(j -> j.startsWith("slf4j-simple-"));
+                .noneMatch(j -> j.startsWith("slf4j-simple-"))
+                // The ZooKeeper server's jars: Flink talks to ZooKeeper through its own shaded client.
+                .noneMatch(j -> j.startsWith("zookeeper-"))
+                .noneMatch(j -> j.startsWith("netty-"))
+                .noneMatch(j -> j.startsWith("metrics-core-"))
+                .noneMatch(j -> j.startsWith("logback-"));
     }
 
     @Test

@@ -1,8 +1,10 @@
 package org.itsrt.stack.flink;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import java.io.File;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -11,16 +13,23 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.GlobalConfiguration;
+import org.apache.flink.configuration.HighAvailabilityOptions;
 import org.apache.flink.configuration.JobManagerOptions;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
+import org.itsrt.stack.ChildJvm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -103,23 +112,126 @@ class StandaloneFlinkTest {
                 .containsExactly("org.tensorflow", "org.bytedeco", "com.google.protobuf");
     }
 
+    /** With high availability: ZooKeeper, the shared HA folder, short sessions; and for every cluster how jobs recover. */
     @Test
-    void aTakenRestPortFailsTheStartNamingThePortAndLeavesNoProcess(@TempDir Path parent) throws Exception {
+    void theHighAvailabilityAndRecoverySettingsReadBackThroughFlinksOwnParser(@TempDir Path dir) throws Exception {
+        Path conf = Files.createDirectories(dir.resolve("conf"));
+        StandaloneFlink.writeConfig(
+                conf,
+                dir,
+                StandaloneFlink.Options.defaults().withJobManagers(2).withZooKeeperHa("127.0.0.1:2181"),
+                50000,
+                50002);
+
+        Configuration read = GlobalConfiguration.loadConfiguration(conf.toString());
+        assertThat(read.get(HighAvailabilityOptions.HA_MODE)).isEqualToIgnoringCase("zookeeper");
+        assertThat(read.get(HighAvailabilityOptions.HA_ZOOKEEPER_QUORUM)).isEqualTo("127.0.0.1:2181");
+        assertThat(read.get(HighAvailabilityOptions.HA_STORAGE_PATH))
+                .isEqualTo(dir.resolve("ha").toUri().toString());
+        assertThat(read.get(HighAvailabilityOptions.HA_CLUSTER_ID))
+                .isEqualTo(dir.getFileName().toString());
+        assertThat(read.get(HighAvailabilityOptions.ZOOKEEPER_SESSION_TIMEOUT)).isEqualTo(Duration.ofSeconds(5));
+        assertThat(read.get(HighAvailabilityOptions.ZOOKEEPER_CONNECTION_TIMEOUT))
+                .isEqualTo(Duration.ofSeconds(5));
+        assertThat(read.get(RestartStrategyOptions.RESTART_STRATEGY)).isEqualTo("fixed-delay");
+        assertThat(read.get(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS))
+                .isEqualTo(StandaloneFlink.RESTART_ATTEMPTS);
+        assertThat(read.get(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY))
+                .isEqualTo(Duration.ofSeconds(1));
+        assertThat(read.get(CheckpointingOptions.CHECKPOINT_STORAGE)).isEqualTo("filesystem");
+        assertThat(read.get(CheckpointingOptions.CHECKPOINTS_DIRECTORY))
+                .isEqualTo(dir.resolve("checkpoints").toUri().toString());
+
+        StandaloneFlink.writeConfig(conf, dir, StandaloneFlink.Options.defaults(), 50000, 50002);
+        Configuration withoutHa = GlobalConfiguration.loadConfiguration(conf.toString());
+        assertThat(withoutHa.get(HighAvailabilityOptions.HA_MODE)).isEqualToIgnoringCase("none");
+        assertThat(withoutHa.get(RestartStrategyOptions.RESTART_STRATEGY)).isEqualTo("fixed-delay");
+    }
+
+    @Test
+    void aTakenFixedPortFailsTheStartBeforeAnythingStartsNamingThePortAndItsPurpose(@TempDir Path parent)
+            throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             int port = taken.getLocalPort();
             List<ProcessHandle> before = children();
-            Throwable failure = catchThrowable(() -> StandaloneFlink.start(StandaloneFlink.Options.defaults()
+            Throwable asFlinkOption = catchThrowable(() -> StandaloneFlink.start(StandaloneFlink.Options.defaults()
                     .withParentDir(parent)
                     .withFlinkOptions(Map.of("rest.port", Integer.toString(port)))));
-            assertThat(failure)
+            assertThat(asFlinkOption)
                     .isInstanceOf(IllegalStateException.class)
-                    .hasMessageContaining("the Flink JobManager (REST port " + port)
-                    .hasMessageContaining("BindException");
+                    .hasMessageContaining("port " + port + " on 127.0.0.1 (Flink REST of JobManager 1) is taken");
+            // The second JobManager's RPC port: nothing is started, ZooKeeper is not even asked.
+            Throwable asList = catchThrowable(() -> StandaloneFlink.start(StandaloneFlink.Options.defaults()
+                    .withParentDir(parent)
+                    .withJobManagers(2)
+                    .withZooKeeperHa("127.0.0.1:1")
+                    .withRpcPorts(List.of(ChildJvm.freeLoopbackPort(), port))));
+            assertThat(asList)
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("port " + port + " on 127.0.0.1 (Flink RPC of JobManager 2) is taken");
             assertThat(children()).allMatch(before::contains);
             try (var left = Files.list(parent)) {
                 assertThat(left).as("cluster folders left in " + parent).isEmpty();
             }
         }
+    }
+
+    @Test
+    void optionsThatCannotWorkTogetherAreRefusedBeforeAnythingStarts(@TempDir Path parent) throws Exception {
+        StandaloneFlink.Options options = StandaloneFlink.Options.defaults().withParentDir(parent);
+        assertThatThrownBy(() -> StandaloneFlink.start(options.withJobManagers(2)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(
+                        "2 JobManagers need ZooKeeper high availability (Options.withZooKeeperHa(quorum))");
+        StandaloneFlink.Options ha = options.withJobManagers(2).withZooKeeperHa("127.0.0.1:1");
+        assertThatThrownBy(() -> StandaloneFlink.start(ha.withRestPorts(List.of(50001))))
+                .hasMessageContaining("withRestPorts gives 1 port(s) for 2 JobManager(s)");
+        assertThatThrownBy(() -> StandaloneFlink.start(
+                        ha.withRestPorts(List.of(50001, 50002)).withRpcPorts(List.of(50003, 50001))))
+                .hasMessageContaining("port 50001 is given twice");
+        assertThatThrownBy(() -> StandaloneFlink.start(ha.withFlinkOptions(Map.of("rest.port", "50001"))))
+                .hasMessageContaining("the Flink option rest.port cannot serve 2 JobManagers");
+        try (var left = Files.list(parent)) {
+            assertThat(left).isEmpty();
+        }
+    }
+
+    @Test
+    void anUnreachableZooKeeperFailsTheStartAtOnceNamingTheQuorum(@TempDir Path parent) throws Exception {
+        int nothing = ChildJvm.freeLoopbackPort();
+        assertThatThrownBy(() -> StandaloneFlink.start(StandaloneFlink.Options.defaults()
+                        .withParentDir(parent)
+                        .withZooKeeperHa("127.0.0.1:" + nothing)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("no ZooKeeper server of the quorum 127.0.0.1:" + nothing
+                        + " (high availability) accepts connections: 127.0.0.1:" + nothing + " (Connection refused");
+        try (var left = Files.list(parent)) {
+            assertThat(left).isEmpty();
+        }
+    }
+
+    /** Without TensorFlow's native library the job would fail only once it loads its model, in a TaskManager. */
+    @Test
+    void aClassPathWithoutTensorFlowsNativeLibraryIsRefusedNamingWhatIsMissingAndWhereItLooked(@TempDir Path parent)
+            throws Exception {
+        String withoutNative = Arrays.stream(LocalFlink.moduleClassPath().split(File.pathSeparator))
+                .filter(entry -> !Path.of(entry).getFileName().toString().matches("tensorflow-core-native-.*-linux.*"))
+                .collect(Collectors.joining(File.pathSeparator));
+        List<ProcessHandle> before = children();
+        assertThatThrownBy(() -> StandaloneFlink.start(
+                        StandaloneFlink.Options.defaults().withParentDir(parent).withClassPath(withoutNative)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("holds no TensorFlow Java native library for linux-x86_64")
+                .hasMessageContaining("expected org/tensorflow/internal/c_api/linux-x86_64/libjnitensorflow.so")
+                .hasMessageContaining("org.tensorflow:tensorflow-core-native with classifier linux-x86_64")
+                .hasMessageContaining("Class path searched:")
+                .hasMessageContaining("tensorflow-core-api-");
+        assertThat(children()).allMatch(before::contains);
+        try (var left = Files.list(parent)) {
+            assertThat(left).isEmpty();
+        }
+        // The module's own class path passes.
+        TensorFlowNativeLibrary.requireOn(LocalFlink.moduleClassPath());
     }
 
     @Test
@@ -129,7 +241,7 @@ class StandaloneFlinkTest {
         // The TaskManager registers with 3 slots where 1 is expected: the expected cluster never forms.
         Throwable failure = catchThrowable(() -> StandaloneFlink.start(StandaloneFlink.Options.defaults()
                 .withParentDir(parent)
-                .withStartTimeout(java.time.Duration.ofSeconds(15))
+                .withStartTimeout(Duration.ofSeconds(15))
                 .withFlinkOptions(Map.of("taskmanager.numberOfTaskSlots", "3"))));
         assertThat(failure)
                 .isInstanceOf(IllegalStateException.class)
