@@ -98,7 +98,8 @@ public final class ProbeCommand implements Callable<Integer> {
             names = "--records",
             defaultValue = "0",
             paramLabel = "N",
-            description = "stop after N measurable records (default: no limit)")
+            description = "stop after N distinct readings (measurable records; a duplicate of one already received "
+                    + "does not count) (default: no limit)")
     long records;
 
     @Option(

@@ -201,7 +201,8 @@ public final class ProbeRun {
                         "values in ns"));
         ArrivalSink sink = ArrivalSink.all(List.of(stats, csv, hlog, timeline, progress));
 
-        ConsumeLoop consumeLoop = new ConsumeLoop(consumer, clock, sink, options.limits());
+        ConsumeLoop consumeLoop = new ConsumeLoop(
+                consumer, clock, sink, options.limits(), () -> stats.sequences().distinctTotal());
         loop = consumeLoop;
         if (stopRequested) {
             consumeLoop.stop();

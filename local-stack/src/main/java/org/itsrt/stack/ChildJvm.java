@@ -264,7 +264,10 @@ public final class ChildJvm implements AutoCloseable {
 
     /** The child's main log: the first log file it writes itself, else its output ({@code NAME.out}). */
     public Path log() {
-        return dir.resolve(launch.logFiles().isEmpty() ? launch.name() + ".out" : launch.logFiles().get(0));
+        return dir.resolve(
+                launch.logFiles().isEmpty()
+                        ? launch.name() + ".out"
+                        : launch.logFiles().get(0));
     }
 
     /** The last lines of the child's output and of its own logs. */

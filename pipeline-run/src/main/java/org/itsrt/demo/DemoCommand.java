@@ -112,18 +112,32 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Option(
             names = "--flink",
-            defaultValue = "child",
+            defaultValue = "standalone",
             paramLabel = "WHERE",
-            description =
-                    "where the job's cluster runs: child (a child JVM with Flink and TensorFlow on its class path, "
-                            + "the job submitted as the job jar, like a real cluster; default) or in-process (a MiniCluster in "
-                            + "this JVM, sharing its heap with the producers and the probe)")
+            description = "where the job's cluster runs: standalone (a JobManager process and TaskManager processes "
+                    + "from Flink's own entry points, the job jar submitted as to any real cluster; default), child "
+                    + "(a MiniCluster in one child JVM with Flink and TensorFlow on its class path) or in-process (a "
+                    + "MiniCluster in this JVM, sharing its heap with the producers and the probe)")
     String flink;
+
+    @Option(
+            names = "--taskmanagers",
+            defaultValue = "1",
+            paramLabel = "N",
+            description = "with --flink standalone: TaskManager processes, each with --parallelism slots "
+                    + "(default: ${DEFAULT-VALUE})")
+    int taskManagers;
+
+    @Option(
+            names = "--ha",
+            description = "with --flink standalone: a ZooKeeper server, and the JobManager elected through it")
+    boolean ha;
 
     @Option(
             names = "--flink-jvm-arg",
             paramLabel = "ARG",
-            description = "a JVM option for the child cluster (repeatable), e.g. --flink-jvm-arg=-XX:+UseZGC")
+            description = "a JVM option for the cluster the demo starts (the child JVM, or the standalone "
+                    + "cluster's processes; repeatable), e.g. --flink-jvm-arg=-XX:+UseZGC")
     List<String> flinkJvmArgs = new ArrayList<>();
 
     @Option(
@@ -238,8 +252,10 @@ public final class DemoCommand implements Callable<Integer> {
             stack = stackSpec();
             load = loadSpec();
             job = new JobSpec(inputs.model(), identity, jobArgs);
-        } catch (IllegalArgumentException | MissingDefaultException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        } catch (IllegalArgumentException | MissingDefaultException | java.nio.file.NoSuchFileException e) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(),
+                    e instanceof java.nio.file.NoSuchFileException missing ? missing.getReason() : e.getMessage());
         }
         Path run = out != null
                 ? out
@@ -345,7 +361,7 @@ public final class DemoCommand implements Callable<Integer> {
     }
 
     /** The broker, the cluster and the pins the options ask for; conflicting options are refused here. */
-    private StackSpec stackSpec() {
+    private StackSpec stackSpec() throws java.io.IOException, InterruptedException {
         if (clusterPid != null && flinkRest == null) {
             throw new IllegalArgumentException("--cluster-pid goes with --flink-rest (a child cluster's pid is known)");
         }
@@ -360,6 +376,23 @@ public final class DemoCommand implements Callable<Integer> {
         if (parallelism < 1) {
             throw new IllegalArgumentException("--parallelism must be >= 1, got " + parallelism);
         }
+        boolean standalone = "standalone".equals(flink);
+        if (!standalone && (taskManagers != 1 || ha)) {
+            throw new IllegalArgumentException("--taskmanagers and --ha are for --flink standalone");
+        }
+        if (inputs.clusterDir() != null) {
+            if (flinkRest != null
+                    || bootstrapServers != null
+                    || !flinkJvmArgs.isEmpty()
+                    || !brokerJvmArgs.isEmpty()
+                    || taskManagers != 1
+                    || ha) {
+                throw new IllegalArgumentException("--cluster brings its own brokers and JobManagers: it goes without "
+                        + "--flink-rest, --bootstrap-servers, --taskmanagers, --ha and the JVM options of parts the "
+                        + "demo would start");
+            }
+            return StackSpec.onCluster(inputs.clusterDir(), inputs.jobJar(), parallelism, pins);
+        }
         StackSpec.Broker broker = bootstrapServers != null
                 ? new StackSpec.Broker.Existing(bootstrapServers)
                 : new StackSpec.Broker.Local(brokerHeap, brokerJvmArgs);
@@ -369,12 +402,14 @@ public final class DemoCommand implements Callable<Integer> {
                     flinkRest,
                     inputs.jobJar(),
                     clusterPid == null ? OptionalLong.empty() : OptionalLong.of(clusterPid));
+        } else if (standalone) {
+            cluster = new StackSpec.Cluster.Standalone(inputs.jobJar(), flinkJvmArgs, taskManagers, ha);
         } else if ("child".equals(flink)) {
             cluster = new StackSpec.Cluster.Child(inputs.jobJar(), flinkJvmArgs);
         } else if ("in-process".equals(flink)) {
             cluster = new StackSpec.Cluster.InProcess();
         } else {
-            throw new IllegalArgumentException("--flink must be child or in-process, got " + flink);
+            throw new IllegalArgumentException("--flink must be standalone, child or in-process, got " + flink);
         }
         return new StackSpec(broker, cluster, parallelism, pins);
     }

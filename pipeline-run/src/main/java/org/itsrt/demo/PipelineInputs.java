@@ -11,7 +11,8 @@ import picocli.CommandLine.Option;
 
 /**
  * What every run of the pipeline is given, as options of {@code ./its demo}, {@code ./its
- * experiment} and {@code ./its tune}: the readings to replay, the model bundle and the job jar.
+ * experiment} and {@code ./its tune}: the readings to replay, the model bundle, the job jar, and
+ * the cluster to run on when one already runs ({@code ./its cluster up}).
  * Each defaults to the repository's own ({@link ProjectPaths}), found by the command itself, so a
  * command started with {@code java -cp} behaves as one started by the launcher.
  */
@@ -36,6 +37,18 @@ public final class PipelineInputs {
             description = "the job jar submitted to the cluster (default: its-job's build, "
                     + ProjectPaths.JOB_JAR_FOLDER + "/" + ProjectPaths.JOB_JAR_GLOB + ")")
     Path jobJar;
+
+    @Option(
+            names = "--cluster",
+            paramLabel = "DIR",
+            description = "run on the cluster that `./its cluster up` started in DIR (its brokers and JobManagers; "
+                    + "a CPU budget goes on its first TaskManager) instead of starting one; it is left running")
+    Path cluster;
+
+    /** The folder of a cluster that already runs, or null for a stack the run starts. */
+    public Path clusterDir() {
+        return cluster;
+    }
 
     /** @throws MissingDefaultException when --data is not given and the sample is not where it belongs */
     public Path data() {

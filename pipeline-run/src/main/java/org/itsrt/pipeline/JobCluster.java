@@ -8,6 +8,8 @@ import java.util.OptionalLong;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.itsrt.stack.flink.EmbeddedFlink;
 import org.itsrt.stack.flink.LocalFlink;
+import org.itsrt.stack.flink.StandaloneFlink;
+import org.itsrt.stack.zookeeper.LocalZooKeeper;
 
 /**
  * Where the demo's job runs: a Flink cluster reached over REST, either in this JVM, or as a child
@@ -20,6 +22,7 @@ interface JobCluster extends AutoCloseable {
     enum Kind {
         IN_PROCESS,
         CHILD,
+        STANDALONE,
         EXISTING
     }
 
@@ -41,6 +44,7 @@ interface JobCluster extends AutoCloseable {
         return switch (kind) {
             case IN_PROCESS -> inProcess(EmbeddedFlink.start(slots, workDir));
             case CHILD -> child(slots, workDir, jobJar, jvmArgs);
+            case STANDALONE -> throw new IllegalArgumentException("a standalone cluster is started by standalone()");
             case EXISTING -> throw new IllegalArgumentException("an existing cluster is not started: see existing()");
         };
     }
@@ -51,7 +55,8 @@ interface JobCluster extends AutoCloseable {
      *
      * @param taskManagerPid the process that runs the job's tasks, where it is on this host
      */
-    static JobCluster existing(URI rest, Path jobJar, OptionalLong taskManagerPid) {
+    static JobCluster existing(
+            URI rest, Path jobJar, OptionalLong taskManagerPid, java.util.Map<String, String> clientOptions) {
         requireJobJar(jobJar);
         return new JobCluster() {
             @Override
@@ -61,8 +66,13 @@ interface JobCluster extends AutoCloseable {
 
             @Override
             public StreamExecutionEnvironment environment() {
+                // With the cluster's high-availability options the client asks ZooKeeper for the
+                // leader rather than using the address: a job is followed across a failover.
                 return StreamExecutionEnvironment.createRemoteEnvironment(
-                        rest.getHost(), rest.getPort(), jobJar.toString());
+                        rest.getHost(),
+                        rest.getPort(),
+                        org.apache.flink.configuration.Configuration.fromMap(clientOptions),
+                        jobJar.toString());
             }
 
             @Override
@@ -79,6 +89,72 @@ interface JobCluster extends AutoCloseable {
             @Override
             public void close() {
                 // Not ours to stop.
+            }
+        };
+    }
+
+    /**
+     * A standalone session cluster started for the run: a JobManager process and
+     * {@code taskManagers} TaskManager processes (with {@code ha} a ZooKeeper server and leader
+     * election), each a process of its own; the job jar is submitted as to any real cluster.
+     *
+     * @param jvmArgs options for every cluster JVM
+     */
+    static JobCluster standalone(
+            int slots, Path workDir, Path jobJar, List<String> jvmArgs, int taskManagers, boolean ha) {
+        requireJobJar(jobJar);
+        LocalZooKeeper zooKeeper =
+                ha ? LocalZooKeeper.start(LocalZooKeeper.Options.defaults().withParentDir(workDir)) : null;
+        StandaloneFlink flink;
+        try {
+            StandaloneFlink.Options options = StandaloneFlink.Options.defaults()
+                    .withTaskManagers(taskManagers)
+                    .withSlotsPerTaskManager(slots)
+                    .withJvmArgs(jvmArgs)
+                    .withParentDir(workDir);
+            flink = StandaloneFlink.start(
+                    zooKeeper == null ? options : options.withZooKeeperHa(zooKeeper.connectString()));
+        } catch (RuntimeException e) {
+            if (zooKeeper != null) {
+                zooKeeper.close();
+            }
+            throw e;
+        }
+        return new JobCluster() {
+            @Override
+            public URI restAddress() {
+                return flink.restAddress();
+            }
+
+            @Override
+            public StreamExecutionEnvironment environment() {
+                return StreamExecutionEnvironment.createRemoteEnvironment(
+                        flink.restAddress().getHost(), flink.restAddress().getPort(), jobJar.toString());
+            }
+
+            @Override
+            public OptionalLong pid() {
+                // The job's operators run in the TaskManagers; with one, that is where a budget goes.
+                return OptionalLong.of(flink.taskManagerPids().get(0));
+            }
+
+            @Override
+            public String describe() {
+                return "standalone cluster (JobManager pid " + flink.jobManagerPid() + ", TaskManager pid"
+                        + (taskManagers == 1 ? " " : "s ")
+                        + flink.taskManagerPids().stream()
+                                .map(String::valueOf)
+                                .collect(java.util.stream.Collectors.joining(", "))
+                        + (zooKeeper != null ? ", ZooKeeper HA at " + zooKeeper.connectString() : "")
+                        + ", job jar " + jobJar.getFileName() + "), web UI was " + flink.restAddress();
+            }
+
+            @Override
+            public void close() {
+                flink.close();
+                if (zooKeeper != null) {
+                    zooKeeper.close();
+                }
             }
         };
     }

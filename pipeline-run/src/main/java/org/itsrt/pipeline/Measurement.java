@@ -60,17 +60,26 @@ final class Measurement {
     private final LoadSpec load;
     private final JobSpec job;
     private final BudgetHook budget;
+    private final LoadHook during;
     private final Path dir;
     private final PrintStream log;
     private volatile ProducerRun producers;
     private volatile ProbeRun probe;
     private volatile boolean stopped;
 
-    Measurement(RunningStack stack, LoadSpec load, JobSpec job, BudgetHook budget, Path dir, PrintStream log) {
+    Measurement(
+            RunningStack stack,
+            LoadSpec load,
+            JobSpec job,
+            BudgetHook budget,
+            LoadHook during,
+            Path dir,
+            PrintStream log) {
         this.stack = stack;
         this.load = load;
         this.job = job;
         this.budget = budget;
+        this.during = during;
         this.dir = dir;
         this.log = log;
     }
@@ -180,28 +189,25 @@ final class Measurement {
         if (stopped) {
             replay.stop();
         }
-        RunSummary sent = replay.run();
-        String producerReport = replay.markdown(sent);
-        log.print(producerReport);
-        Files.writeString(dir.resolve(PRODUCER_MD), producerReport);
-        ProducerSummary producerSummary = ProducerSummary.of(sent);
-        producerSummary.write(dir.resolve(PRODUCER_JSON));
-        if (!producerSummary.complete() && !stopped) {
-            log.println("its-demo: the producers did not send and acknowledge every record: sent "
-                    + producerSummary.sent() + " of " + producerSummary.target() + ", acknowledged "
-                    + producerSummary.acked() + ", failed " + producerSummary.failed());
+        ProducerSummary producerSummary;
+        ProbeRun.Result measured;
+        // Open from the first record sent to the last one measured: a fault injected here hits
+        // the pipeline under load.
+        try (AutoCloseable duringLoad = during.loadStarting(probeRun::markFault)) {
+            RunSummary sent = replay.run();
+            String producerReport = replay.markdown(sent);
+            log.print(producerReport);
+            Files.writeString(dir.resolve(PRODUCER_MD), producerReport);
+            producerSummary = ProducerSummary.of(sent);
+            producerSummary.write(dir.resolve(PRODUCER_JSON));
+            if (!producerSummary.complete() && !stopped) {
+                log.println("its-demo: the producers did not send and acknowledge every record: sent "
+                        + producerSummary.sent() + " of " + producerSummary.target() + ", acknowledged "
+                        + producerSummary.acked() + ", failed " + producerSummary.failed());
+            }
+            measured = probeResult(probed, probeDir);
         }
 
-        ProbeRun.Result measured;
-        try {
-            measured = probed.get();
-        } catch (java.util.concurrent.ExecutionException e) {
-            if (!Files.exists(probeDir.resolve(RunReport.SUMMARY_JSON))) {
-                throw new IllegalStateException(
-                        "the probe wrote no report: " + e.getCause().getMessage(), e.getCause());
-            }
-            measured = null;
-        }
         // After Ctrl-C the broker may be going down with this JVM: what it holds can no longer be read.
         Map<String, Long> dead = null;
         if (!stopped) {
@@ -221,6 +227,20 @@ final class Measurement {
                         ? RunResult.OK
                         : RunResult.FAILED;
         return new RunResult(dir, job.identity(), exit, probeSummary, producerSummary, dead);
+    }
+
+    /** The probe's result once it has measured every record; null when it failed after writing its report. */
+    private static ProbeRun.Result probeResult(CompletableFuture<ProbeRun.Result> probed, Path probeDir)
+            throws InterruptedException {
+        try {
+            return probed.get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (!Files.exists(probeDir.resolve(RunReport.SUMMARY_JSON))) {
+                throw new IllegalStateException(
+                        "the probe wrote no report: " + e.getCause().getMessage(), e.getCause());
+            }
+            return null;
+        }
     }
 
     private ProbeRun.Options probeOptions(String bootstrap) {

@@ -94,7 +94,20 @@ public final class RunningStack implements AutoCloseable {
     private static JobCluster startCluster(StackSpec spec, Path workDir, PrintStream log) throws Exception {
         if (spec.cluster() instanceof StackSpec.Cluster.Existing existing) {
             log.println("its-demo: using the Flink cluster at " + existing.rest() + " ...");
-            return JobCluster.existing(existing.rest(), existing.jobJar(), existing.taskManagerPid());
+            return JobCluster.existing(
+                    existing.rest(), existing.jobJar(), existing.taskManagerPid(), existing.clientOptions());
+        }
+        if (spec.cluster() instanceof StackSpec.Cluster.Standalone standalone) {
+            log.println("its-demo: starting Flink (standalone: a JobManager and " + standalone.taskManagers()
+                    + " TaskManager process" + (standalone.taskManagers() == 1 ? "" : "es")
+                    + (standalone.ha() ? ", ZooKeeper HA" : "") + ") ...");
+            return JobCluster.standalone(
+                    spec.slots(),
+                    workDir,
+                    standalone.jobJar(),
+                    standalone.jvmArgs(),
+                    standalone.taskManagers(),
+                    standalone.ha());
         }
         if (spec.cluster() instanceof StackSpec.Cluster.Child child) {
             log.println("its-demo: starting Flink (child) ...");
@@ -109,10 +122,16 @@ public final class RunningStack implements AutoCloseable {
      * Runs one at a time.
      */
     public synchronized RunResult measure(LoadSpec load, JobSpec job, BudgetHook budget, Path dir) throws Exception {
+        return measure(load, job, budget, LoadHook.NONE, dir);
+    }
+
+    /** {@link #measure(LoadSpec, JobSpec, BudgetHook, Path)}, with {@code during} called as the load starts. */
+    public synchronized RunResult measure(LoadSpec load, JobSpec job, BudgetHook budget, LoadHook during, Path dir)
+            throws Exception {
         if (stopped) {
             throw new IllegalStateException("the stack was stopped");
         }
-        Measurement measurement = new Measurement(this, load, job, budget, dir, log);
+        Measurement measurement = new Measurement(this, load, job, budget, during, dir, log);
         current = measurement;
         Map<String, Long> before = deadLettersSoFar;
         deadLettersSoFar = null;

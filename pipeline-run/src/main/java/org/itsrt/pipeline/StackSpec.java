@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.TreeSet;
+import org.itsrt.cluster.ClusterDescriptor;
+import org.itsrt.cluster.FlinkRest;
 
 /**
  * What a pipeline runs on: a Kafka broker and a Flink cluster, each started for the run or one
@@ -43,18 +45,52 @@ public record StackSpec(Broker broker, Cluster cluster, int slots, Map<String, S
             throw new IllegalArgumentException(
                     "--pin broker: the broker at --bootstrap-servers is not the run's to pin");
         }
-        if (pins.containsKey("flink") && !(cluster instanceof Cluster.Child)) {
-            throw new IllegalArgumentException("--pin flink needs the child cluster (the cluster's own process)");
+        if (pins.containsKey("flink") && !(cluster instanceof Cluster.Child || cluster instanceof Cluster.Standalone)) {
+            throw new IllegalArgumentException(
+                    "--pin flink needs a cluster the run starts (the child cluster's process, or the standalone "
+                            + "cluster's TaskManager)");
         }
     }
 
-    /** A local broker and a child cluster, nothing pinned: what {@code ./its demo} runs by default. */
+    /**
+     * A local broker and a standalone cluster (one JobManager, one TaskManager), nothing pinned:
+     * what {@code ./its demo} runs by default.
+     */
     public static StackSpec local(Path jobJar) {
         return new StackSpec(
                 new Broker.Local(Broker.Local.DEFAULT_HEAP, List.of()),
-                new Cluster.Child(jobJar, List.of()),
+                new Cluster.Standalone(jobJar, List.of(), 1, false),
                 1,
                 Map.of());
+    }
+
+    /**
+     * The brokers and the JobManagers of a cluster that {@code ./its cluster up} started in
+     * {@code clusterDir}: the job is submitted to the leading JobManager (and followed across a
+     * failover through ZooKeeper), a budget goes on its first TaskManager.
+     *
+     * @throws java.nio.file.NoSuchFileException naming the folder when no cluster is up there
+     */
+    public static StackSpec onCluster(Path clusterDir, Path jobJar, int slots, Map<String, String> pins)
+            throws java.io.IOException, InterruptedException {
+        return onCluster(ClusterDescriptor.read(clusterDir), jobJar, slots, pins);
+    }
+
+    /** {@link #onCluster(Path, Path, int, Map)} for a cluster known by its descriptor. */
+    public static StackSpec onCluster(ClusterDescriptor cluster, Path jobJar, int slots, Map<String, String> pins)
+            throws InterruptedException {
+        URI leader = new FlinkRest()
+                .leader(cluster.restAddresses(), cluster.flink().clientOptions())
+                .orElse(cluster.restAddresses().get(0));
+        return new StackSpec(
+                new Broker.Existing(cluster.kafka().bootstrapServers()),
+                new Cluster.Existing(
+                        leader,
+                        jobJar,
+                        OptionalLong.of(cluster.taskManagerPids().get(0)),
+                        cluster.flink().clientOptions()),
+                slots,
+                pins);
     }
 
     /** The topics' broker. */
@@ -109,18 +145,45 @@ public record StackSpec(Broker broker, Cluster cluster, int slots, Map<String, S
         }
 
         /**
+         * A Flink standalone session cluster started for the run: a JobManager process and
+         * TaskManager processes from Flink's own entry points on one config.yaml, the job jar
+         * submitted over REST as to any real cluster; with {@code ha} a ZooKeeper server beside it
+         * and the JobManager elected through it. Stopped and removed afterwards.
+         *
+         * @param jvmArgs options for the TaskManagers' JVMs (where the job's operators run)
+         */
+        record Standalone(Path jobJar, List<String> jvmArgs, int taskManagers, boolean ha) implements Cluster {
+            public Standalone {
+                jvmArgs = List.copyOf(jvmArgs);
+                requireJobJar(jobJar);
+                if (taskManagers < 1) {
+                    throw new IllegalArgumentException("--taskmanagers must be >= 1, got " + taskManagers);
+                }
+            }
+        }
+
+        /**
          * A cluster that already runs, reached at its REST address, given the job jar; its lib/ holds what
          * the job jar leaves out (docs/job.md). It is left running; the job is cancelled.
          *
          * @param taskManagerPid the process that runs the job's tasks, where it is on this host (what a
          *                       Linux budget is applied to)
+         * @param clientOptions  Flink options for the client beyond the address: with a cluster's
+         *                       high-availability options it finds the leading JobManager through
+         *                       ZooKeeper, also after a failover
          */
-        record Existing(URI rest, Path jobJar, OptionalLong taskManagerPid) implements Cluster {
+        record Existing(URI rest, Path jobJar, OptionalLong taskManagerPid, Map<String, String> clientOptions)
+                implements Cluster {
             public Existing {
                 if (rest.getHost() == null || rest.getPort() < 0) {
                     throw new IllegalArgumentException("--flink-rest must be like http://HOST:PORT, got " + rest);
                 }
                 requireJobJar(jobJar);
+                clientOptions = Map.copyOf(clientOptions);
+            }
+
+            public Existing(URI rest, Path jobJar, OptionalLong taskManagerPid) {
+                this(rest, jobJar, taskManagerPid, Map.of());
             }
         }
 

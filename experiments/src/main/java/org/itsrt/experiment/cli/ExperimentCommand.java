@@ -178,7 +178,8 @@ public final class ExperimentCommand implements Callable<Integer> {
                         bootstrapServers,
                         flinkRest,
                         clusterPid == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(clusterPid),
-                        rowCommand),
+                        rowCommand,
+                        inputs.clusterDir()),
                 System.err);
         List<RunResult> results = runner.run(dir);
         Path studyDir = study != null ? study : studyFromSpec(spec);
@@ -206,6 +207,10 @@ public final class ExperimentCommand implements Callable<Integer> {
         }
         if (clusterPid != null && flinkRest == null) {
             return "--cluster-pid goes with --flink-rest (a cluster the runner starts is its own)";
+        }
+        if (inputs.clusterDir() != null && (flinkRest != null || bootstrapServers != null)) {
+            return "--cluster brings its own brokers and JobManagers: it goes without --flink-rest and "
+                    + "--bootstrap-servers";
         }
         boolean onProcess = spec.backend().yamlName.startsWith("linux-");
         if (onProcess && flinkRest != null && clusterPid == null) {

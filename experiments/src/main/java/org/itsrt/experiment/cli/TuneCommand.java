@@ -209,6 +209,7 @@ public final class TuneCommand implements Callable<Integer> {
         // Without usable inputs the search space is still printed (--dry-run); a run is refused below.
         ExperimentRunner.Pipeline pipeline = inputs.missing() == null
                 ? ExperimentRunner.Pipeline.local(inputs.data(), inputs.model(), inputs.jobJar())
+                        .onCluster(inputs.clusterDir())
                 : null;
         PipelineEvaluator points = new PipelineEvaluator(base, plan.cpus(), plan.threads(), pipeline, dir, System.err);
         console.print(describe(plan, points));

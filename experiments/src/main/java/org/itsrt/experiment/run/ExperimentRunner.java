@@ -49,6 +49,8 @@ public final class ExperimentRunner {
      * @param clusterPid       with {@code flinkRest}: the TaskManager's process on this host, which
      *                         linux-* rows are applied to
      * @param rowCommand       for xen-* rows: the command that applies a row in dom0 ({@link XenRowCommand})
+     * @param clusterDir       a cluster that {@code ./its cluster up} started: its brokers and JobManagers, rows
+     *                         applied to its first TaskManager; null otherwise
      */
     public record Pipeline(
             Path data,
@@ -57,15 +59,24 @@ public final class ExperimentRunner {
             String bootstrapServers,
             URI flinkRest,
             OptionalLong clusterPid,
-            String rowCommand) {
+            String rowCommand,
+            Path clusterDir) {
 
         /** A fresh local broker and child cluster per run, rows applied on this host. */
         public static Pipeline local(Path data, Path model, Path jobJar) {
-            return new Pipeline(data, model, jobJar, null, null, OptionalLong.empty(), null);
+            return new Pipeline(data, model, jobJar, null, null, OptionalLong.empty(), null, null);
+        }
+
+        /** The same, on the cluster that {@code ./its cluster up} started in {@code clusterDir} (null: none). */
+        public Pipeline onCluster(Path dir) {
+            return new Pipeline(data, model, jobJar, bootstrapServers, flinkRest, clusterPid, rowCommand, dir);
         }
 
         /** The stack one run starts or reaches. */
-        StackSpec stack() {
+        StackSpec stack() throws java.io.IOException, InterruptedException {
+            if (clusterDir != null) {
+                return StackSpec.onCluster(clusterDir, jobJar, 1, Map.of());
+            }
             StackSpec.Broker broker = bootstrapServers != null
                     ? new StackSpec.Broker.Existing(bootstrapServers)
                     : new StackSpec.Broker.Local(StackSpec.Broker.Local.DEFAULT_HEAP, List.of());

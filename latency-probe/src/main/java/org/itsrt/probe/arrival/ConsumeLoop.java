@@ -29,7 +29,7 @@ public final class ConsumeLoop {
 
     /** Why a run ended. */
     public enum StopReason {
-        /** {@code --records} valid records arrived. */
+        /** {@code --records} distinct readings arrived. */
         RECORDS,
         /** {@code --duration} elapsed since the loop became ready. */
         DURATION,
@@ -42,7 +42,8 @@ public final class ConsumeLoop {
     /**
      * When to stop; zero means no limit.
      *
-     * @param records     stop after this many valid (measurable) records
+     * @param records     stop after this many distinct readings (measurable records, a duplicate of
+     *                    one already received not counted)
      * @param durationNs  stop this long after the loop became ready
      * @param idleNs      stop when nothing arrived for this long, counted only after the first record
      */
@@ -69,14 +70,32 @@ public final class ConsumeLoop {
     private final ArrivalSink sink;
     private final Limits limits;
     private volatile boolean stopRequested;
+    private final java.util.function.LongSupplier distinct;
     private long valid;
     private long malformed;
 
+    /** A loop whose record limit counts every measurable record (a source without duplicates). */
     public ConsumeLoop(Consumer<byte[], byte[]> consumer, LatencyClock clock, ArrivalSink sink, Limits limits) {
+        this(consumer, clock, sink, limits, null);
+    }
+
+    /**
+     * @param distinct the distinct readings the sink has seen so far, which the record limit
+     *                 counts: after a failover an at-least-once job sends some readings twice, and
+     *                 a run that stopped at N records with duplicates among them would miss the
+     *                 last readings and report them lost
+     */
+    public ConsumeLoop(
+            Consumer<byte[], byte[]> consumer,
+            LatencyClock clock,
+            ArrivalSink sink,
+            Limits limits,
+            java.util.function.LongSupplier distinct) {
         this.consumer = consumer;
         this.clock = clock;
         this.sink = sink;
         this.limits = limits;
+        this.distinct = distinct;
     }
 
     /**
@@ -135,7 +154,7 @@ public final class ConsumeLoop {
                     sink.malformed(
                             new MalformedRecord(e.reason(), e.getMessage(), record.partition(), record.offset()));
                 }
-                if (limits.records() > 0 && valid >= limits.records()) {
+                if (limits.records() > 0 && (distinct != null ? distinct.getAsLong() : valid) >= limits.records()) {
                     // The rest of this batch is left unread: the run asked for exactly this many.
                     sink.tick(arrivalNs);
                     return StopReason.RECORDS;

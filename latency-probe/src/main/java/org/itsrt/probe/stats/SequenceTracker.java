@@ -47,6 +47,8 @@ public final class SequenceTracker {
     }
 
     private final Map<Long, Detector> detectors = new HashMap<>();
+    /** Of all detectors, kept as records arrive: read after every record by the consume loop. */
+    private long distinctTotal;
 
     /**
      * @param seq a seq >= 0; seqs beyond {@code Integer.MAX_VALUE - 1} are beyond any run this probe
@@ -65,12 +67,18 @@ public final class SequenceTracker {
         }
         d.seen.set(index);
         d.distinct++;
+        distinctTotal++;
         if (seq < d.maxSeq) {
             d.reordered++;
             return Outcome.REORDERED;
         }
         d.maxSeq = seq;
         return Outcome.IN_ORDER;
+    }
+
+    /** Distinct (detector, seq) pairs so far, all detectors together. */
+    public long distinctTotal() {
+        return distinctTotal;
     }
 
     /** Per detector, ordered by detector id. */

@@ -102,6 +102,31 @@ class ConsumeLoopTest {
     }
 
     @Test
+    void theRecordLimitCountsDistinctReadingsSoDuplicatesAfterAFailoverDoNotEndTheRunEarly() {
+        consumer.schedulePollTask(() -> {
+            // seq 0 and 1, then both again (a job replaying from its checkpoint), then seq 2 and 3
+            for (int seq : new int[] {0, 1, 0, 1, 2, 3, 4}) {
+                consumer.addRecord(TestRecords.record(
+                        TOPIC, 0, 5 + arrivalsScheduled++, TestRecords.advice(1, seq, 0, 0, 1, 1, 1)));
+            }
+        });
+        org.itsrt.probe.stats.SequenceTracker sequences = new org.itsrt.probe.stats.SequenceTracker();
+        ArrivalSink tracking = arrival -> {
+            arrivals.add(arrival);
+            sequences.record(arrival.detector(), arrival.seq());
+        };
+
+        ConsumeLoop loop = new ConsumeLoop(
+                consumer, new ManualClock(1), tracking, new ConsumeLoop.Limits(4, 0, 0), sequences::distinctTotal);
+
+        assertThat(loop.run(List.of(P0), offsets -> {})).isEqualTo(ConsumeLoop.StopReason.RECORDS);
+        assertThat(arrivals).extracting(Arrival::seq).containsExactly(0L, 1L, 0L, 1L, 2L, 3L);
+        assertThat(sequences.distinctTotal()).isEqualTo(4);
+    }
+
+    private int arrivalsScheduled;
+
+    @Test
     void countsMalformedRecordsAndKeepsGoing() {
         consumer.schedulePollTask(() -> {
             consumer.addRecord(TestRecords.record(TOPIC, 0, 5, "garbage".getBytes(StandardCharsets.UTF_8)));

@@ -88,6 +88,8 @@ public final class StandaloneFlink implements AutoCloseable {
     static final String RPC_PORT_KEY = "jobmanager.rpc.port";
     /** With high availability a JobManager binds its RPC here, not at {@value #RPC_PORT_KEY}. */
     static final String HA_RPC_PORT_KEY = "high-availability.jobmanager.port";
+    /** Each TaskManager's id in Flink (the REST API's {@code /taskmanagers} ids): {@code taskmanager-N}. */
+    static final String RESOURCE_ID_KEY = "taskmanager.resource-id";
 
     /**
      * How long a JobManager's ZooKeeper session outlives the JobManager: its leadership lives in
@@ -479,12 +481,15 @@ public final class StandaloneFlink implements AutoCloseable {
             }
             for (int i = 1; i <= options.taskManagers(); i++) {
                 String name = "taskmanager-" + i;
+                // Its name as Flink's resource id: the REST API's TaskManager ids then say which
+                // process is which (taskManagerIndex).
+                ResourceParams params = tmParams.withDynamicOptions(List.of("-D", RESOURCE_ID_KEY + "=" + name));
                 taskManagers.add(ChildJvm.start(
                         "Flink TaskManager " + i,
                         dir,
                         name + "-",
                         options.startTimeout(),
-                        processDir -> launch(name, TASK_MANAGER_MAIN, options, conf, tmParams, processDir),
+                        processDir -> launch(name, TASK_MANAGER_MAIN, options, conf, params, processDir),
                         // registration is awaited for all of them together below
                         processDir -> true));
             }
@@ -599,6 +604,26 @@ public final class StandaloneFlink implements AutoCloseable {
      */
     public ChildJvm taskManager(int i) {
         return taskManagers.get(i);
+    }
+
+    /**
+     * Which TaskManager (from 0, as {@link #taskManager(int)}) Flink knows by {@code resourceId}
+     * (the {@code id} of REST's {@code /taskmanagers}): each is started with its name,
+     * {@code taskmanager-N}, as its resource id.
+     */
+    public int taskManagerIndex(String resourceId) {
+        if (resourceId.startsWith("taskmanager-")) {
+            try {
+                int n = Integer.parseInt(resourceId.substring("taskmanager-".length()));
+                if (n >= 1 && n <= taskManagers.size()) {
+                    return n - 1;
+                }
+            } catch (NumberFormatException notOurs) {
+                // falls through to the error
+            }
+        }
+        throw new IllegalArgumentException("no TaskManager of this cluster has the resource id '" + resourceId
+                + "' (they are taskmanager-1 to taskmanager-" + taskManagers.size() + ")");
     }
 
     /**
@@ -851,6 +876,11 @@ public final class StandaloneFlink implements AutoCloseable {
         // it takes checkpoints: Flink's default restarts only checkpointing jobs, with a back-off
         // that grows with every failure, which makes one recovery's duration unlike the next.
         // With checkpoints it resumes from the last one; without, from its starting offsets.
+        // A TaskManager that died is noticed when heartbeats to it fail twice in a row
+        // (heartbeat.rpc-failure-threshold); every 2 s instead of 10 s, a killed TaskManager's job
+        // restarts within seconds. The timeout for a TaskManager that stops answering (a long GC
+        // pause) stays Flink's 50 s.
+        all.put("heartbeat.interval", "2000");
         all.put("restart-strategy.type", "fixed-delay");
         all.put("restart-strategy.fixed-delay.attempts", Integer.toString(RESTART_ATTEMPTS));
         all.put("restart-strategy.fixed-delay.delay", "1s");

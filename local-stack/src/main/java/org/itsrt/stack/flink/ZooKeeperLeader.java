@@ -16,7 +16,7 @@ import org.apache.flink.runtime.leaderretrieval.LeaderRetrievalService;
  * endpoint answers requests too (it hands them on to the leader), so the answer of a REST endpoint
  * alone does not tell which JobManager leads.
  */
-final class ZooKeeperLeader implements AutoCloseable {
+public final class ZooKeeperLeader implements AutoCloseable {
 
     private ClientHighAvailabilityServices services;
     private LeaderRetrievalService retrieval;
@@ -50,6 +50,23 @@ final class ZooKeeperLeader implements AutoCloseable {
                     "cannot watch the Flink leader in ZooKeeper " + config.get("high-availability.zookeeper.quorum")
                             + ": " + e.getMessage(),
                     e);
+        }
+    }
+
+    /**
+     * The leading REST endpoint ({@code http://HOST:PORT}) that ZooKeeper names for a cluster with
+     * these high-availability options, asked once: waits up to {@code timeout} for the answer.
+     *
+     * @return empty when ZooKeeper names none within the time (no leader elected, or ZooKeeper down)
+     */
+    public static java.util.Optional<String> lookup(Map<String, String> haOptions, java.time.Duration timeout)
+            throws IOException, InterruptedException {
+        try (ZooKeeperLeader watch = start(haOptions)) {
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (watch.address == null && watch.error == null && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            return java.util.Optional.ofNullable(watch.address);
         }
     }
 

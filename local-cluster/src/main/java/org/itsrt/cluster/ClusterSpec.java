@@ -1,0 +1,143 @@
+package org.itsrt.cluster;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.IntStream;
+
+/**
+ * The shape of a local cluster: how many of each process, and on which ports.
+ *
+ * @param jobManagers  Flink JobManager processes; more than one needs {@code ha}
+ * @param taskManagers Flink TaskManager processes
+ * @param slots        task slots of each TaskManager
+ * @param brokers      Kafka KRaft nodes (broker and controller each): 1, or 3 for replication factor 3 and
+ *                     {@code min.insync.replicas} 2
+ * @param ha           a ZooKeeper server and ZooKeeper leader election for the JobManagers
+ * @param ports        the well-known ports of each product, or free ones
+ * @param taskManagerMemory {@code taskmanager.memory.process.size} of each TaskManager
+ * @param startTimeout how long each part may take to answer
+ */
+public record ClusterSpec(
+        int jobManagers,
+        int taskManagers,
+        int slots,
+        int brokers,
+        boolean ha,
+        PortChoice ports,
+        String taskManagerMemory,
+        Duration startTimeout) {
+
+    /** Where the processes listen. */
+    public enum PortChoice {
+        /**
+         * The ports each product's own scripts and docs use, counted up for a second process of a kind:
+         * ZooKeeper 2181, Kafka 9092 (its controller 9093; brokers 2 and 3 on 9094/9095, 9096/9097), Flink
+         * REST (web UI) 8081 and RPC 6123 (a second JobManager 8082 and 6124).
+         */
+        STANDARD,
+        /** Ports free at start: for tests and for a second cluster beside one on the standard ports. */
+        FREE
+    }
+
+    public static final int ZOOKEEPER_PORT = 2181;
+    public static final int KAFKA_PORT = 9092;
+    public static final int FLINK_REST_PORT = 8081;
+    public static final int FLINK_RPC_PORT = 6123;
+
+    public ClusterSpec {
+        if (jobManagers < 1 || taskManagers < 1 || slots < 1) {
+            throw new IllegalArgumentException("--jobmanagers, --taskmanagers and --slots must be >= 1, got "
+                    + jobManagers + ", " + taskManagers + ", " + slots);
+        }
+        if (brokers != 1 && brokers != 3) {
+            throw new IllegalArgumentException("--brokers must be 1 or 3 (replication factor 3), got " + brokers);
+        }
+        // Two JobManagers without leader election would both lead.
+        ha = ha || jobManagers > 1;
+    }
+
+    /** One JobManager, one TaskManager with one slot, one broker, no ZooKeeper, standard ports. */
+    public static ClusterSpec defaults() {
+        return new ClusterSpec(1, 1, 1, 1, false, PortChoice.STANDARD, "1024m", Duration.ofSeconds(120));
+    }
+
+    public ClusterSpec withJobManagers(int n) {
+        return new ClusterSpec(n, taskManagers, slots, brokers, ha, ports, taskManagerMemory, startTimeout);
+    }
+
+    public ClusterSpec withTaskManagers(int n) {
+        return new ClusterSpec(jobManagers, n, slots, brokers, ha, ports, taskManagerMemory, startTimeout);
+    }
+
+    public ClusterSpec withSlots(int n) {
+        return new ClusterSpec(jobManagers, taskManagers, n, brokers, ha, ports, taskManagerMemory, startTimeout);
+    }
+
+    public ClusterSpec withBrokers(int n) {
+        return new ClusterSpec(jobManagers, taskManagers, slots, n, ha, ports, taskManagerMemory, startTimeout);
+    }
+
+    public ClusterSpec withHa(boolean on) {
+        return new ClusterSpec(jobManagers, taskManagers, slots, brokers, on, ports, taskManagerMemory, startTimeout);
+    }
+
+    public ClusterSpec withPorts(PortChoice choice) {
+        return new ClusterSpec(jobManagers, taskManagers, slots, brokers, ha, choice, taskManagerMemory, startTimeout);
+    }
+
+    public ClusterSpec withTaskManagerMemory(String size) {
+        return new ClusterSpec(jobManagers, taskManagers, slots, brokers, ha, ports, size, startTimeout);
+    }
+
+    public ClusterSpec withStartTimeout(Duration timeout) {
+        return new ClusterSpec(jobManagers, taskManagers, slots, brokers, ha, ports, taskManagerMemory, timeout);
+    }
+
+    /** ZooKeeper's client port; 0 = a free one. */
+    int zooKeeperPort() {
+        return ports == PortChoice.STANDARD ? ZOOKEEPER_PORT : 0;
+    }
+
+    /** Each broker's listener port; empty = free ones. */
+    List<Integer> kafkaPorts() {
+        return standard(KAFKA_PORT, 2, brokers);
+    }
+
+    /** Each broker's controller port; empty = free ones. */
+    List<Integer> kafkaControllerPorts() {
+        return standard(KAFKA_PORT + 1, 2, brokers);
+    }
+
+    /** Each JobManager's REST port; empty = free ones. */
+    List<Integer> flinkRestPorts() {
+        return standard(FLINK_REST_PORT, 1, jobManagers);
+    }
+
+    /** Each JobManager's RPC port; empty = free ones. */
+    List<Integer> flinkRpcPorts() {
+        return standard(FLINK_RPC_PORT, 1, jobManagers);
+    }
+
+    private List<Integer> standard(int first, int step, int count) {
+        if (ports == PortChoice.FREE) {
+            return List.of();
+        }
+        return IntStream.range(0, count).map(i -> first + i * step).boxed().toList();
+    }
+
+    /** One line: "1 JobManager, 2 TaskManagers x 1 slot, 3 brokers, ZooKeeper HA". */
+    public String describe() {
+        return plural(jobManagers, "JobManager") + ", " + plural(taskManagers, "TaskManager") + " x "
+                + plural(slots, "slot") + ", " + plural(brokers, "Kafka broker") + (ha ? ", ZooKeeper HA" : "");
+    }
+
+    private static String plural(int n, String word) {
+        return n + " " + word + (n == 1 ? "" : "s");
+    }
+
+    /** Where {@code ./its cluster} keeps a cluster unless told otherwise. */
+    public static Path defaultDir(Path repositoryRoot) {
+        return repositoryRoot.resolve("runs").resolve("cluster");
+    }
+}

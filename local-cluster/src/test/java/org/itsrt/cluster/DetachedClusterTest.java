@@ -1,0 +1,107 @@
+package org.itsrt.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code ./its cluster up | status | down} as the commands run them: a keeper process holds the
+ * cluster after {@code up} returns, {@code status} reads it through its descriptor, {@code down}
+ * leaves no process and no folder.
+ */
+class DetachedClusterTest {
+
+    @Test
+    void upLeavesAClusterThatStatusSeesHealthyAndDownRemovesWithEveryProcess(@TempDir Path parent) throws Exception {
+        Path dir = parent.resolve("cluster");
+        ClusterSpec spec = ClusterSpec.defaults().withPorts(ClusterSpec.PortChoice.FREE);
+        ByteArrayOutputStream progress = new ByteArrayOutputStream();
+        ClusterDescriptor cluster =
+                DetachedCluster.up(spec, dir, new PrintStream(progress, true, StandardCharsets.UTF_8));
+        List<ClusterDescriptor.Part> processes = cluster.processes();
+        try {
+            assertThat(progress.toString(StandardCharsets.UTF_8))
+                    .contains("its-cluster: Kafka up at", "its-cluster: Flink up, web UI");
+            assertThat(cluster.keeperAlive()).as("the keeper holds the cluster").isTrue();
+            assertThat(processes)
+                    .extracting(ClusterDescriptor.Part::name)
+                    .containsExactly("kafka-1", "jobmanager-1", "taskmanager-1");
+            assertThat(cluster.alive()).hasSize(3);
+            for (ClusterDescriptor.Part part : processes) {
+                assertThat(Path.of(part.log())).as(part.name() + "'s log").exists();
+            }
+            assertThat(Path.of(cluster.flink().configFile())).content().contains("taskmanager.numberOfTaskSlots: 1");
+
+            ClusterStatus status = ClusterStatus.of(ClusterDescriptor.read(dir));
+            assertThat(status.problems()).isEmpty();
+            assertThat(status.leader()).contains(cluster.restAddresses().get(0));
+            assertThat(status.taskManagers()).singleElement().satisfies(tm -> assertThat(tm.slots())
+                    .isEqualTo(1));
+            assertThat(status.partitions()).hasSize(3).allSatisfy(p -> assertThat(p.isr())
+                    .isEqualTo(p.replicas()));
+            assertThat(status.render())
+                    .contains("JobManager leader: " + cluster.restAddresses().get(0), "healthy");
+
+            assertThatThrownBy(() -> DetachedCluster.up(spec, dir, System.err))
+                    .as("up twice")
+                    .hasMessageContaining("a cluster is already up in " + dir)
+                    .hasMessageContaining("1 JobManager, 1 TaskManager x 1 slot, 1 Kafka broker")
+                    .hasMessageContaining("./its cluster down --dir " + dir);
+        } finally {
+            List<String> stopped = DetachedCluster.down(dir, false, System.err);
+            assertThat(stopped).anyMatch(line -> line.contains("stopped the cluster"));
+        }
+        for (ClusterDescriptor.Part part : processes) {
+            assertThat(ProcessHandle.of(part.pid()).map(ProcessHandle::isAlive))
+                    .as(part.name() + " after down")
+                    .isNotEqualTo(java.util.Optional.of(true));
+        }
+        assertThat(ProcessHandle.of(cluster.keeperPid()).map(ProcessHandle::isAlive))
+                .isNotEqualTo(java.util.Optional.of(true));
+        assertThat(dir).doesNotExist();
+    }
+
+    @Test
+    void aPartThatNeverAnswersFailsUpWithItsReasonAndLeavesNothing(@TempDir Path parent) throws Exception {
+        Path dir = parent.resolve("cluster");
+        // One second is far too little for a broker to start: the same path as a broker that never answers.
+        ClusterSpec spec =
+                ClusterSpec.defaults().withPorts(ClusterSpec.PortChoice.FREE).withStartTimeout(Duration.ofSeconds(1));
+        assertThatThrownBy(() -> DetachedCluster.up(spec, dir, System.err))
+                .hasMessageContaining("the cluster did not come up")
+                .hasMessageContaining("was not ready within 1 s");
+        assertThat(dir).as("a folder up created is removed").doesNotExist();
+        assertThat(javaProcessesMentioning(dir)).isEmpty();
+    }
+
+    @Test
+    void aFolderThatCannotBeCreatedIsNamed(@TempDir Path parent) throws Exception {
+        Path file = Files.writeString(parent.resolve("a-file"), "not a folder");
+        Path dir = file.resolve("cluster");
+        assertThatThrownBy(() -> DetachedCluster.up(ClusterSpec.defaults(), dir, System.err))
+                .hasMessageContaining("cannot create the cluster folder " + dir);
+    }
+
+    @Test
+    void downWithoutAClusterNamesTheFolder(@TempDir Path dir) {
+        assertThatThrownBy(() -> DetachedCluster.down(dir, false, System.err))
+                .hasMessageContaining("no cluster descriptor: is a cluster up in " + dir);
+    }
+
+    /** Java processes whose command line names {@code dir}: what a failed start must not leave. */
+    static List<ProcessHandle> javaProcessesMentioning(Path dir) {
+        return ProcessHandle.allProcesses()
+                .filter(ProcessHandle::isAlive)
+                .filter(p -> ClusterDescriptor.commandLine(p).contains(dir.toString()))
+                .toList();
+    }
+}
