@@ -26,8 +26,9 @@ class DemoCommandTest {
         int exit;
         try {
             System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            // The broker and cluster levers too: another collector for the broker, both child JVMs
-            // pinned (CPU 0 exists on every machine).
+            // The default cluster (standalone: a JobManager and a TaskManager process), and the
+            // broker and cluster levers: another collector for the broker, the broker and the
+            // TaskManager pinned (CPU 0 exists on every machine).
             exit = new CommandLine(new DemoCommand())
                     .execute(
                             "--records",
@@ -65,7 +66,7 @@ class DemoCommandTest {
         assertThat(Files.readString(run.resolve("summary.md")))
                 .contains("## End-to-end latency")
                 .contains("predict (LSTM) and route (A*)")
-                .contains("MiniCluster as a child process")
+                .contains("standalone cluster (JobManager pid")
                 .contains("-XX:+UseSerialGC")
                 .contains("pinned (taskset): {flink=0, broker=0}");
         assertThat(run.resolve("producer.md")).isRegularFile();

@@ -73,7 +73,7 @@ public final class ExperimentRunner {
         }
 
         /** The stack one run starts or reaches. */
-        StackSpec stack() throws java.io.IOException, InterruptedException {
+        public StackSpec stack() throws java.io.IOException, InterruptedException {
             if (clusterDir != null) {
                 return StackSpec.onCluster(clusterDir, jobJar, 1, Map.of());
             }
