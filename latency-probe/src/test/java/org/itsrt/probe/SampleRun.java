@@ -24,6 +24,8 @@ public final class SampleRun {
     public static final long START = 1_000_000_000_000L;
     public static final int POLLS = 200;
     public static final int RECORDS = 600;
+    /** Distinct readings among them (one lost, one duplicated): where the record limit stops the run. */
+    public static final int DISTINCT = 599;
 
     public final ManualClock clock = new ManualClock(START - 1000 * MS);
     public final ByteArrayOutputStream log = new ByteArrayOutputStream();
@@ -76,7 +78,7 @@ public final class SampleRun {
                 "its-probe-test",
                 false,
                 Map.of(),
-                new ConsumeLoop.Limits(RECORDS, 0, 0),
+                new ConsumeLoop.Limits(DISTINCT, 0, 0),
                 new RunStats.Settings(1000 * MS, 20 * MS, 5000 * MS),
                 RECORDS,
                 500 * MS,
