@@ -128,7 +128,7 @@ public record ClusterStatus(
                 .append(")\n");
         for (FlinkRest.TaskManager tm : taskManagers) {
             text.append(String.format(
-                    "  TaskManager %s: %d slots, %d free (%s)%n", tm.id(), tm.slots(), tm.freeSlots(), tm.address()));
+                    "  TaskManager %s: slots %d, free %d (%s)%n", tm.id(), tm.slots(), tm.freeSlots(), tm.address()));
         }
         if (jobs.isEmpty()) {
             text.append("  jobs: none\n");
