@@ -23,7 +23,6 @@ import picocli.CommandLine.Parameters;
 /** {@code ./its cluster up | status | submit | down}: the pipeline's cluster on this host (docs/cluster.md). */
 @Command(
         name = "cluster",
-        mixinStandardHelpOptions = true,
         description = {
             "The pipeline's cluster on this host, each part a process of its own: ZooKeeper (with --ha), Kafka KRaft "
                     + "broker(s), Flink JobManager(s) and TaskManager(s) from Flink's own entry points on one "
@@ -42,6 +41,12 @@ import picocli.CommandLine.Parameters;
             "2:bad usage, or no cluster in the folder"
         })
 public final class ClusterCommand implements Callable<Integer> {
+
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            description = "show this help")
+    boolean help;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -73,13 +78,18 @@ public final class ClusterCommand implements Callable<Integer> {
 
     @Command(
             name = "up",
-            mixinStandardHelpOptions = true,
             description = "start the cluster and return once every TaskManager has registered and every "
                     + "replica of the pipeline's topics is in sync")
     static final class Up implements Callable<Integer> {
 
         @CommandLine.Mixin
         Folder folder = new Folder();
+
+        @Option(
+                names = {"-h", "--help"},
+                usageHelp = true,
+                description = "show this help")
+        boolean help;
 
         @Option(
                 names = "--jobmanagers",
@@ -210,12 +220,17 @@ public final class ClusterCommand implements Callable<Integer> {
 
     @Command(
             name = "status",
-            mixinStandardHelpOptions = true,
             description = "processes, the JobManager leader, TaskManagers and slots, jobs, topics and in-sync replicas")
     static final class Status implements Callable<Integer> {
 
         @CommandLine.Mixin
         Folder folder = new Folder();
+
+        @Option(
+                names = {"-h", "--help"},
+                usageHelp = true,
+                description = "show this help")
+        boolean help;
 
         @Override
         public Integer call() throws Exception {
@@ -234,7 +249,6 @@ public final class ClusterCommand implements Callable<Integer> {
 
     @Command(
             name = "submit",
-            mixinStandardHelpOptions = true,
             description = {
                 "submit the job jar as `flink run --detached` does, with Flink's own client: it finds the leading "
                         + "JobManager (through ZooKeeper with --ha). The job reads and writes the cluster's Kafka.",
@@ -244,6 +258,12 @@ public final class ClusterCommand implements Callable<Integer> {
 
         @CommandLine.Mixin
         Folder folder = new Folder();
+
+        @Option(
+                names = {"-h", "--help"},
+                usageHelp = true,
+                description = "show this help")
+        boolean help;
 
         @Option(
                 names = "--job-jar",
@@ -324,12 +344,17 @@ public final class ClusterCommand implements Callable<Integer> {
 
     @Command(
             name = "down",
-            mixinStandardHelpOptions = true,
             description = "stop every process of the cluster and remove its folder (--keep: keep it, with every log)")
     static final class Down implements Callable<Integer> {
 
         @CommandLine.Mixin
         Folder folder = new Folder();
+
+        @Option(
+                names = {"-h", "--help"},
+                usageHelp = true,
+                description = "show this help")
+        boolean help;
 
         @Option(names = "--keep", description = "keep the cluster folder with its logs")
         boolean keep;
