@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -98,17 +99,13 @@ public final class FlinkSubmit {
     }
 
     /** {@code env.java.opts.all} and {@code env.java.opts.client} of config.yaml, split into options. */
-    static List<String> javaOptions(Path configFile) throws IOException {
+    static List<String> javaOptions(Path configFile) {
+        Map<String, String> config = ConfigYaml.read(configFile);
         List<String> options = new ArrayList<>();
-        for (String line : Files.readAllLines(configFile, StandardCharsets.UTF_8)) {
-            for (String key : List.of("env.java.opts.all: ", "env.java.opts.client: ")) {
-                if (line.startsWith(key)) {
-                    String value = line.substring(key.length()).trim();
-                    if (value.startsWith("'") && value.endsWith("'") && value.length() >= 2) {
-                        value = value.substring(1, value.length() - 1).replace("''", "'");
-                    }
-                    options.addAll(Arrays.asList(value.split("\\s+")));
-                }
+        for (String key : List.of("env.java.opts.all", "env.java.opts.client")) {
+            String value = config.get(key);
+            if (value != null && !value.isBlank()) {
+                options.addAll(Arrays.asList(value.trim().split("\\s+")));
             }
         }
         return options;

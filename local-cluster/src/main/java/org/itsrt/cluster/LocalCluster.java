@@ -3,7 +3,6 @@ package org.itsrt.cluster;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -76,8 +75,8 @@ public final class LocalCluster implements AutoCloseable {
                     .withPorts(spec.kafkaPorts(), spec.kafkaControllerPorts())
                     .withParentDir(folder));
             // One partition per slot: a job that uses every slot reads from every partition.
+            // Returns once every replica of them is in sync.
             kafka.createTopics(Topics.PIPELINE, spec.taskManagers() * spec.slots());
-            kafka.awaitInSync(Topics.PIPELINE, spec.startTimeout());
             log.println("its-cluster: Kafka up at " + kafka.bootstrapServers() + ", topics " + Topics.PIPELINE
                     + ", every replica in sync");
 
@@ -237,26 +236,12 @@ public final class LocalCluster implements AutoCloseable {
      */
     static Map<String, String> clientOptions(Path configFile) {
         Map<String, String> options = new LinkedHashMap<>();
-        try {
-            for (String line : Files.readAllLines(configFile, StandardCharsets.UTF_8)) {
-                int colon = line.indexOf(": ");
-                if (line.startsWith("high-availability") && colon > 0) {
-                    options.put(
-                            line.substring(0, colon).trim(),
-                            unquote(line.substring(colon + 2).trim()));
-                }
+        ConfigYaml.read(configFile).forEach((key, value) -> {
+            if (key.startsWith("high-availability")) {
+                options.put(key, value);
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + configFile, e);
-        }
+        });
         return options;
-    }
-
-    private static String unquote(String value) {
-        if (value.length() >= 2 && value.startsWith("'") && value.endsWith("'")) {
-            return value.substring(1, value.length() - 1).replace("''", "'");
-        }
-        return value;
     }
 
     /** Stops every process (TaskManagers and JobManagers, brokers, ZooKeeper) and removes the folder. */

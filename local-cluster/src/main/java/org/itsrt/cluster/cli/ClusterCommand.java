@@ -42,11 +42,8 @@ import picocli.CommandLine.Parameters;
         })
 public final class ClusterCommand implements Callable<Integer> {
 
-    @Option(
-            names = {"-h", "--help"},
-            usageHelp = true,
-            description = "show this help")
-    boolean help;
+    @CommandLine.Mixin
+    HelpOption help = new HelpOption();
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -59,6 +56,15 @@ public final class ClusterCommand implements Callable<Integer> {
     public Integer call() {
         spec.commandLine().usage(System.err);
         return 2;
+    }
+
+    /** {@code -h}/{@code --help}, as every command of the project takes it. */
+    static final class HelpOption {
+        @Option(
+                names = {"-h", "--help"},
+                usageHelp = true,
+                description = "show this help")
+        boolean help;
     }
 
     /** The cluster folder option every subcommand takes. */
@@ -85,11 +91,8 @@ public final class ClusterCommand implements Callable<Integer> {
         @CommandLine.Mixin
         Folder folder = new Folder();
 
-        @Option(
-                names = {"-h", "--help"},
-                usageHelp = true,
-                description = "show this help")
-        boolean help;
+        @CommandLine.Mixin
+        HelpOption help = new HelpOption();
 
         @Option(
                 names = "--jobmanagers",
@@ -226,11 +229,8 @@ public final class ClusterCommand implements Callable<Integer> {
         @CommandLine.Mixin
         Folder folder = new Folder();
 
-        @Option(
-                names = {"-h", "--help"},
-                usageHelp = true,
-                description = "show this help")
-        boolean help;
+        @CommandLine.Mixin
+        HelpOption help = new HelpOption();
 
         @Override
         public Integer call() throws Exception {
@@ -259,11 +259,8 @@ public final class ClusterCommand implements Callable<Integer> {
         @CommandLine.Mixin
         Folder folder = new Folder();
 
-        @Option(
-                names = {"-h", "--help"},
-                usageHelp = true,
-                description = "show this help")
-        boolean help;
+        @CommandLine.Mixin
+        HelpOption help = new HelpOption();
 
         @Option(
                 names = "--job-jar",
@@ -350,11 +347,8 @@ public final class ClusterCommand implements Callable<Integer> {
         @CommandLine.Mixin
         Folder folder = new Folder();
 
-        @Option(
-                names = {"-h", "--help"},
-                usageHelp = true,
-                description = "show this help")
-        boolean help;
+        @CommandLine.Mixin
+        HelpOption help = new HelpOption();
 
         @Option(names = "--keep", description = "keep the cluster folder with its logs")
         boolean keep;

@@ -4,14 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import org.itsrt.cluster.ClusterSpec;
 import org.itsrt.cluster.ClusterStatus;
 import org.itsrt.cluster.LocalCluster;
 import org.itsrt.pipeline.BudgetHook;
 import org.itsrt.pipeline.RunResult;
 import org.itsrt.pipeline.RunningStack;
-import org.itsrt.pipeline.StackSpec;
 import org.itsrt.stack.zookeeper.LocalZooKeeper;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,31 +30,21 @@ class ZooKeeperOutageTest {
     @TempDir
     static Path dir;
 
+    private static FailoverCluster failover;
     private static LocalCluster cluster;
     private static RunningStack stack;
 
     @BeforeAll
     static void startCluster() throws Exception {
-        cluster = LocalCluster.start(
-                ClusterSpec.defaults()
-                        .withHa(true)
-                        .withPorts(ClusterSpec.PortChoice.FREE)
-                        .withStartTimeout(Duration.ofSeconds(180)),
-                dir.resolve("cluster"),
-                System.err);
-        stack = RunningStack.start(
-                StackSpec.onCluster(cluster.descriptor(0), Failover.JOB_JAR, 1, Map.of()),
-                dir.resolve("flink-tmp"),
-                System.err);
+        failover = FailoverCluster.start(ClusterSpec.defaults().withHa(true), dir);
+        cluster = failover.cluster;
+        stack = failover.stack;
     }
 
     @AfterAll
     static void stopCluster() {
-        if (stack != null) {
-            stack.close();
-        }
-        if (cluster != null) {
-            cluster.close();
+        if (failover != null) {
+            failover.close();
         }
     }
 
