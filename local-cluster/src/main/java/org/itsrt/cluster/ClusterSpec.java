@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.IntStream;
+import org.itsrt.stack.flink.StandaloneFlink;
 
 /**
  * The shape of a local cluster: how many of each process, and on which ports.
@@ -92,6 +93,24 @@ public record ClusterSpec(
 
     public ClusterSpec withStartTimeout(Duration timeout) {
         return new ClusterSpec(jobManagers, taskManagers, slots, brokers, ha, ports, taskManagerMemory, timeout);
+    }
+
+    /**
+     * The Flink cluster of this shape, wherever it runs: processes, slots, memory. Where it runs
+     * (ports, folder, ZooKeeper's address) is added by the caller.
+     */
+    public StandaloneFlink.Options flinkOptions() {
+        return StandaloneFlink.Options.defaults()
+                .withJobManagers(jobManagers)
+                .withTaskManagers(taskManagers)
+                .withSlotsPerTaskManager(slots)
+                .withTaskManagerMemory(taskManagerMemory)
+                .withStartTimeout(startTimeout);
+    }
+
+    /** Partitions of each pipeline topic: one per slot, so a job that uses every slot reads from every partition. */
+    public int partitions() {
+        return taskManagers * slots;
     }
 
     /** ZooKeeper's client port; 0 = a free one. */

@@ -74,22 +74,16 @@ public final class LocalCluster implements AutoCloseable {
                     .withBrokers(spec.brokers())
                     .withPorts(spec.kafkaPorts(), spec.kafkaControllerPorts())
                     .withParentDir(folder));
-            // One partition per slot: a job that uses every slot reads from every partition.
             // Returns once every replica of them is in sync.
-            kafka.createTopics(Topics.PIPELINE, spec.taskManagers() * spec.slots());
+            kafka.createTopics(Topics.PIPELINE, spec.partitions());
             log.println("its-cluster: Kafka up at " + kafka.bootstrapServers() + ", topics " + Topics.PIPELINE
                     + ", every replica in sync");
 
             log.println("its-cluster: starting Flink (" + spec.describe() + ") ...");
-            StandaloneFlink.Options flinkOptions = StandaloneFlink.Options.defaults()
-                    .withJobManagers(spec.jobManagers())
-                    .withTaskManagers(spec.taskManagers())
-                    .withSlotsPerTaskManager(spec.slots())
-                    .withTaskManagerMemory(spec.taskManagerMemory())
+            StandaloneFlink.Options flinkOptions = spec.flinkOptions()
                     .withRestPorts(spec.flinkRestPorts())
                     .withRpcPorts(spec.flinkRpcPorts())
-                    .withParentDir(folder)
-                    .withStartTimeout(spec.startTimeout());
+                    .withParentDir(folder);
             if (zooKeeper != null) {
                 flinkOptions = flinkOptions.withZooKeeperHa(zooKeeper.connectString());
             }

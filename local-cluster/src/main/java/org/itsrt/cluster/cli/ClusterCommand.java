@@ -10,6 +10,7 @@ import java.util.concurrent.Callable;
 import org.itsrt.cli.DurationConverter;
 import org.itsrt.cli.MissingDefaultException;
 import org.itsrt.cli.ProjectPaths;
+import org.itsrt.cluster.ClusterConfigFile;
 import org.itsrt.cluster.ClusterDescriptor;
 import org.itsrt.cluster.ClusterSpec;
 import org.itsrt.cluster.ClusterStatus;
@@ -20,7 +21,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code ./its cluster up | status | submit | down}: the pipeline's cluster on this host (docs/cluster.md). */
+/** {@code ./its cluster up | status | submit | down | config}: the pipeline's cluster on this host (docs/cluster.md). */
 @Command(
         name = "cluster",
         description = {
@@ -32,7 +33,8 @@ import picocli.CommandLine.Parameters;
             ClusterCommand.Up.class,
             ClusterCommand.Status.class,
             ClusterCommand.Submit.class,
-            ClusterCommand.Down.class
+            ClusterCommand.Down.class,
+            ClusterCommand.Config.class
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
@@ -82,18 +84,8 @@ public final class ClusterCommand implements Callable<Integer> {
         }
     }
 
-    @Command(
-            name = "up",
-            description = "start the cluster and return once every TaskManager has registered and every "
-                    + "replica of the pipeline's topics is in sync")
-    static final class Up implements Callable<Integer> {
-
-        @CommandLine.Mixin
-        Folder folder = new Folder();
-
-        @CommandLine.Mixin
-        HelpOption help = new HelpOption();
-
+    /** The cluster's shape: how many of each process, slots, memory; what {@code up} starts and {@code config} renders. */
+    static final class Shape {
         @Option(
                 names = "--jobmanagers",
                 defaultValue = "1",
@@ -127,17 +119,38 @@ public final class ClusterCommand implements Callable<Integer> {
         boolean ha;
 
         @Option(
-                names = "--free-ports",
-                description = "listen on free ports instead of the standard ones (ZooKeeper 2181, Kafka 9092, "
-                        + "Flink web UI 8081, RPC 6123): for a second cluster beside one")
-        boolean freePorts;
-
-        @Option(
                 names = "--taskmanager-memory",
                 defaultValue = "1024m",
                 paramLabel = "SIZE",
                 description = "taskmanager.memory.process.size of each TaskManager (default: ${DEFAULT-VALUE})")
         String taskManagerMemory;
+
+        ClusterSpec spec(ClusterSpec.PortChoice ports, Duration startTimeout) {
+            return new ClusterSpec(
+                    jobManagers, taskManagers, slots, brokers, ha, ports, taskManagerMemory, startTimeout);
+        }
+    }
+
+    @Command(
+            name = "up",
+            description = "start the cluster and return once every TaskManager has registered and every "
+                    + "replica of the pipeline's topics is in sync")
+    static final class Up implements Callable<Integer> {
+
+        @CommandLine.Mixin
+        Folder folder = new Folder();
+
+        @CommandLine.Mixin
+        HelpOption help = new HelpOption();
+
+        @CommandLine.Mixin
+        Shape shape = new Shape();
+
+        @Option(
+                names = "--free-ports",
+                description = "listen on free ports instead of the standard ones (ZooKeeper 2181, Kafka 9092, "
+                        + "Flink web UI 8081, RPC 6123): for a second cluster beside one")
+        boolean freePorts;
 
         @Option(
                 names = "--start-timeout",
@@ -154,15 +167,8 @@ public final class ClusterCommand implements Callable<Integer> {
         public Integer call() throws Exception {
             ClusterSpec spec;
             try {
-                spec = new ClusterSpec(
-                        jobManagers,
-                        taskManagers,
-                        slots,
-                        brokers,
-                        ha,
-                        freePorts ? ClusterSpec.PortChoice.FREE : ClusterSpec.PortChoice.STANDARD,
-                        taskManagerMemory,
-                        startTimeout);
+                spec = shape.spec(
+                        freePorts ? ClusterSpec.PortChoice.FREE : ClusterSpec.PortChoice.STANDARD, startTimeout);
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(command.commandLine(), e.getMessage());
             }
@@ -175,6 +181,48 @@ public final class ClusterCommand implements Callable<Integer> {
                 return 1;
             }
             System.out.print(describeUp(cluster));
+            return 0;
+        }
+    }
+
+    @Command(
+            name = "config",
+            description = "print the Flink config.yaml of a cluster of this shape without starting anything: the one "
+                    + "`up` writes (standard ports, the cluster folder), or with --containers the same settings for "
+                    + "the containers of docker/compose.yaml (docker/flink/config.yaml is this output)")
+    static final class Config implements Callable<Integer> {
+
+        @CommandLine.Mixin
+        Folder folder = new Folder();
+
+        @CommandLine.Mixin
+        HelpOption help = new HelpOption();
+
+        @CommandLine.Mixin
+        Shape shape = new Shape();
+
+        @Option(
+                names = "--containers",
+                description = "container addresses, the standard ports and the shared volume's folders "
+                        + "(/opt/flink/shared), ZooKeeper at " + ClusterConfigFile.COMPOSE_ZOOKEEPER)
+        boolean containers;
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec command;
+
+        @Override
+        public Integer call() {
+            ClusterSpec spec;
+            try {
+                spec = shape.spec(
+                        ClusterSpec.PortChoice.STANDARD, ClusterSpec.defaults().startTimeout());
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(command.commandLine(), e.getMessage());
+            }
+            System.out.print(
+                    containers
+                            ? ClusterConfigFile.forContainers(spec)
+                            : ClusterConfigFile.forHost(spec, folder.resolve().toAbsolutePath()));
             return 0;
         }
     }

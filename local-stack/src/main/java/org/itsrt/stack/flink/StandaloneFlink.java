@@ -44,15 +44,12 @@ import org.itsrt.stack.ChildJvm;
  * <p>What Flink's {@code jobmanager.sh} and {@code taskmanager.sh} would do is done here: the JVM
  * memory flags and the derived {@code -D jobmanager.memory.*} / {@code -D taskmanager.memory.*}
  * options come from Flink's {@code BashJavaUtils} run against the same {@code config.yaml}, and
- * every JVM gets the module options of {@value #JAVA_OPTS_KEY} that Flink needs on Java 17.
+ * every JVM gets the JVM options of config.yaml ({@link ClusterConfig#JVM_OPTIONS}).
  */
 public final class StandaloneFlink implements AutoCloseable {
 
-    /** The key under which config.yaml keeps the JVM options of every cluster process. */
-    static final String JAVA_OPTS_KEY = "env.java.opts.all";
-
     /**
-     * The module options Flink's own config.yaml sets in {@value #JAVA_OPTS_KEY} for Java 17: without
+     * The module options Flink's own config.yaml sets in {@code env.java.opts.all} for Java 17: without
      * them, a job submitted over REST fails with an InaccessibleObjectException (Flink's closure
      * cleaner and serializers reflect into java.base).
      */
@@ -825,10 +822,8 @@ public final class StandaloneFlink implements AutoCloseable {
             String name, String flinkMain, Options options, Path conf, ResourceParams params, Path processDir)
             throws IOException {
         List<String> jvmOptions = new ArrayList<>(params.jvmOptions());
-        jvmOptions.addAll(JAVA_17_MODULE_OPTIONS);
-        // The LSTM kernel's vector path (docs/inference.md); scalar loops without it.
-        jvmOptions.add("--add-modules");
-        jvmOptions.add("jdk.incubator.vector");
+        // The same JVM options as config.yaml names, as Flink's scripts would add them.
+        jvmOptions.addAll(ClusterConfig.JVM_OPTIONS);
         jvmOptions.add("-Djava.awt.headless=true");
         jvmOptions.add("-Djava.io.tmpdir=" + Files.createDirectories(processDir.resolve("tmp")));
         // log.file: where the web UI finds the process's log (as Flink's scripts set it).
@@ -846,78 +841,19 @@ public final class StandaloneFlink implements AutoCloseable {
     }
 
     /**
-     * config.yaml: loopback addresses and the (first) JobManager's ports, folders inside the
-     * cluster folder, slots, memory, how jobs recover, and with high availability where the
-     * JobManagers meet in ZooKeeper; then the further Flink options. Returns what it wrote.
+     * Writes config.yaml for the processes of this host ({@link ClusterConfig.Loopback}: loopback
+     * addresses, the first JobManager's ports, folders inside the cluster folder). Returns what it
+     * wrote.
      */
     static Map<String, String> writeConfig(Path conf, Path dir, Options options, int rpcPort, int restPort)
             throws IOException {
-        Path tmp = Files.createDirectories(dir.resolve("tmp"));
-        Map<String, String> all = new LinkedHashMap<>();
-        all.put(JAVA_OPTS_KEY, String.join(" ", JAVA_17_MODULE_OPTIONS));
-        // Loopback only: nothing is opened to the network. The ports are fixed in the file because
-        // without high availability the TaskManagers and clients must know where the JobManager
-        // is; each JobManager also gets its own as -D options (they differ with several).
-        all.put("jobmanager.rpc.address", LOOPBACK);
-        all.put(RPC_PORT_KEY, Integer.toString(rpcPort));
-        all.put("jobmanager.bind-host", LOOPBACK);
-        all.put("taskmanager.host", LOOPBACK);
-        all.put("taskmanager.bind-host", LOOPBACK);
-        all.put("rest.address", LOOPBACK);
-        all.put("rest.bind-address", LOOPBACK);
-        all.put(REST_PORT_KEY, Integer.toString(restPort));
-        all.put("jobmanager.memory.process.size", options.jobManagerMemory());
-        all.put("taskmanager.memory.process.size", options.taskManagerMemory());
-        all.put("taskmanager.numberOfTaskSlots", Integer.toString(options.slotsPerTaskManager()));
-        all.put("io.tmp.dirs", tmp.toString());
-        all.put("web.tmpdir", tmp.toString());
-        all.put("classloader.parent-first-patterns.additional", MiniClusterSetup.PARENT_FIRST_PATTERNS);
-        // A failed job restarts after a second, again and again (RESTART_ATTEMPTS), whether or not
-        // it takes checkpoints: Flink's default restarts only checkpointing jobs, with a back-off
-        // that grows with every failure, which makes one recovery's duration unlike the next.
-        // With checkpoints it resumes from the last one; without, from its starting offsets.
-        // A TaskManager that died is noticed when heartbeats to it fail twice in a row
-        // (heartbeat.rpc-failure-threshold); every 2 s instead of 10 s, a killed TaskManager's job
-        // restarts within seconds. The timeout for a TaskManager that stops answering (a long GC
-        // pause) stays Flink's 50 s.
-        all.put("heartbeat.interval", "2000");
-        all.put("restart-strategy.type", "fixed-delay");
-        all.put("restart-strategy.fixed-delay.attempts", Integer.toString(RESTART_ATTEMPTS));
-        all.put("restart-strategy.fixed-delay.delay", "1s");
-        // Checkpoints as files in the cluster folder, which every process of the cluster reads:
-        // the default keeps them in the JobManager's heap, lost with it, and a TaskManager's state
-        // could not be restored on another one.
-        all.put("execution.checkpointing.storage", "filesystem");
-        all.put(
-                "execution.checkpointing.dir",
-                dir.resolve("checkpoints").toUri().toString());
-        all.put(
-                "execution.checkpointing.savepoint-dir",
-                dir.resolve("savepoints").toUri().toString());
-        if (options.highAvailability()) {
-            all.put("high-availability.type", "zookeeper");
-            all.put("high-availability.zookeeper.quorum", options.zooKeeperQuorum());
-            // Job graphs, jars and checkpoint metadata that a new leader recovers the jobs from;
-            // ZooKeeper holds only pointers to them. Shared by all JobManagers.
-            all.put("high-availability.storageDir", dir.resolve("ha").toUri().toString());
-            // One cluster's znodes apart from another's on the same ZooKeeper.
-            all.put("high-availability.cluster-id", dir.getFileName().toString());
-            all.put("high-availability.zookeeper.client.session-timeout", HA_SESSION_TIMEOUT.toMillis() + "ms");
-            all.put("high-availability.zookeeper.client.connection-timeout", HA_CONNECTION_TIMEOUT.toMillis() + "ms");
-        }
-        all.putAll(options.flinkOptions());
-        StringBuilder yaml = new StringBuilder("# Written by StandaloneFlink for this cluster only.\n");
-        all.forEach((k, v) -> yaml.append(k).append(": ").append(yamlScalar(v)).append('\n'));
-        Files.writeString(conf.resolve("config.yaml"), yaml.toString(), StandardCharsets.UTF_8);
+        Files.createDirectories(dir.resolve("tmp"));
+        Map<String, String> all = ClusterConfig.settings(options, new ClusterConfig.Loopback(dir, rpcPort, restPort));
+        Files.writeString(
+                conf.resolve("config.yaml"),
+                ClusterConfig.yaml(all, List.of("Written by StandaloneFlink for this cluster only.")),
+                StandardCharsets.UTF_8);
         return all;
-    }
-
-    /** A YAML scalar: plain when it cannot be misread, single-quoted otherwise. */
-    static String yamlScalar(String value) {
-        if (value.matches("[A-Za-z0-9._/;-]+")) {
-            return value;
-        }
-        return "'" + value.replace("'", "''") + "'";
     }
 
     /**

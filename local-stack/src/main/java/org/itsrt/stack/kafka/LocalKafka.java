@@ -822,6 +822,32 @@ public final class LocalKafka implements AutoCloseable {
         return broker;
     }
 
+    /**
+     * The settings every node of a cluster of {@code brokers} nodes shares, wherever it runs (the
+     * compose stack's brokers have the same, as environment variables): replication, and how
+     * topics and consumer groups start. Listeners, node ids and folders are the place's own.
+     */
+    public static Map<String, String> brokerSettings(int brokers) {
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("num.partitions", "1");
+        // Every topic on every broker; with three, writes with acks=all go on while one is down
+        // (two in sync) and stop rather than rest on a single copy. One broker: one replica.
+        String replicas = Integer.toString(brokers);
+        String minInsync = Integer.toString(minInsync(brokers));
+        p.put("default.replication.factor", replicas);
+        p.put("min.insync.replicas", minInsync);
+        p.put("offsets.topic.replication.factor", replicas);
+        p.put("transaction.state.log.replication.factor", replicas);
+        p.put("transaction.state.log.min.isr", minInsync);
+        p.put("share.coordinator.state.topic.replication.factor", replicas);
+        p.put("share.coordinator.state.topic.min.isr", minInsync);
+        // Consumers of a fresh group start at once instead of after the default 3 s.
+        p.put("group.initial.rebalance.delay.ms", "0");
+        // Topics are created on purpose; a typo in a topic name must fail, not create a topic.
+        p.put("auto.create.topics.enable", "false");
+        return p;
+    }
+
     private static Path writeConfig(Path dir, NodeConfig node) throws IOException {
         Properties p = new Properties();
         p.setProperty("process.roles", "broker,controller");
@@ -837,22 +863,7 @@ public final class LocalKafka implements AutoCloseable {
         p.setProperty("inter.broker.listener.name", "PLAINTEXT");
         p.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
         p.setProperty("log.dirs", dir.resolve("data").toString());
-        p.setProperty("num.partitions", "1");
-        // Every topic on every broker; with three, writes with acks=all go on while one is down
-        // (two in sync) and stop rather than rest on a single copy. One broker: one replica.
-        String replicas = Integer.toString(node.brokers());
-        String minInsync = Integer.toString(minInsync(node.brokers()));
-        p.setProperty("default.replication.factor", replicas);
-        p.setProperty("min.insync.replicas", minInsync);
-        p.setProperty("offsets.topic.replication.factor", replicas);
-        p.setProperty("transaction.state.log.replication.factor", replicas);
-        p.setProperty("transaction.state.log.min.isr", minInsync);
-        p.setProperty("share.coordinator.state.topic.replication.factor", replicas);
-        p.setProperty("share.coordinator.state.topic.min.isr", minInsync);
-        // Consumers of a fresh group start at once instead of after the default 3 s.
-        p.setProperty("group.initial.rebalance.delay.ms", "0");
-        // Topics are created on purpose; a typo in a topic name must fail, not create a topic.
-        p.setProperty("auto.create.topics.enable", "false");
+        p.putAll(brokerSettings(node.brokers()));
         Path file = dir.resolve("server.properties");
         try (var out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             p.store(out, "KRaft node " + node.nodeId() + " of " + node.brokers() + " for local runs");

@@ -106,8 +106,7 @@ class StandaloneFlinkTest {
         assertThat(read.get(RestOptions.BIND_ADDRESS)).isEqualTo("127.0.0.1");
         assertThat(read.get(TaskManagerOptions.NUM_TASK_SLOTS)).isEqualTo(3);
         assertThat(read.get(PipelineOptions.NAME)).isEqualTo("a: b # c 'd'");
-        assertThat(read.get(CoreOptions.FLINK_JVM_OPTIONS))
-                .isEqualTo(String.join(" ", StandaloneFlink.JAVA_17_MODULE_OPTIONS));
+        assertThat(read.get(CoreOptions.FLINK_JVM_OPTIONS)).isEqualTo(String.join(" ", ClusterConfig.JVM_OPTIONS));
         assertThat(read.get(CoreOptions.ALWAYS_PARENT_FIRST_LOADER_PATTERNS_ADDITIONAL))
                 .containsExactly("org.tensorflow", "org.bytedeco", "com.google.protobuf");
     }
