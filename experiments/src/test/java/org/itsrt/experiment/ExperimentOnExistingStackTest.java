@@ -130,7 +130,11 @@ class ExperimentOnExistingStackTest {
         String text = err.toString(StandardCharsets.UTF_8);
         assertThat(xen).isEqualTo(2);
         assertThat(linux).isEqualTo(2);
-        assertThat(text).contains("give --row-command").contains("with --flink-rest give --cluster-pid");
+        assertThat(text)
+                .contains("give --row-command")
+                .contains("xen-configs/apply-row.sh in dom0")
+                .contains("on the Docker Compose stack, docker/apply-row.sh")
+                .contains("with --flink-rest give --cluster-pid");
         assertThat(dir.resolve("a")).doesNotExist();
         assertThat(dir.resolve("b")).doesNotExist();
     }

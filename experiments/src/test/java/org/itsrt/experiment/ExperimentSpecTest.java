@@ -58,6 +58,13 @@ class ExperimentSpecTest {
             ExperimentSpec spec = ExperimentSpec.read(BUNDLED.resolve(name + ".yaml"));
             assertThat(spec.backend().yamlName).startsWith("xen-");
             assertThat(spec.rows()).allSatisfy(row -> assertThat(xenRows).contains(row.xenRow()));
+            // The same rows run on the Docker Compose stack: docker/apply-row.sh applies each from its
+            // override file.
+            assertThat(spec.rows()).allSatisfy(row -> assertThat(ROOT.resolve("docker/rows/" + row.xenRow() + ".yaml"))
+                    .isRegularFile());
+            assertThat(spec.rows()).allSatisfy(row -> assertThat(RowBackend.plan(spec, row))
+                    .contains("xen-configs/apply-row.sh " + row.xenRow() + " (in dom0")
+                    .contains("docker/apply-row.sh " + row.xenRow() + " on the Docker Compose stack"));
         }
         // Table 4's six budgets, in the study's order.
         assertThat(ExperimentSpec.read(BUNDLED.resolve("study-rtds.yaml")).rows())

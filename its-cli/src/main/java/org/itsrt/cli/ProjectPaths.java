@@ -12,10 +12,11 @@ import java.util.List;
 
 /**
  * The repository's default inputs, found by the commands themselves rather than handed over by
- * the {@code ./its} launcher: the committed sample table, the shipped model bundle and the job
- * jar the build makes. A command calls the accessor of a default only when the user gave no
- * option for it, so a missing default fails then, naming the path it looked at, how the
- * repository was found and what to do; an option given explicitly never needs the repository.
+ * the {@code ./its} launcher: the committed sample table, the shipped model bundle, the study's
+ * scheduler rows and the job jar the build makes. A command calls the accessor of a default only
+ * when the user gave no option for it, so a missing default fails then, naming the path it looked
+ * at, how the repository was found and what to do; an option given explicitly never needs the
+ * repository.
  *
  * <pre>{@code
  * Path table = data != null ? data : ProjectPaths.locate().sampleTable();
@@ -45,6 +46,8 @@ public final class ProjectPaths {
     public static final String JOB_JAR_FOLDER = "its-job/target";
     /** The job jar's name, as a glob: the version is the build's. */
     public static final String JOB_JAR_GLOB = "its-job-*-flink-job.jar";
+    /** The study's scheduler rows (Tables 4-6), relative to the root (xen-configs/README.md). */
+    public static final String STUDY_ROWS = "xen-configs/study-rows.tsv";
 
     private static final String LAUNCHER = "its";
     private static final String POM = "pom.xml";
@@ -131,6 +134,22 @@ public final class ProjectPaths {
                             + "or give a bundle explicitly");
         }
         return bundle;
+    }
+
+    /**
+     * The study's scheduler rows, one per configuration of Tables 4-6.
+     *
+     * @throws MissingDefaultException when it is not a file
+     */
+    public Path studyRows() {
+        Path rows = root.resolve(STUDY_ROWS);
+        if (!Files.isRegularFile(rows)) {
+            throw missing(
+                    rows,
+                    "the study's scheduler rows (" + STUDY_ROWS + ")",
+                    "restore it with git checkout -- " + STUDY_ROWS + ", or give a rows file explicitly");
+        }
+        return rows;
     }
 
     /**

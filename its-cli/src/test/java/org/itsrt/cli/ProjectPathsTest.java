@@ -21,6 +21,7 @@ class ProjectPathsTest {
         assertThat(paths.root().resolve("its")).isRegularFile();
         assertThat(paths.sampleTable()).isRegularFile().hasFileName("synthetic-readings.csv");
         assertThat(paths.modelBundle().resolve("saved_model")).isDirectory();
+        assertThat(paths.studyRows()).isRegularFile().hasFileName("study-rows.tsv");
     }
 
     @Test
@@ -74,6 +75,11 @@ class ProjectPathsTest {
                 .hasMessageStartingWith(
                         dir.resolve(ProjectPaths.MODEL_BUNDLE) + ": missing; expected the shipped model bundle")
                 .hasMessageContaining("saved_model/");
+        assertThatThrownBy(paths::studyRows)
+                .isInstanceOf(MissingDefaultException.class)
+                .hasMessageStartingWith(
+                        dir.resolve(ProjectPaths.STUDY_ROWS) + ": missing; expected the study's scheduler rows")
+                .hasMessageContaining("git checkout -- xen-configs/study-rows.tsv");
         assertThatThrownBy(paths::jobJar)
                 .isInstanceOf(MissingDefaultException.class)
                 .hasMessageStartingWith(

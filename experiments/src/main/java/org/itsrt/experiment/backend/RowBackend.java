@@ -22,8 +22,9 @@ public final class RowBackend {
 
     /**
      * How a row is applied. Linux rows go on the process that runs the job's tasks (a child
-     * cluster's, or {@code --cluster-pid}); Xen rows are set in dom0 on the domain the job runs in,
-     * by {@code rowCommand} ({@link XenRowCommand}).
+     * cluster's, or {@code --cluster-pid}); the study's rows are set where the job runs, by
+     * {@code rowCommand} ({@link XenRowCommand}): in dom0 on the domain, or on the Docker Compose
+     * stack's TaskManager containers.
      *
      * @param rowCommand for xen-* backends: the command that applies a row of study-rows.tsv
      */
@@ -31,8 +32,9 @@ public final class RowBackend {
         if (spec.backend().yamlName.startsWith("xen-")) {
             if (rowCommand == null) {
                 throw new IllegalArgumentException(
-                        spec.backend().yamlName + " rows are set with xl in Xen's dom0: give "
-                                + "--row-command (e.g. \"ssh root@dom0 /opt/its-rt/xen-configs/apply-row.sh\")");
+                        spec.backend().yamlName + " rows are set where the job runs: give --row-command (on Xen, "
+                                + "e.g. \"ssh root@dom0 /opt/its-rt/xen-configs/apply-row.sh\"; on the Docker "
+                                + "Compose stack, docker/apply-row.sh)");
             }
             return pid -> XenRowCommand.apply(spec.backend().yamlName, rowCommand, row.xenRow());
         }
@@ -94,7 +96,8 @@ public final class RowBackend {
                         row.periodUs() * 1000,
                         row.periodUs() * 1000);
             case XEN_RTDS, XEN_CREDIT, XEN_CREDIT2 ->
-                "xen-configs/apply-row.sh " + row.xenRow() + " (in dom0; restore: xen-configs/apply-row.sh --restore)";
+                "xen-configs/apply-row.sh " + row.xenRow() + " (in dom0; restore: xen-configs/apply-row.sh --restore), "
+                        + "or docker/apply-row.sh " + row.xenRow() + " on the Docker Compose stack";
         };
     }
 }

@@ -9,10 +9,11 @@ import java.util.concurrent.TimeUnit;
 import org.itsrt.sched.linux.AppliedBudget;
 
 /**
- * A Xen row applied by a command: {@code xen-configs/apply-row.sh} where it can reach dom0, e.g.
- * {@code ssh root@dom0 /opt/its-rt/xen-configs/apply-row.sh}. The runner calls {@code COMMAND ROW}
- * once the job is live and {@code COMMAND --restore} after the last record; the script sets the
- * row with xl, reads it back and fails naming the row when it did not take, so a run never
+ * A study row applied by a command: {@code xen-configs/apply-row.sh} where it can reach dom0, e.g.
+ * {@code ssh root@dom0 /opt/its-rt/xen-configs/apply-row.sh}, or {@code docker/apply-row.sh} for
+ * the Docker Compose stack's TaskManager containers. The runner calls {@code COMMAND ROW} once the
+ * job is live and {@code COMMAND --restore} after the last record; the script sets the row (with
+ * xl, or docker update), reads it back and fails naming the row when it did not take, so a run never
  * measures a configuration other than its row. What the script printed (its read-back) goes into
  * the run's {@code applied.json}.
  */

@@ -28,8 +28,9 @@ import picocli.CommandLine.Parameters;
         description = {
             "Runs an experiment file (YAML): for each row and repetition, runs the whole pipeline (./its demo: "
                     + "a fresh local broker and Flink cluster, or the ones at --bootstrap-servers and --flink-rest), applies "
-                    + "the row once the job is live (a Linux budget on the cluster's process, or a Xen row in dom0 through "
-                    + "--row-command), restores after the run; then writes one results folder with results.md (comparison "
+                    + "the row once the job is live (a Linux budget on the cluster's process, or a study row through "
+                    + "--row-command: in Xen's dom0, or on a Docker Compose stack's TaskManager containers), restores "
+                    + "after the run; then writes one results folder with results.md (comparison "
                     + "across rows, every run, environment), runs.csv and plots."
         },
         exitCodeListHeading = "%nExit codes:%n",
@@ -89,9 +90,10 @@ public final class ExperimentCommand implements Callable<Integer> {
     @Option(
             names = "--row-command",
             paramLabel = "COMMAND",
-            description = "xen-* backends: the command that applies a row in dom0, called as COMMAND ROW once the job "
-                    + "is live and COMMAND --restore after the run, e.g. \"ssh root@dom0 "
-                    + "/opt/its-rt/xen-configs/apply-row.sh\"")
+            description = "xen-* backends: the command that applies a study row where the job runs, called as "
+                    + "COMMAND ROW once the job is live and COMMAND --restore after the run: on Xen, e.g. \"ssh "
+                    + "root@dom0 /opt/its-rt/xen-configs/apply-row.sh\"; on the Docker Compose stack, "
+                    + "docker/apply-row.sh (the same rows on the TaskManager containers)")
     String rowCommand;
 
     @Option(
@@ -197,8 +199,9 @@ public final class ExperimentCommand implements Callable<Integer> {
     private String deploymentProblem(ExperimentSpec spec) {
         boolean xen = spec.backend().yamlName.startsWith("xen-");
         if (xen && rowCommand == null) {
-            return file + ": backend " + spec.backend().yamlName + " sets its rows with xl in Xen's dom0 on the domain "
-                    + "the job runs in: give --row-command (how to reach xen-configs/apply-row.sh there) and, for the "
+            return file + ": backend " + spec.backend().yamlName + " sets its rows where the job runs: give "
+                    + "--row-command (on Xen, how to reach xen-configs/apply-row.sh in dom0; on the Docker Compose "
+                    + "stack, docker/apply-row.sh) and, for the "
                     + "study's layout, --bootstrap-servers and --flink-rest (docs/experiments.md, section 5). "
                     + "--plan prints the rows.";
         }

@@ -250,7 +250,8 @@ public final class TuneCommand implements Callable<Integer> {
                             + "process on this host, so it takes linux-cgroup or linux-deadline"
                             + (backend == Backend.NONE
                                     ? " (none sets no budget)"
-                                    : " (xen-* rows are set with xl in Xen's dom0; ./its experiment --plan prints them)"));
+                                    : " (xen-* rows are set by ./its experiment --row-command, in Xen's dom0 or on the Docker "
+                                            + "Compose stack; ./its experiment --plan prints them)"));
         }
         boolean cgroup = backend == Backend.LINUX_CGROUP;
         String cpus = theRowsOne(spec, Row::cpus, "cpus", baseFile, problems);

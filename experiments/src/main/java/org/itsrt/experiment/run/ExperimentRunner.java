@@ -48,7 +48,7 @@ public final class ExperimentRunner {
      *                         child cluster per run
      * @param clusterPid       with {@code flinkRest}: the TaskManager's process on this host, which
      *                         linux-* rows are applied to
-     * @param rowCommand       for xen-* rows: the command that applies a row in dom0 ({@link XenRowCommand})
+     * @param rowCommand       for xen-* rows: the command that applies a row where the job runs ({@link XenRowCommand})
      * @param clusterDir       a cluster that {@code ./its cluster up} started: its brokers and JobManagers, rows
      *                         applied to its first TaskManager; null otherwise
      */

@@ -9,8 +9,9 @@ import java.util.List;
  * One reservation (budget C every period T, per vCPU, for a domain of N vCPUs) in every scheduler's
  * terms: Xen RTDS (per vCPU, as is), Xen Credit (a cap in % of one pCPU for the whole domain, no period
  * of its own), cgroup CPU bandwidth (one quota for the whole group: N x C every T) and SCHED_DEADLINE
- * (one reservation per thread, so N threads of C every T, with an implicit deadline D = T). A setting a
- * backend cannot express is given with a note instead of a command that would fail.
+ * (one reservation per thread, so N threads of C every T, with an implicit deadline D = T), and the
+ * cgroup bandwidth as the Docker Compose stack's TaskManager container takes it ({@link #compose()}). A
+ * setting a backend cannot express is given with a note instead of a command that would fail.
  */
 public record EquivalentSettings(
         String domain,
@@ -79,5 +80,10 @@ public record EquivalentSettings(
                 chrt,
                 dlProblem,
                 List.copyOf(notes));
+    }
+
+    /** The cgroup bandwidth as the TaskManager container's {@code cpu_period}/{@code cpu_quota}. */
+    public ComposeCpu compose() {
+        return ComposeCpu.of(this);
     }
 }

@@ -2,12 +2,22 @@ package org.itsrt.sched.cli;
 
 import java.io.PrintWriter;
 import java.math.BigDecimal;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
+import org.itsrt.cli.MissingDefaultException;
+import org.itsrt.cli.ProjectPaths;
 import org.itsrt.sched.budget.BudgetPlan;
 import org.itsrt.sched.budget.BudgetRefusal;
+import org.itsrt.sched.budget.ComposeCpu;
 import org.itsrt.sched.budget.PeriodCandidates;
 import org.itsrt.sched.budget.PoolCheck;
+import org.itsrt.sched.budget.Reservation;
+import org.itsrt.sched.budget.StudyRow;
+import org.itsrt.sched.budget.StudyRows;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -23,22 +33,28 @@ import picocli.CommandLine.Spec;
             "Works out the CPU reservation of a domain (rt-vm, the job's 2-vCPU VM, by default): with "
                     + "--utilization and --max-latency-us, Tableau's rule picks the largest candidate period T "
                     + "with 2(1-U)T <= L and the budget C = U*T rounded up to a whole us; with --budget-us and "
-                    + "--period-us it takes them as given. It checks Xen's limits and, with --pool-cpus, that "
+                    + "--period-us it takes them as given; with --row, from a row of the study's scheduler rows "
+                    + "(xen-configs/study-rows.tsv). It checks Xen's limits and, with --pool-cpus, that "
                     + "the cpupool can hold it beside Dom0 and --other reservations, then prints the xl "
                     + "commands for RTDS and Credit and the Linux equivalents: cgroup v2 cpu.max, cgroup v1 "
-                    + "cfs quota/period, SCHED_DEADLINE per thread.",
+                    + "cfs quota/period, the Docker Compose stack's TaskManager cpu_period/cpu_quota, "
+                    + "SCHED_DEADLINE per thread. --format compose prints the Compose override file alone.",
             "'its budget apply' puts a budget on a running process on this Linux machine. "
                     + "Details: docs/scheduling.md."
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:a budget was worked out",
-            "2:refused (no period meets the latency, Xen's limits, or the pool cannot hold it; the message "
-                    + "names the constraint and by how much), or bad usage"
+            "2:refused (no period meets the latency, Xen's limits, the pool cannot hold it, or --format "
+                    + "compose and Docker cannot express it; the message names the constraint and by how much), a "
+                    + "bad rows file, or bad usage"
         })
 public final class BudgetCommand implements Callable<Integer> {
 
     static final int REFUSED = 2;
+
+    private static final Set<String> FORMATS = Set.of("text", "json", "compose");
+    private static final Pattern SHELL_PLAIN = Pattern.compile("[A-Za-z0-9_./:=,@%+-]+");
 
     @Spec
     private CommandSpec spec;
@@ -77,6 +93,21 @@ public final class BudgetCommand implements Callable<Integer> {
 
     @Option(names = "--period-us", paramLabel = "T", description = "a period given directly, in us; with --budget-us")
     Long periodUs;
+
+    @Option(
+            names = "--row",
+            paramLabel = "NAME",
+            description = "a row of the study's scheduler rows, e.g. rtds-76750 or credit-cap153: an RTDS row's "
+                    + "budget and period per vCPU, a Credit cap as CFS bandwidth over "
+                    + StudyRow.CREDIT_CAP_PERIOD_US + " us; rows without a cap have no CPU limit")
+    String row;
+
+    @Option(
+            names = "--rows",
+            paramLabel = "FILE",
+            description = "another rows file with the columns of the repository's " + ProjectPaths.STUDY_ROWS
+                    + "; with --row")
+    Path rowsFile;
 
     @Option(
             names = "--vcpus",
@@ -129,7 +160,8 @@ public final class BudgetCommand implements Callable<Integer> {
             names = "--format",
             paramLabel = "FORMAT",
             defaultValue = "text",
-            description = "text or json (default: ${DEFAULT-VALUE})")
+            description = "text, json, or compose: the Docker Compose override file that gives the reservation "
+                    + "to the stack's TaskManager container (default: ${DEFAULT-VALUE})")
     String format;
 
     @Option(
@@ -164,14 +196,33 @@ public final class BudgetCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         CommandLine cmd = spec.commandLine();
-        if (!format.equals("text") && !format.equals("json")) {
-            throw new CommandLine.ParameterException(cmd, "--format must be text or json, got '" + format + "'");
+        if (!FORMATS.contains(format)) {
+            throw new CommandLine.ParameterException(
+                    cmd, "--format must be text, json or compose, got '" + format + "'");
         }
         if (vcpus < 1) {
             throw new CommandLine.ParameterException(cmd, "--vcpus must be >= 1, got " + vcpus);
         }
         boolean rule = utilization != null || maxLatencyUs != null;
         boolean direct = budgetUs != null || periodUs != null;
+        if (rowsFile != null && row == null) {
+            throw new CommandLine.ParameterException(cmd, "--rows names the file --row reads: give --row too");
+        }
+        if (row != null
+                && (rule
+                        || direct
+                        || periodsUs != null
+                        || cmd.getParseResult().hasMatchedOption("--hyperperiod-us")
+                        || extratime)) {
+            throw new CommandLine.ParameterException(
+                    cmd,
+                    "--row takes the reservation from the row: it goes without --utilization/--max-latency-us, "
+                            + "--budget-us/--period-us, --periods-us/--hyperperiod-us and --extratime (the row "
+                            + "says it)");
+        }
+        if (row != null) {
+            return byRow(cmd);
+        }
         if (rule == direct) {
             throw new CommandLine.ParameterException(
                     cmd,
@@ -199,19 +250,7 @@ public final class BudgetCommand implements Callable<Integer> {
         if (rule && maxLatencyUs < 0) {
             throw new CommandLine.ParameterException(cmd, "--max-latency-us must be >= 0, got " + maxLatencyUs);
         }
-        if (poolCpus == null
-                && (!others.isEmpty()
-                        || spec.commandLine().getParseResult().hasMatchedOption("--dom0-vcpus")
-                        || spec.commandLine().getParseResult().hasMatchedOption("--dom0-utilization"))) {
-            throw new CommandLine.ParameterException(
-                    cmd, "--other, --dom0-vcpus and --dom0-utilization describe the " + "pool: give --pool-cpus too");
-        }
-        if (poolCpus != null && poolCpus < 1) {
-            throw new CommandLine.ParameterException(cmd, "--pool-cpus must be >= 1, got " + poolCpus);
-        }
-        if (dom0Vcpus < 0) {
-            throw new CommandLine.ParameterException(cmd, "--dom0-vcpus must be >= 0, got " + dom0Vcpus);
-        }
+        PoolCheck.Pool pool = pool(cmd);
         PeriodCandidates candidates = null;
         if (rule) {
             try {
@@ -222,23 +261,115 @@ public final class BudgetCommand implements Callable<Integer> {
                         cmd, (periodsUs != null ? "--periods-us: " : "--hyperperiod-us: ") + e.getMessage());
             }
         }
-        PoolCheck.Pool pool =
-                poolCpus == null ? null : new PoolCheck.Pool(poolCpus, others, dom0Vcpus, dom0Utilization);
-
-        PrintWriter out = cmd.getOut();
-        PrintWriter err = cmd.getErr();
         BudgetPlan plan;
         try {
             plan = rule
                     ? BudgetPlan.byRule(domain, vcpus, utilization, maxLatencyUs, candidates, pool, extratime)
                     : BudgetPlan.direct(domain, vcpus, budgetUs, periodUs, pool, extratime);
         } catch (BudgetRefusal refusal) {
-            err.println("its budget: refused (" + refusal.constraint() + "): " + refusal.getMessage());
-            err.flush();
+            return refused(cmd, refusal.constraint(), refusal.getMessage());
+        }
+        return print(cmd, new Rendering(domain, vcpus, plan, null, null, null, commandLine(cmd)));
+    }
+
+    /** The reservation of a study row: a budget, a Credit cap as bandwidth, or none at all. */
+    private int byRow(CommandLine cmd) {
+        PoolCheck.Pool pool = pool(cmd);
+        StudyRows rows;
+        String rowsShown;
+        try {
+            if (rowsFile != null) {
+                rows = StudyRows.read(rowsFile);
+                rowsShown = rowsFile.toString();
+            } else {
+                rows = StudyRows.read(ProjectPaths.locate().studyRows());
+                rowsShown = ProjectPaths.STUDY_ROWS;
+            }
+        } catch (IllegalArgumentException | MissingDefaultException e) {
+            cmd.getErr().println("its budget: " + e.getMessage());
+            cmd.getErr().flush();
             return REFUSED;
         }
-        out.print(format.equals("json") ? PlanRenderer.json(plan) + System.lineSeparator() : PlanRenderer.text(plan));
+        StudyRow studyRow;
+        try {
+            studyRow = rows.row(row);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(cmd, "--row: " + e.getMessage());
+        }
+        // The bundled override files are the repository rows' own; a row of another file has none.
+        String composeFile = rowsFile == null && !studyRow.xenDefault() ? ComposeCpu.rowFile(studyRow.name()) : null;
+        Optional<Reservation> reservation;
+        try {
+            reservation = studyRow.reservation(vcpus);
+        } catch (IllegalArgumentException e) {
+            return refused(cmd, "row", e.getMessage());
+        }
+        if (reservation.isEmpty() && pool != null) {
+            throw new CommandLine.ParameterException(
+                    cmd, "row " + studyRow.name() + " has no CPU limit: --pool-cpus has no reservation to check");
+        }
+        BudgetPlan plan = null;
+        if (reservation.isPresent()) {
+            Reservation r = reservation.get();
+            try {
+                plan = BudgetPlan.direct(domain, vcpus, r.budgetUs(), r.periodUs(), pool, studyRow.extratime());
+            } catch (BudgetRefusal refusal) {
+                return refused(cmd, refusal.constraint(), "row " + studyRow.name() + ": " + refusal.getMessage());
+            }
+        }
+        return print(cmd, new Rendering(domain, vcpus, plan, studyRow, rowsShown, composeFile, commandLine(cmd)));
+    }
+
+    private PoolCheck.Pool pool(CommandLine cmd) {
+        if (poolCpus == null
+                && (!others.isEmpty()
+                        || cmd.getParseResult().hasMatchedOption("--dom0-vcpus")
+                        || cmd.getParseResult().hasMatchedOption("--dom0-utilization"))) {
+            throw new CommandLine.ParameterException(
+                    cmd, "--other, --dom0-vcpus and --dom0-utilization describe the " + "pool: give --pool-cpus too");
+        }
+        if (poolCpus != null && poolCpus < 1) {
+            throw new CommandLine.ParameterException(cmd, "--pool-cpus must be >= 1, got " + poolCpus);
+        }
+        if (dom0Vcpus < 0) {
+            throw new CommandLine.ParameterException(cmd, "--dom0-vcpus must be >= 0, got " + dom0Vcpus);
+        }
+        return poolCpus == null ? null : new PoolCheck.Pool(poolCpus, others, dom0Vcpus, dom0Utilization);
+    }
+
+    private int print(CommandLine cmd, Rendering rendering) {
+        PrintWriter out = cmd.getOut();
+        switch (format) {
+            case "json" -> out.print(PlanRenderer.json(rendering) + System.lineSeparator());
+            case "compose" -> {
+                String problem = rendering.compose().problem();
+                if (problem != null) {
+                    return refused(cmd, "compose", "Docker cannot give the TaskManager container this: " + problem);
+                }
+                out.print(PlanRenderer.compose(rendering));
+            }
+            default -> out.print(PlanRenderer.text(rendering));
+        }
         out.flush();
         return 0;
+    }
+
+    private static int refused(CommandLine cmd, String constraint, String message) {
+        cmd.getErr().println("its budget: refused (" + constraint + "): " + message);
+        cmd.getErr().flush();
+        return REFUSED;
+    }
+
+    /** The command as typed, for the header of an override file: how to render it again. */
+    private static String commandLine(CommandLine cmd) {
+        StringBuilder line = new StringBuilder("./its budget");
+        for (String arg : cmd.getParseResult().originalArgs()) {
+            line.append(' ').append(shellWord(arg));
+        }
+        return line.toString();
+    }
+
+    private static String shellWord(String arg) {
+        return SHELL_PLAIN.matcher(arg).matches() ? arg : "'" + arg.replace("'", "'\\''") + "'";
     }
 }

@@ -23,6 +23,26 @@ class EquivalentSettingsTest {
         assertThat(s.deadlinePeriodNs()).isEqualTo(100_000_000);
         assertThat(s.chrt()).isEqualTo("chrt -d -T 76750000 -P 100000000 -D 100000000 -p 0 TID");
         assertThat(s.deadlineProblem()).isNull();
+        // The Compose stack's TaskManager container takes the cgroup bandwidth as is.
+        ComposeCpu compose = s.compose();
+        assertThat(compose.cpuPeriodUs()).isEqualTo(s.cgroupPeriodUs());
+        assertThat(compose.cpuQuotaUs()).isEqualTo(s.cgroupQuotaUs());
+        assertThat(compose.cpuShares()).isNull();
+        assertThat(compose.settings()).isEqualTo("cpu_period 100000, cpu_quota 153500");
+        assertThat(compose.dockerUpdate("tm1")).isEqualTo("docker update --cpu-period 100000 --cpu-quota 153500 tm1");
+        assertThat(compose.servicesYaml())
+                .isEqualTo("services:\n  taskmanager:\n    cpu_period: 100000\n    cpu_quota: 153500\n");
+    }
+
+    @Test
+    void withoutALimitTheContainerGetsCfssDefaultWeightAndAnUnlimitedQuota() {
+        ComposeCpu none = ComposeCpu.unlimited();
+        assertThat(none.limited()).isFalse();
+        assertThat(none.settings()).isEqualTo("cpu_shares 1024");
+        // -1, not 0: docker update ignores 0 and would keep a previous quota.
+        assertThat(none.dockerUpdate("tm1")).isEqualTo("docker update --cpu-quota -1 --cpu-shares 1024 tm1");
+        assertThat(none.servicesYaml()).isEqualTo("services:\n  taskmanager:\n    cpu_shares: 1024\n");
+        assertThat(ComposeCpu.rowFile("rtds-76750")).isEqualTo("docker/rows/rtds-76750.yaml");
     }
 
     @Test
@@ -45,6 +65,8 @@ class EquivalentSettingsTest {
         EquivalentSettings shortPeriod = EquivalentSettings.of("rt-vm", 2, new Reservation(50, 100), false);
         assertThat(shortPeriod.cgroupProblem()).contains("period of 1000..1000000 us, got 100 us");
         assertThat(shortPeriod.deadlineProblem()).isNull();
+        assertThat(shortPeriod.compose().problem()).isEqualTo(shortPeriod.cgroupProblem());
+        assertThatThrownBy(() -> shortPeriod.compose().servicesYaml()).hasMessageContaining("not expressible");
         // A 10 s period: past SCHED_DEADLINE's default maximum of 4.19 s and cgroup's 1 s.
         EquivalentSettings longPeriod =
                 EquivalentSettings.of("rt-vm", 2, new Reservation(5_000_000, 10_000_000), false);
