@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 /** The images' builds stay in step with the repository (hadolint checks the rest: check-docker.sh). */
 class DockerfileTest {
 
-    private static final List<String> DOCKERFILES = List.of("docker/flink/Dockerfile", "docker/tools/Dockerfile");
+    private static final List<String> DOCKERFILES = List.of("docker/Dockerfile");
 
     @Test
     void everyBuildCopiesThePomOfEveryModuleBecauseMavenReadsTheWholeReactor() throws Exception {
@@ -57,7 +57,7 @@ class DockerfileTest {
 
     @Test
     void theFlinkImageHoldsWhatTheComposeFileRuns() throws Exception {
-        String flink = read("docker/flink/Dockerfile");
+        String flink = read("docker/Dockerfile");
         String compose = read("docker/compose.yaml");
         for (String path : List.of("/opt/its-rt/bin/submit-job", "/opt/its-rt/models/lstm-flow")) {
             assertThat(compose).contains(path);

@@ -125,9 +125,17 @@ public final class ClusterCommand implements Callable<Integer> {
                 description = "taskmanager.memory.process.size of each TaskManager (default: ${DEFAULT-VALUE})")
         String taskManagerMemory;
 
+        /** The command this shape belongs to: a shape it cannot have is a usage error of that command. */
+        @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
+        CommandLine.Model.CommandSpec command;
+
         ClusterSpec spec(ClusterSpec.PortChoice ports, Duration startTimeout) {
-            return new ClusterSpec(
-                    jobManagers, taskManagers, slots, brokers, ha, ports, taskManagerMemory, startTimeout);
+            try {
+                return new ClusterSpec(
+                        jobManagers, taskManagers, slots, brokers, ha, ports, taskManagerMemory, startTimeout);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(command.commandLine(), e.getMessage());
+            }
         }
     }
 
@@ -160,18 +168,10 @@ public final class ClusterCommand implements Callable<Integer> {
                 description = "how long each part may take to answer (default: ${DEFAULT-VALUE})")
         Duration startTimeout;
 
-        @CommandLine.Spec
-        CommandLine.Model.CommandSpec command;
-
         @Override
         public Integer call() throws Exception {
-            ClusterSpec spec;
-            try {
-                spec = shape.spec(
-                        freePorts ? ClusterSpec.PortChoice.FREE : ClusterSpec.PortChoice.STANDARD, startTimeout);
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.ParameterException(command.commandLine(), e.getMessage());
-            }
+            ClusterSpec spec =
+                    shape.spec(freePorts ? ClusterSpec.PortChoice.FREE : ClusterSpec.PortChoice.STANDARD, startTimeout);
             Path dir = folder.resolve();
             ClusterDescriptor cluster;
             try {
@@ -207,18 +207,10 @@ public final class ClusterCommand implements Callable<Integer> {
                         + "(/opt/flink/shared), ZooKeeper at " + ClusterConfigFile.COMPOSE_ZOOKEEPER)
         boolean containers;
 
-        @CommandLine.Spec
-        CommandLine.Model.CommandSpec command;
-
         @Override
         public Integer call() {
-            ClusterSpec spec;
-            try {
-                spec = shape.spec(
-                        ClusterSpec.PortChoice.STANDARD, ClusterSpec.defaults().startTimeout());
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.ParameterException(command.commandLine(), e.getMessage());
-            }
+            ClusterSpec spec = shape.spec(
+                    ClusterSpec.PortChoice.STANDARD, ClusterSpec.defaults().startTimeout());
             System.out.print(
                     containers
                             ? ClusterConfigFile.forContainers(spec)
