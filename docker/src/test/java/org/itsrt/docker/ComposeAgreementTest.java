@@ -129,6 +129,28 @@ class ComposeAgreementTest {
     }
 
     @Test
+    void everyPublishedPortIsOnTheHostsLoopbackByDefault() throws Exception {
+        // Neither the brokers (no authentication) nor Flink's REST endpoint (it runs code for whoever
+        // reaches it) may be open to the network unless ITS_PUBLISH_ADDRESS says so.
+        for (String[] files : List.of(new String[0], new String[] {"docker/brokers-3.yaml"})) {
+            List<String> published = new java.util.ArrayList<>();
+            ComposeStack.resolve(files).path("services").fields().forEachRemaining(entry -> entry.getValue()
+                    .path("ports")
+                    .forEach(port -> {
+                        published.add(
+                                entry.getKey() + ":" + port.path("published").asText());
+                        assertThat(port.path("host_ip").asText())
+                                .as("host address of %s port %s", entry.getKey(), port.path("published"))
+                                .isEqualTo("127.0.0.1");
+                    }));
+            // The ports the docs name: Kafka, the web UIs of both JobManagers, the brokers of the 3-broker stack.
+            assertThat(published)
+                    .contains("kafka:9092", "jobmanager:8081", "jobmanager-2:8082")
+                    .hasSize(files.length == 0 ? 3 : 5);
+        }
+    }
+
+    @Test
     void theTaskManagerHasTheRealTimeCpusToItself() throws Exception {
         JsonNode services = ComposeStack.resolve().path("services");
         List<Integer> realTime =

@@ -73,6 +73,9 @@ public final class ClusterConfigFile {
         if (!spec.taskManagerMemory().equals(defaults.taskManagerMemory())) {
             options.add("--taskmanager-memory " + spec.taskManagerMemory());
         }
+        if (!spec.restBindAddress().equals(defaults.restBindAddress())) {
+            options.add("--rest-bind-address " + spec.restBindAddress());
+        }
         return options.isEmpty() ? "" : " " + String.join(" ", options);
     }
 

@@ -63,6 +63,9 @@ public final class ClusterKeeper implements Callable<Integer> {
     @Option(names = "--start-timeout-seconds", required = true)
     long startTimeoutSeconds;
 
+    @Option(names = "--rest-bind-address", required = true)
+    String restBindAddress;
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new ClusterKeeper()).execute(args));
     }
@@ -78,7 +81,8 @@ public final class ClusterKeeper implements Callable<Integer> {
                 "--ha", Boolean.toString(spec.ha()),
                 "--ports", spec.ports().name(),
                 "--taskmanager-memory", spec.taskManagerMemory(),
-                "--start-timeout-seconds", Long.toString(spec.startTimeout().toSeconds()));
+                "--start-timeout-seconds", Long.toString(spec.startTimeout().toSeconds()),
+                "--rest-bind-address", spec.restBindAddress());
     }
 
     @Override
@@ -91,7 +95,8 @@ public final class ClusterKeeper implements Callable<Integer> {
                 ha,
                 ports,
                 taskManagerMemory,
-                Duration.ofSeconds(startTimeoutSeconds));
+                Duration.ofSeconds(startTimeoutSeconds),
+                restBindAddress);
         LocalCluster cluster;
         try {
             cluster = LocalCluster.start(spec, dir, System.out);

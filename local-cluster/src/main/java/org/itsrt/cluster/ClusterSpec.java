@@ -3,6 +3,7 @@ package org.itsrt.cluster;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.IntStream;
 import org.itsrt.stack.flink.StandaloneFlink;
 
@@ -18,6 +19,8 @@ import org.itsrt.stack.flink.StandaloneFlink;
  * @param ports        the well-known ports of each product, or free ones
  * @param taskManagerMemory {@code taskmanager.memory.process.size} of each TaskManager
  * @param startTimeout how long each part may take to answer
+ * @param restBindAddress where Flink's REST endpoint (and web UI) listens: loopback unless told otherwise,
+ *                     because the endpoint has no authentication of its own (docs/cluster.md)
  */
 public record ClusterSpec(
         int jobManagers,
@@ -27,7 +30,8 @@ public record ClusterSpec(
         boolean ha,
         PortChoice ports,
         String taskManagerMemory,
-        Duration startTimeout) {
+        Duration startTimeout,
+        String restBindAddress) {
 
     /** Where the processes listen. */
     public enum PortChoice {
@@ -45,6 +49,8 @@ public record ClusterSpec(
     public static final int KAFKA_PORT = 9092;
     public static final int FLINK_REST_PORT = 8081;
     public static final int FLINK_RPC_PORT = 6123;
+    /** Flink's REST endpoint listens on loopback only unless {@code --rest-bind-address} says otherwise. */
+    public static final String LOOPBACK = "127.0.0.1";
 
     public ClusterSpec {
         if (jobManagers < 1 || taskManagers < 1 || slots < 1) {
@@ -54,45 +60,69 @@ public record ClusterSpec(
         if (brokers != 1 && brokers != 3) {
             throw new IllegalArgumentException("--brokers must be 1 or 3 (replication factor 3), got " + brokers);
         }
+        if (restBindAddress == null || restBindAddress.isBlank()) {
+            throw new IllegalArgumentException("--rest-bind-address must name an address, e.g. " + LOOPBACK);
+        }
         // Two JobManagers without leader election would both lead.
         ha = ha || jobManagers > 1;
     }
 
     /** One JobManager, one TaskManager with one slot, one broker, no ZooKeeper, standard ports. */
     public static ClusterSpec defaults() {
-        return new ClusterSpec(1, 1, 1, 1, false, PortChoice.STANDARD, "1024m", Duration.ofSeconds(120));
+        return new ClusterSpec(1, 1, 1, 1, false, PortChoice.STANDARD, "1024m", Duration.ofSeconds(120), LOOPBACK);
     }
 
     public ClusterSpec withJobManagers(int n) {
-        return new ClusterSpec(n, taskManagers, slots, brokers, ha, ports, taskManagerMemory, startTimeout);
+        return new ClusterSpec(
+                n, taskManagers, slots, brokers, ha, ports, taskManagerMemory, startTimeout, restBindAddress);
     }
 
     public ClusterSpec withTaskManagers(int n) {
-        return new ClusterSpec(jobManagers, n, slots, brokers, ha, ports, taskManagerMemory, startTimeout);
+        return new ClusterSpec(
+                jobManagers, n, slots, brokers, ha, ports, taskManagerMemory, startTimeout, restBindAddress);
     }
 
     public ClusterSpec withSlots(int n) {
-        return new ClusterSpec(jobManagers, taskManagers, n, brokers, ha, ports, taskManagerMemory, startTimeout);
+        return new ClusterSpec(
+                jobManagers, taskManagers, n, brokers, ha, ports, taskManagerMemory, startTimeout, restBindAddress);
     }
 
     public ClusterSpec withBrokers(int n) {
-        return new ClusterSpec(jobManagers, taskManagers, slots, n, ha, ports, taskManagerMemory, startTimeout);
+        return new ClusterSpec(
+                jobManagers, taskManagers, slots, n, ha, ports, taskManagerMemory, startTimeout, restBindAddress);
     }
 
     public ClusterSpec withHa(boolean on) {
-        return new ClusterSpec(jobManagers, taskManagers, slots, brokers, on, ports, taskManagerMemory, startTimeout);
+        return new ClusterSpec(
+                jobManagers, taskManagers, slots, brokers, on, ports, taskManagerMemory, startTimeout, restBindAddress);
     }
 
     public ClusterSpec withPorts(PortChoice choice) {
-        return new ClusterSpec(jobManagers, taskManagers, slots, brokers, ha, choice, taskManagerMemory, startTimeout);
+        return new ClusterSpec(
+                jobManagers,
+                taskManagers,
+                slots,
+                brokers,
+                ha,
+                choice,
+                taskManagerMemory,
+                startTimeout,
+                restBindAddress);
     }
 
     public ClusterSpec withTaskManagerMemory(String size) {
-        return new ClusterSpec(jobManagers, taskManagers, slots, brokers, ha, ports, size, startTimeout);
+        return new ClusterSpec(
+                jobManagers, taskManagers, slots, brokers, ha, ports, size, startTimeout, restBindAddress);
     }
 
     public ClusterSpec withStartTimeout(Duration timeout) {
-        return new ClusterSpec(jobManagers, taskManagers, slots, brokers, ha, ports, taskManagerMemory, timeout);
+        return new ClusterSpec(
+                jobManagers, taskManagers, slots, brokers, ha, ports, taskManagerMemory, timeout, restBindAddress);
+    }
+
+    public ClusterSpec withRestBindAddress(String address) {
+        return new ClusterSpec(
+                jobManagers, taskManagers, slots, brokers, ha, ports, taskManagerMemory, startTimeout, address);
     }
 
     /**
@@ -105,7 +135,11 @@ public record ClusterSpec(
                 .withTaskManagers(taskManagers)
                 .withSlotsPerTaskManager(slots)
                 .withTaskManagerMemory(taskManagerMemory)
-                .withStartTimeout(startTimeout);
+                .withStartTimeout(startTimeout)
+                // Over the placement's loopback address only when told: an open REST endpoint
+                // lets anyone who reaches it submit code.
+                .withFlinkOptions(
+                        restBindAddress.equals(LOOPBACK) ? Map.of() : Map.of("rest.bind-address", restBindAddress));
     }
 
     /** Partitions of each pipeline topic: one per slot, so a job that uses every slot reads from every partition. */

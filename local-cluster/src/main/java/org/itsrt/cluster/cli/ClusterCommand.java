@@ -125,6 +125,15 @@ public final class ClusterCommand implements Callable<Integer> {
                 description = "taskmanager.memory.process.size of each TaskManager (default: ${DEFAULT-VALUE})")
         String taskManagerMemory;
 
+        @Option(
+                names = "--rest-bind-address",
+                defaultValue = ClusterSpec.LOOPBACK,
+                paramLabel = "ADDRESS",
+                description = "where Flink's REST endpoint and web UI listen (default: ${DEFAULT-VALUE}, this host "
+                        + "only). The endpoint has no authentication: anyone who reaches it can run code; "
+                        + "docs/cluster.md says how to put it behind TLS and a proxy first")
+        String restBindAddress;
+
         /** The command this shape belongs to: a shape it cannot have is a usage error of that command. */
         @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
         CommandLine.Model.CommandSpec command;
@@ -132,7 +141,15 @@ public final class ClusterCommand implements Callable<Integer> {
         ClusterSpec spec(ClusterSpec.PortChoice ports, Duration startTimeout) {
             try {
                 return new ClusterSpec(
-                        jobManagers, taskManagers, slots, brokers, ha, ports, taskManagerMemory, startTimeout);
+                        jobManagers,
+                        taskManagers,
+                        slots,
+                        brokers,
+                        ha,
+                        ports,
+                        taskManagerMemory,
+                        startTimeout,
+                        restBindAddress);
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(command.commandLine(), e.getMessage());
             }

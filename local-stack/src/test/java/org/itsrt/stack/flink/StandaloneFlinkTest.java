@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.io.File;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -69,6 +72,19 @@ class StandaloneFlinkTest {
             HttpClient http = HttpClient.newHttpClient();
             String overview = get(http, flink.restAddress().resolve("/overview"));
             assertThat(overview).contains("\"taskmanagers\":1", "\"slots-total\":2");
+            // The REST endpoint runs code for whoever reaches it: this host only.
+            for (InetAddress address : networkAddresses()) {
+                assertThat(catchThrowable(() -> {
+                            try (Socket socket = new Socket()) {
+                                socket.connect(
+                                        new InetSocketAddress(
+                                                address, flink.restAddress().getPort()),
+                                        2_000);
+                            }
+                        }))
+                        .as("the REST port reached on %s", address)
+                        .isInstanceOf(java.net.ConnectException.class);
+            }
             String config = get(http, flink.restAddress().resolve("/jobmanager/config"));
             assertThat(config)
                     .contains(
@@ -85,6 +101,19 @@ class StandaloneFlinkTest {
         }
         assertThat(processes).noneMatch(ProcessHandle::isAlive);
         assertThat(dir).doesNotExist();
+    }
+
+    /** This host's addresses other than loopback (none in a network namespace of its own). */
+    private static List<InetAddress> networkAddresses() throws Exception {
+        List<InetAddress> addresses = new ArrayList<>();
+        for (NetworkInterface nic : java.util.Collections.list(NetworkInterface.getNetworkInterfaces())) {
+            if (nic.isUp() && !nic.isLoopback()) {
+                java.util.Collections.list(nic.getInetAddresses()).stream()
+                        .filter(a -> a instanceof java.net.Inet4Address)
+                        .forEach(addresses::add);
+            }
+        }
+        return addresses;
     }
 
     /** What the processes read back from config.yaml is what was meant, odd characters included. */

@@ -1,0 +1,42 @@
+package org.itsrt.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+class ClusterSpecTest {
+
+    private static final Path DIR = Path.of("/tmp/its-cluster");
+
+    @Test
+    void flinksRestEndpointListensOnLoopbackUnlessToldOtherwise() {
+        assertThat(ClusterConfigFile.hostSettings(ClusterSpec.defaults(), DIR))
+                .containsEntry("rest.bind-address", "127.0.0.1")
+                .containsEntry("rest.address", "127.0.0.1");
+
+        ClusterSpec open = ClusterSpec.defaults().withRestBindAddress("0.0.0.0");
+        assertThat(ClusterConfigFile.hostSettings(open, DIR)).containsEntry("rest.bind-address", "0.0.0.0");
+        // The file says how it was made, so a rendering with an open endpoint can be told apart.
+        assertThat(ClusterConfigFile.forHost(open, DIR)).contains("--rest-bind-address 0.0.0.0");
+        // Everything but the endpoint's address stays as it was.
+        assertThat(open.withRestBindAddress(ClusterSpec.LOOPBACK)).isEqualTo(ClusterSpec.defaults());
+    }
+
+    @Test
+    void aKeeperStartsTheSpecItWasGiven() {
+        ClusterSpec spec =
+                ClusterSpec.defaults().withRestBindAddress("192.0.2.10").withSlots(2);
+        assertThat(ClusterKeeper.arguments(spec, DIR))
+                .containsSequence("--rest-bind-address", "192.0.2.10")
+                .containsSequence("--slots", "2");
+    }
+
+    @Test
+    void anEmptyBindAddressIsRefused() {
+        assertThatThrownBy(() -> ClusterSpec.defaults().withRestBindAddress(" "))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("--rest-bind-address");
+    }
+}
