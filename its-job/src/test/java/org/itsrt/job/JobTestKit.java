@@ -15,6 +15,8 @@ import java.util.stream.Collectors;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.common.state.CheckpointListener;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
@@ -34,7 +36,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.itsrt.job.config.JobSettings;
 import org.itsrt.job.kafka.KafkaJobIO;
 import org.itsrt.job.records.ConditionUpdate;
+import org.itsrt.job.records.DeadLetter;
 import org.itsrt.job.records.NetworkStateChange;
+import org.itsrt.job.records.RawReading;
 import org.itsrt.job.records.RoutedAdvice;
 import org.itsrt.predict.FlowPredictor;
 import org.itsrt.predict.ReadingWindow;
@@ -195,6 +199,40 @@ final class JobTestKit {
         FailOnce.FIRED.set(false);
         streams.advice().map(new FailOnce(failAt)).name("test: fail once").sinkTo(new DiscardingSink<>());
         return env.executeAsync(ItsJob.JOB_NAME + " fault test");
+    }
+
+    /**
+     * As {@link #start(JobSettings, String)}, with an advice sink that aborts its first transaction
+     * instead of committing it ({@link AbortOneCommitSink}): a run that loses output, for showing
+     * that the exactly-once check notices. {@link AbortOneCommitSink#ABORTED} tells when it did.
+     */
+    static JobClient startLosingATransaction(JobSettings settings, String stateKey) throws Exception {
+        KafkaJobIO kafka = KafkaJobIO.of(settings);
+        JobIO losing = new JobIO() {
+            @Override
+            public Source<RawReading, ?, ?> readings() {
+                return kafka.readings();
+            }
+
+            @Override
+            public Sink<RoutedAdvice> advice() {
+                return new AbortOneCommitSink<>(kafka.advice());
+            }
+
+            @Override
+            public Sink<DeadLetter> deadLetters() {
+                return kafka.deadLetters();
+            }
+
+            @Override
+            public String describe(End end) {
+                return kafka.describe(end);
+            }
+        };
+        AbortOneCommitSink.ABORTED.set(false);
+        StreamExecutionEnvironment env = environment(new Configuration());
+        collectNetworkState(ItsJob.build(env, settings, losing), stateKey);
+        return env.executeAsync(ItsJob.JOB_NAME + " lost transaction test");
     }
 
     /** Throws once, at its {@code failAt}-th record seen after a completed checkpoint. */
