@@ -10,7 +10,7 @@ final class KernelFactory extends PredictorFactoryBase {
     }
 
     static KernelFactory load(ModelBundle bundle, PredictorOptions options) {
-        SavedModelWeights weights = SavedModelWeights.read(bundle.savedModel());
+        SavedModelWeights weights = SavedModelWeights.read(bundle.savedModel(), bundle.model());
         KernelMath math = KernelMathSelector.select(options.kernelVectorApi());
         return new KernelFactory(bundle, KernelNetwork.build(bundle, weights, math));
     }

@@ -29,13 +29,19 @@ final class SavedModelWeights {
         this.weights = weights;
     }
 
-    static SavedModelWeights read(Path savedModel) {
+    /**
+     * Reads the weights, after checking that the serving signature takes the input model.json
+     * describes (the kernel runs the weights, but a SavedModel trained on another window or other
+     * features would give wrong predictions without any shape disagreeing).
+     */
+    static SavedModelWeights read(Path savedModel, ModelSpec model) {
         ConfigProto oneThread = ConfigProto.newBuilder()
                 .setIntraOpParallelismThreads(1)
                 .setInterOpParallelismThreads(1)
                 .build();
         Map<String, Weight> weights = new HashMap<>();
         try (SavedModelBundle bundle = SavedModelLoader.load(savedModel, oneThread)) {
+            SavedModelLoader.checkServingInput(bundle, savedModel, model);
             SavedModelLoader.signature(bundle, savedModel, SIGNATURE);
             try (Result result = bundle.function(SIGNATURE).call(Map.of())) {
                 for (Map.Entry<String, Tensor> output : result) {

@@ -31,6 +31,7 @@ final class TensorFlowFactory extends PredictorFactoryBase {
         SavedModelBundle savedModel = SavedModelLoader.load(dir, config);
         try {
             ModelSpec model = bundle.model();
+            SavedModelLoader.checkServingInput(savedModel, dir, model);
             Signature signature = SavedModelLoader.signature(savedModel, dir, model.signatureName());
             Signature.TensorDescription input = signature.getInputs().get(model.signatureInput());
             Signature.TensorDescription output = signature.getOutputs().get(model.signatureOutput());

@@ -3,6 +3,9 @@ package org.itsrt.predict;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -150,6 +153,93 @@ class ModelBundleTest {
                 FlowPredictors.open(dir, PredictorOptions.defaults().withEngine(Engine.LINEAR))) {
             assertThat(linear.engine()).isEqualTo(Engine.LINEAR);
         }
+    }
+
+    @Test
+    void aCorruptSavedModelIsNamedByTheEnginesThatNeedIt() throws IOException {
+        Path dir = copyOfTinyFeatures();
+        Files.writeString(dir.resolve("saved_model/saved_model.pb"), "not a protocol buffer");
+
+        for (Engine engine : List.of(Engine.KERNEL, Engine.TENSORFLOW)) {
+            assertThatThrownBy(() ->
+                            FlowPredictors.open(dir, PredictorOptions.defaults().withEngine(engine)))
+                    .as("engine %s", engine)
+                    .isInstanceOf(ModelBundleException.class)
+                    .hasMessageStartingWith(dir.resolve("saved_model") + ": TensorFlow cannot load it as a SavedModel");
+        }
+    }
+
+    @Test
+    void aSavedModelForAnotherWindowIsRefusedByTheEnginesThatRunIt() throws IOException {
+        Path dir = copyOfTinyFeatures();
+        // model.json and linear.json agree on a 6-step window; the SavedModel was trained on 12.
+        edit(dir.resolve("model.json"), "\"window\": 12", "\"window\": 6");
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode linear =
+                (ObjectNode) json.readTree(dir.resolve("linear.json").toFile());
+        linear.put("window", 6);
+        ArrayNode coefficients = (ArrayNode) linear.get("coefficients");
+        while (coefficients.size() > 6 * 4) {
+            coefficients.remove(coefficients.size() - 1);
+        }
+        json.writeValue(dir.resolve("linear.json").toFile(), linear);
+
+        for (Engine engine : List.of(Engine.KERNEL, Engine.TENSORFLOW)) {
+            assertThatThrownBy(() ->
+                            FlowPredictors.open(dir, PredictorOptions.defaults().withEngine(engine)))
+                    .as("engine %s", engine)
+                    .isInstanceOf(ModelBundleException.class)
+                    .hasMessageStartingWith(dir.resolve("saved_model") + ": signature 'serve' input 'flows' has shape")
+                    .hasMessageContaining("model.json expects [batch, window 6, 4 features");
+        }
+    }
+
+    @Test
+    void aSignatureOrInputThatModelJsonDoesNotNameIsRefused() throws IOException {
+        Path noSignature = copyOfTinyFeatures();
+        edit(noSignature.resolve("model.json"), "\"name\": \"serve\"", "\"name\": \"predict\"");
+        Path noInput = copyOfTinyFeatures();
+        edit(noInput.resolve("model.json"), "\"input\": \"flows\"", "\"input\": \"readings\"");
+
+        for (Engine engine : List.of(Engine.KERNEL, Engine.TENSORFLOW)) {
+            assertThatThrownBy(() -> FlowPredictors.open(
+                            noSignature, PredictorOptions.defaults().withEngine(engine)))
+                    .isInstanceOf(ModelBundleException.class)
+                    .hasMessageStartingWith(noSignature.resolve("saved_model") + ": has no signature 'predict'");
+            assertThatThrownBy(() -> FlowPredictors.open(
+                            noInput, PredictorOptions.defaults().withEngine(engine)))
+                    .isInstanceOf(ModelBundleException.class)
+                    .hasMessageStartingWith(noInput.resolve("saved_model") + ": signature 'serve' has inputs")
+                    .hasMessageContaining("model.json expects input 'readings'");
+        }
+    }
+
+    @Test
+    void aScalerWithoutAKeyOrWithMinNotBelowMaxIsNamed() throws IOException {
+        Path noMax = copyOfTinyFeatures();
+        edit(noMax.resolve("scaler.json"), ",\n    \"max\": 409.0", "");
+        assertThatThrownBy(() -> ModelBundle.load(noMax))
+                .isInstanceOf(ModelBundleException.class)
+                .hasMessage(noMax.resolve("scaler.json") + ": flow.max: missing");
+
+        Path noFlow = copyOfTinyFeatures();
+        edit(noFlow.resolve("scaler.json"), "\"flow\"", "\"flows\"");
+        assertThatThrownBy(() -> ModelBundle.load(noFlow))
+                .isInstanceOf(ModelBundleException.class)
+                .hasMessage(noFlow.resolve("scaler.json") + ": flow: missing");
+
+        Path equal = copyOfTinyFeatures();
+        edit(equal.resolve("scaler.json"), "\"max\": 409.0", "\"max\": 83.0");
+        assertThatThrownBy(() -> ModelBundle.load(equal))
+                .isInstanceOf(ModelBundleException.class)
+                .hasMessage(equal.resolve("scaler.json") + ": flow: max must exceed min, found min 83.0 and max 83.0");
+
+        Path inverted = copyOfTinyFeatures();
+        edit(inverted.resolve("scaler.json"), "\"min\": 49.7", "\"min\": 80.0");
+        assertThatThrownBy(() -> ModelBundle.load(inverted))
+                .isInstanceOf(ModelBundleException.class)
+                .hasMessage(
+                        inverted.resolve("scaler.json") + ": speed: max must exceed min, found min 80.0 and max 72.4");
     }
 
     @Test
