@@ -128,8 +128,13 @@ public final class DetectorGraph {
             if (graph.containsEdge(from, to)) {
                 throw new IllegalArgumentException(name + ": already in the graph");
             }
+            if (!Double.isFinite(lengthMeters) || lengthMeters < 0) {
+                throw new IllegalArgumentException(
+                        name + ": length " + lengthMeters + " m; expected a finite number of meters >= 0");
+            }
             double greatCircle = GreatCircle.meters(from, to);
-            if (!(lengthMeters >= greatCircle) || Double.isInfinite(lengthMeters)) {
+            // Zero passes only between detectors at the same coordinates (co-located stations).
+            if (lengthMeters < greatCircle) {
                 throw new IllegalArgumentException(name + ": length " + lengthMeters
                         + " m must be finite and at least the great-circle distance of its ends, "
                         + greatCircle + " m");

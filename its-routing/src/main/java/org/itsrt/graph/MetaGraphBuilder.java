@@ -9,6 +9,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.itsrt.readings.BadInputException;
 import org.itsrt.readings.pems.StationMeta;
 import org.itsrt.readings.pems.StationMetaReader;
 import org.slf4j.Logger;
@@ -121,9 +122,26 @@ public final class MetaGraphBuilder {
         return new MetaGraphBuilder(Options.defaults()).build(stations);
     }
 
-    /** Reads a clearinghouse station metadata file and builds its graph. */
+    /**
+     * Reads a clearinghouse station metadata file and builds its graph.
+     *
+     * @throws BadInputException naming the file, the station and the column, for a station whose
+     *     {@code Length} is given but not a positive number of miles (an empty one means unknown)
+     */
     public DetectorGraph build(Path metaFile) throws IOException {
-        return build(StationMetaReader.read(metaFile).values());
+        Collection<StationMeta> stations = StationMetaReader.read(metaFile).values();
+        for (StationMeta station : stations) {
+            double miles = station.lengthMiles();
+            // NaN is how the reader gives an empty field; anything given must be a real length.
+            if (!Double.isNaN(miles) && !(miles > 0 && Double.isFinite(miles))) {
+                throw new BadInputException(
+                        metaFile.toString(),
+                        "station " + station.id(),
+                        "'Length'",
+                        "expected a positive length in miles, or an empty field when unknown; found " + miles);
+            }
+        }
+        return build(stations);
     }
 
     /**

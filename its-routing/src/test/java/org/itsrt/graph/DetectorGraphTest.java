@@ -45,6 +45,27 @@ class DetectorGraphTest {
     }
 
     @Test
+    void rejectsANegativeZeroOrNaNLengthNamingTheSegment() {
+        DetectorGraph.Builder builder = abc();
+        for (double length : new double[] {-1, -A_TO_B, Double.NaN, Double.NEGATIVE_INFINITY}) {
+            assertThatThrownBy(() -> builder.addSegment(1, 2, length, RoadSegment.Kind.FREEWAY, 405))
+                    .as("length %s", length)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("segment 1 -> 2: length " + length + " m; expected a finite number of meters >= 0");
+        }
+        // Zero between detectors apart is shorter than the straight line between them.
+        assertThatThrownBy(() -> builder.addSegment(1, 2, 0, RoadSegment.Kind.FREEWAY, 405))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("segment 1 -> 2: length 0.0 m must be finite and at least the great-circle");
+        // Zero is kept only for detectors at the same coordinates (co-located stations).
+        Detector twin = new Detector(4, "a'", 405, 'S', A.latitude(), A.longitude(), 4);
+        DetectorGraph graph = abc().addDetector(twin)
+                .addSegment(1, 4, 0, RoadSegment.Kind.FREEWAY, 405)
+                .build();
+        assertThat(graph.segments().get(0).lengthMeters()).isZero();
+    }
+
+    @Test
     void rejectsLoopsDuplicatesUnknownDetectorsAndForeignFreeways() {
         DetectorGraph.Builder builder = abc().addSegment(1, 2, A_TO_B, RoadSegment.Kind.FREEWAY, 405);
 

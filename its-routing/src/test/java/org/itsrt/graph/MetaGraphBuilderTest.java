@@ -12,8 +12,10 @@ import java.util.Map;
 import java.util.Random;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
+import org.itsrt.readings.BadInputException;
 import org.itsrt.readings.pems.StationMeta;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class MetaGraphBuilderTest {
 
@@ -282,6 +284,29 @@ class MetaGraphBuilderTest {
                 assertThat(graph.graph().containsEdge(segment.to(), segment.from()))
                         .isTrue();
             }
+        }
+    }
+
+    @Test
+    void aMetadataFileWithANegativeOrZeroLengthIsRefusedNamingTheFileAndStation(@TempDir java.nio.file.Path temp)
+            throws Exception {
+        java.nio.file.Path good = java.nio.file.Path.of(MetaGraphBuilderTest.class
+                .getResource("/pems/d07_text_meta_2018_03_11.txt")
+                .toURI());
+        List<String> lines = java.nio.file.Files.readAllLines(good);
+        int lengthColumn = List.of(lines.get(0).split("\t")).indexOf("Length");
+        for (String length : List.of("-0.5", "0")) {
+            List<String> edited = new java.util.ArrayList<>(lines);
+            String[] fields = edited.get(1).split("\t", -1);
+            fields[lengthColumn] = length;
+            edited.set(1, String.join("\t", fields));
+            java.nio.file.Path file = temp.resolve("meta" + length + ".txt");
+            java.nio.file.Files.write(file, edited);
+
+            assertThatThrownBy(() -> new MetaGraphBuilder(MetaGraphBuilder.Options.defaults()).build(file))
+                    .isInstanceOf(BadInputException.class)
+                    .hasMessage(file + ", station " + fields[0] + ", column 'Length': expected a positive length "
+                            + "in miles, or an empty field when unknown; found " + Double.parseDouble(length));
         }
     }
 
