@@ -107,6 +107,44 @@ class ExperimentSpecTest {
     }
 
     @Test
+    void anUnknownKeyOrAWrongTypeNamesTheLineAndColumn(@TempDir Path dir) throws IOException {
+        Path unknownTop = dir.resolve("unknown-top.yaml");
+        Files.writeString(unknownTop, "name: t\nbackend: none\nrows: [{}]\nrecords: 10\nrepetition: 3\n");
+        assertThatThrownBy(() -> ExperimentSpec.read(unknownTop))
+                .isInstanceOf(SpecException.class)
+                .hasMessageStartingWith(unknownTop + ": line 5, column 1: repetition: unknown key; known keys here: [")
+                .hasMessageContaining("repetitions");
+
+        Path unknownInRow = dir.resolve("unknown-row.yaml");
+        Files.writeString(
+                unknownInRow,
+                "name: t\nbackend: linux-cgroup\nrows:\n  - budget_us: 5000\n    period_us: 100000\n"
+                        + "    budgetus: 4000\nrecords: 10\n");
+        assertThatThrownBy(() -> ExperimentSpec.read(unknownInRow))
+                .isInstanceOf(SpecException.class)
+                .hasMessageStartingWith(unknownInRow + ": line 6, column 5: rows[0].budgetus: unknown key");
+
+        Path wrongType = dir.resolve("wrong-type.yaml");
+        Files.writeString(wrongType, "name: t\nbackend: none\nrows: [{}]\nrecords: many\n");
+        assertThatThrownBy(() -> ExperimentSpec.read(wrongType))
+                .isInstanceOf(SpecException.class)
+                .hasMessageStartingWith(wrongType + ": line 4, column 10: records: expected an integer; ");
+
+        Path notAList = dir.resolve("not-a-list.yaml");
+        Files.writeString(notAList, "name: t\nbackend: none\nrows: 3\nrecords: 10\n");
+        assertThatThrownBy(() -> ExperimentSpec.read(notAList))
+                .isInstanceOf(SpecException.class)
+                .hasMessageStartingWith(notAList + ": line 3, column 7: rows: expected a list; ");
+
+        Path notYaml = dir.resolve("not-yaml.yaml");
+        Files.writeString(notYaml, "name: t\nrows: [{}\n");
+        assertThatThrownBy(() -> ExperimentSpec.read(notYaml))
+                .isInstanceOf(SpecException.class)
+                .hasMessageStartingWith(notYaml + ": line ")
+                .hasMessageContaining("not valid YAML");
+    }
+
+    @Test
     void unknownFieldsAndBackendsAreRefused(@TempDir Path dir) throws IOException {
         Path typo = dir.resolve("typo.yaml");
         Files.writeString(typo, "name: t\nbackend: none\nrows: [{}]\nrecords: 10\nrepetition: 3\n");

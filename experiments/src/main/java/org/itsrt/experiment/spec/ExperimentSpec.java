@@ -1,10 +1,15 @@
 package org.itsrt.experiment.spec;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -16,6 +21,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.itsrt.cli.BadDurationException;
 import org.itsrt.cli.Durations;
@@ -133,18 +140,93 @@ public record ExperimentSpec(
         Raw raw;
         try {
             raw = MAPPER.readValue(file.toFile(), Raw.class);
+        } catch (UnrecognizedPropertyException e) {
+            throw new SpecException(file + keyAt(file, e) + ": " + path(e) + ": unknown key; known keys here: "
+                    + e.getKnownPropertyIds().stream()
+                            .map(String::valueOf)
+                            .sorted()
+                            .toList());
+        } catch (MismatchedInputException e) {
+            String expected = e.getTargetType() == null ? "" : "expected " + typeName(e.getTargetType()) + "; ";
+            throw new SpecException(file + at(e) + ": " + path(e) + ": " + expected + e.getOriginalMessage());
         } catch (JsonMappingException e) {
-            String where = e.getPath().stream()
-                    .map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
-                    .collect(Collectors.joining("."));
-            throw new SpecException(file + (where.isEmpty() ? "" : ": " + where) + ": " + e.getOriginalMessage());
+            if (e.getCause() instanceof JsonParseException syntax) {
+                // Databind wraps what the YAML parser could not read while it was in a field.
+                throw new SpecException(file + at(syntax) + ": not valid YAML: " + syntax.getOriginalMessage());
+            }
+            String where = path(e);
+            throw new SpecException(
+                    file + at(e) + (where.isEmpty() ? "" : ": " + where) + ": " + e.getOriginalMessage());
+        } catch (JsonProcessingException e) {
+            throw new SpecException(file + at(e) + ": not valid YAML: " + e.getOriginalMessage());
         } catch (IOException e) {
-            throw new SpecException(file + ": not valid YAML: " + e.getMessage());
+            throw new SpecException(file + ": cannot be read: " + e.getMessage());
         }
         if (raw == null) {
             throw new SpecException(file + ": empty file");
         }
         return raw.check(file);
+    }
+
+    /** Where in the file Jackson stopped, as {@code : line L, column C}; empty when it does not say. */
+    private static String at(JsonProcessingException e) {
+        JsonLocation location = e.getLocation();
+        return location == null || location.getLineNr() < 1
+                ? ""
+                : ": line " + location.getLineNr() + ", column " + location.getColumnNr();
+    }
+
+    /**
+     * Where an unknown key is. Jackson reports it where it stopped, after the key's value; the
+     * key itself is on that line (or, for a block value, on the first line of it), where the
+     * column is the key's own.
+     */
+    private static String keyAt(Path file, UnrecognizedPropertyException e) {
+        JsonLocation location = e.getLocation();
+        if (location == null || location.getLineNr() < 1) {
+            return "";
+        }
+        Pattern key =
+                Pattern.compile("(?:^|[\\s{,-])(" + Pattern.quote(String.valueOf(e.getPropertyName())) + ")\\s*:");
+        try {
+            List<String> lines = Files.readAllLines(file);
+            for (int line = Math.min(location.getLineNr(), lines.size()); line >= 1; line--) {
+                Matcher m = key.matcher(lines.get(line - 1));
+                if (m.find()) {
+                    return ": line " + line + ", column " + (m.start(1) + 1);
+                }
+            }
+        } catch (IOException ignored) {
+            // The file was read a moment ago; without it, Jackson's own position still helps.
+        }
+        return at(e);
+    }
+
+    /** The field Jackson was reading, e.g. {@code rows[1].budget_us}. */
+    private static String path(JsonMappingException e) {
+        return e.getPath().stream()
+                .map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
+                .collect(Collectors.joining("."))
+                .replace(".[", "[");
+    }
+
+    private static String typeName(Class<?> type) {
+        if (type == Integer.class || type == int.class || type == Long.class || type == long.class) {
+            return "an integer";
+        }
+        if (type == Double.class || type == double.class) {
+            return "a number";
+        }
+        if (type == Boolean.class || type == boolean.class) {
+            return "true or false";
+        }
+        if (type == String.class) {
+            return "a string";
+        }
+        if (List.class.isAssignableFrom(type)) {
+            return "a list";
+        }
+        return "a " + type.getSimpleName();
     }
 
     private static final ObjectMapper MAPPER = new ObjectMapper(new YAMLFactory())
