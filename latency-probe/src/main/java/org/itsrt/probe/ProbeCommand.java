@@ -15,6 +15,8 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.errors.InvalidTopicException;
+import org.apache.kafka.common.internals.Topic;
 import org.itsrt.cli.DurationConverter;
 import org.itsrt.cli.Durations;
 import org.itsrt.clock.Clocks;
@@ -298,6 +300,11 @@ public final class ProbeCommand implements Callable<Integer> {
         }
         if (topic.isBlank()) {
             throw new CommandLine.ParameterException(cmd, "--topic is empty");
+        }
+        try {
+            Topic.validate(topic);
+        } catch (InvalidTopicException e) {
+            throw new CommandLine.ParameterException(cmd, "--topic: " + e.getMessage());
         }
         for (String key : consumerProps.keySet()) {
             if (key.isBlank()) {

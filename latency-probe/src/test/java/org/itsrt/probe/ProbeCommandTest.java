@@ -1,6 +1,7 @@
 package org.itsrt.probe;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -40,6 +41,20 @@ class ProbeCommandTest {
         assertThat(options.stopDescription().get(ConsumeLoop.StopReason.DURATION))
                 .isEqualTo("--duration 1m30s");
         assertThat(options.stopDescription().get(ConsumeLoop.StopReason.IDLE)).startsWith("--idle-timeout 500ms ");
+    }
+
+    @Test
+    void anIllegalTopicNameIsRefusedBeforeAnyClientStarts() {
+        for (String topic : new String[] {"its advice", "..", "a/b", "t".repeat(250)}) {
+            CommandLine cmd = ProbeCommand.commandLine();
+            cmd.parseArgs("--topic", topic);
+
+            assertThatThrownBy(() -> ((ProbeCommand) cmd.getCommand()).options())
+                    .as(topic)
+                    .isInstanceOf(CommandLine.ParameterException.class)
+                    .hasMessageStartingWith("--topic: Topic name is invalid: ")
+                    .hasMessageContaining("'" + topic + "'");
+        }
     }
 
     @Test

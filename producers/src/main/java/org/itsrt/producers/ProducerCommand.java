@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.apache.kafka.common.errors.InvalidTopicException;
+import org.apache.kafka.common.internals.Topic;
 import org.itsrt.cli.DurationConverter;
 import org.itsrt.cli.Durations;
 import org.itsrt.cli.MissingDefaultException;
@@ -208,6 +210,11 @@ public final class ProducerCommand implements Callable<Integer> {
         }
         if (sweep != null && sweep.stream().anyMatch(r -> !(r > 0))) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--sweep rates must be positive: " + sweep);
+        }
+        try {
+            Topic.validate(topic);
+        } catch (InvalidTopicException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--topic: " + e.getMessage());
         }
         requireLongerThanZero(duration, "--duration");
         requireLongerThanZero(stepDuration, "--step-duration");

@@ -142,6 +142,8 @@ class ProducerCommandTest {
         assertThat(run("--progress-every", "-1s").err())
                 .contains("Invalid value for option '--progress-every': " + "'-1s' is negative");
         assertThat(run("--acks", "2").err()).contains("--acks must be all, 1 or 0");
+        assertThat(run("--topic", "its readings").err())
+                .contains("--topic: Topic name is invalid: 'its readings' contains");
         assertThat(run("--data", "/no/such.csv", "--records", "6").err()).contains("cannot read /no/such.csv");
     }
 

@@ -7,6 +7,8 @@ import java.util.TreeMap;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.regex.Pattern;
+import org.apache.kafka.common.errors.InvalidTopicException;
+import org.apache.kafka.common.internals.Topic;
 
 /**
  * One option of the job, declared once in {@link JobOptions}: its name, the settings group it
@@ -48,8 +50,6 @@ public final class JobOption<T> {
     static final String NO_VALUE = "__NO_VALUE_KEY";
 
     /** Kafka's own rule for topic names (Topic.validate): legal characters, at most 249 of them. */
-    private static final Pattern TOPIC_NAME = Pattern.compile("[a-zA-Z0-9._-]{1,249}");
-
     private static final Pattern ID_TEXT = Pattern.compile("[a-zA-Z0-9._-]{1,200}");
 
     private final String name;
@@ -91,11 +91,15 @@ public final class JobOption<T> {
 
     static Builder<String> topic(String name, String defaultValue) {
         return new Builder<String>(name, Group.KAFKA, "NAME", (option, text) -> {
-                    if (!TOPIC_NAME.matcher(text).matches() || text.equals(".") || text.equals("..")) {
+                    // Kafka's own rule, so that a name the broker would refuse stops the job at start.
+                    try {
+                        Topic.validate(text);
+                    } catch (InvalidTopicException e) {
                         throw new JobSettingsException(
                                 option,
                                 "'" + text + "' is not a legal Kafka topic name "
-                                        + "(1 to 249 of a-z, A-Z, 0-9, '.', '_', '-'; not '.' or '..')");
+                                        + "(1 to 249 of a-z, A-Z, 0-9, '.', '_', '-'; not '.' or '..'): "
+                                        + e.getMessage());
                     }
                     return text;
                 })

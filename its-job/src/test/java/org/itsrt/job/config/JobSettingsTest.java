@@ -171,6 +171,9 @@ class JobSettingsTest {
             delimiter = '|',
             value = {
                 "--input-topic       | its readings | --input-topic: 'its readings' is not a legal Kafka topic name",
+                "--input-topic       | ..           | --input-topic: '..' is not a legal Kafka topic name",
+                "--output-topic      | advice/v2    | --output-topic: 'advice/v2' is not a legal Kafka topic name",
+                "--dead-letter-topic | dead letters | --dead-letter-topic: 'dead letters' is not a legal Kafka topic name",
                 "--output-topic      | its.readings | --output-topic: 'its.readings' is also the input topic",
                 "--dead-letter-topic | its.advice   | --dead-letter-topic: 'its.advice' is also the output topic",
                 "--starting-offsets  | newest       | --starting-offsets: 'newest' is neither latest nor earliest",
@@ -194,6 +197,16 @@ class JobSettingsTest {
                 .hasMessageStartingWith(message)
                 .extracting(e -> ((JobSettingsException) e).option())
                 .isEqualTo(option);
+    }
+
+    @Test
+    void aTopicNameLongerThanKafkaAllowsIsNamed() {
+        String longest = "t".repeat(249);
+        assertThat(parse("--input-topic", longest).kafka().inputTopic()).isEqualTo(longest);
+        assertThatThrownBy(() -> parse("--input-topic", longest + "t"))
+                .isInstanceOf(JobSettingsException.class)
+                .hasMessageStartingWith("--input-topic: '" + longest + "t' is not a legal Kafka topic name")
+                .hasMessageContaining("249");
     }
 
     @Test
