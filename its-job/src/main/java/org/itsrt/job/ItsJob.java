@@ -10,6 +10,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.itsrt.job.JobIO.End;
 import org.itsrt.job.config.DeliverySettings;
+import org.itsrt.job.config.InputPartitionCheck;
 import org.itsrt.job.config.JobSettings;
 import org.itsrt.job.config.ModelSettings;
 import org.itsrt.job.config.RoutingSettings;
@@ -28,6 +29,8 @@ import org.itsrt.job.records.NetworkStateChange;
 import org.itsrt.job.records.RawReading;
 import org.itsrt.job.records.RoutedAdvice;
 import org.itsrt.job.records.ValidReading;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The ITS job (docs/job.md):
@@ -43,6 +46,8 @@ import org.itsrt.job.records.ValidReading;
  */
 public final class ItsJob {
 
+    private static final Logger LOG = LoggerFactory.getLogger(ItsJob.class);
+
     /** The name the job is submitted under. */
     public static final String JOB_NAME = "its-rt";
 
@@ -55,6 +60,10 @@ public final class ItsJob {
         }
         JobSettings settings = JobSettings.fromArgs(args);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        int parallelism =
+                settings.runtime().parallelism() > 0 ? settings.runtime().parallelism() : env.getParallelism();
+        InputPartitionCheck.warnings(settings.kafka(), parallelism, InputPartitionCheck.TIMEOUT)
+                .forEach(LOG::warn);
         build(env, settings, KafkaJobIO.of(settings));
         env.execute(JOB_NAME);
     }
