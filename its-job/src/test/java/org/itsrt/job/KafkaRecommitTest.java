@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.connector.kafka.sink.internal.FlinkKafkaInternalProducer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.FinalizedVersionRange;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.ProducerFencedException;
@@ -47,6 +49,17 @@ class KafkaRecommitTest {
 
     @Test
     void committingAgainATransactionCommittedBeforeIsAnsweredAsFencedAndLosesNothing() throws Exception {
+        try (Admin admin = kafka.admin()) {
+            FinalizedVersionRange transactionVersion = admin.describeFeatures()
+                    .featureMetadata()
+                    .get(30, TimeUnit.SECONDS)
+                    .finalizedFeatures()
+                    .get("transaction.version");
+            assertThat(transactionVersion)
+                    .as("the broker's transaction protocol: version 2 (KIP-890) moves the epoch on at each commit")
+                    .isNotNull();
+            assertThat(transactionVersion.maxVersionLevel()).isGreaterThanOrEqualTo((short) 2);
+        }
         String topic = "recommit.committed";
         kafka.createTopics(List.of(topic), 1);
         Committable committable = writeOneRecord(topic, "recommit-committed-0-2", true);
