@@ -25,6 +25,7 @@ import org.itsrt.sched.linux.CpuBudgetBackend;
 import org.itsrt.sched.linux.DeadlineBackend;
 import org.itsrt.sched.linux.DeadlineParams;
 import org.itsrt.sched.linux.InterferenceLoad;
+import org.itsrt.sched.linux.LeftoverRestore;
 import org.itsrt.sched.linux.LinuxBackends;
 import org.itsrt.sched.linux.NoneBackend;
 import org.itsrt.sched.linux.Proc;
@@ -148,6 +149,9 @@ final class ApplyCommand implements Callable<Integer> {
         CpuBudgetBackend chosen = backend();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        // A run killed with kill -9 restored nothing: its budgets go first, so that they neither hold the
+        // process given here nor count against SCHED_DEADLINE admission.
+        LeftoverRestore.atStart("its budget apply", err);
         CountDownLatch stop = new CountDownLatch(1);
         CountDownLatch reported = new CountDownLatch(1);
         Thread hook = new Thread(
