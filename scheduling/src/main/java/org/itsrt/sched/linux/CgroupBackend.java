@@ -59,7 +59,7 @@ public final class CgroupBackend implements CpuBudgetBackend {
 
     @Override
     public CgroupReservation apply(long pid) {
-        for (Path stale : fs.removeStale(parent, namePrefix)) {
+        for (Path stale : fs.removeStale(parent, namePrefix, ledger != null ? ledger : BudgetLedger.system())) {
             System.err.println(
                     "itsrt-sched: removed " + stale + ", left by a run that was killed before it could restore");
         }

@@ -123,7 +123,12 @@ public abstract sealed class CgroupFs permits CgroupV1, CgroupV2 {
      * @return the directories removed
      */
     public List<Path> removeStale(String parent, String prefix) {
-        return CgroupGroup.removeStale(this, parent, prefix);
+        return removeStale(parent, prefix, BudgetLedger.system());
+    }
+
+    /** The same, leaving the groups that {@code ledger} has records of to {@link LeftoverRestore}. */
+    public List<Path> removeStale(String parent, String prefix, BudgetLedger ledger) {
+        return CgroupGroup.removeStale(this, parent, prefix, ledger);
     }
 
     /** The hierarchy whose directory holds the CPU bandwidth files and cpu.stat. */

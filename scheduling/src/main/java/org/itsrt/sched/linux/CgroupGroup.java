@@ -230,12 +230,24 @@ public final class CgroupGroup implements AutoCloseable {
     /**
      * Removes groups named {@code PREFIX-PID-N} under the parent whose creating JVM (PID) is gone: left
      * by a run that was killed before its shutdown hook could run. Their processes move to the parent
-     * (where they came from is not known any more).
+     * (where they came from is not known any more). Groups with a record in the ledger are left to
+     * {@link LeftoverRestore}, which knows where each process came from.
      *
      * @return the directories removed
      */
-    static List<Path> removeStale(CgroupFs fs, String parent, String prefix) {
+    static List<Path> removeStale(CgroupFs fs, String parent, String prefix, BudgetLedger ledger) {
         String rel = parent == null ? "" : parent.replaceAll("^/+|/+$", "");
+        // A group with a record is the record's to restore: it knows where each process came from.
+        java.util.Set<Path> recorded = new java.util.HashSet<>();
+        try {
+            for (BudgetLedger.Found found : ledger.records()) {
+                if (found.record().cgroup() != null) {
+                    found.record().cgroup().dirs().forEach(d -> recorded.add(Path.of(d.dir())));
+                }
+            }
+        } catch (SchedulingException unreadable) {
+            return List.of(); // a folder of records that cannot be read: leave everything to ./its budget restore
+        }
         Pattern ours = Pattern.compile(Pattern.quote(prefix) + "-(\\d+)-\\d+");
         List<Path> removed = new ArrayList<>();
         for (CgroupFs.Hierarchy h : fs.allHierarchies()) {
@@ -249,6 +261,7 @@ public final class CgroupGroup implements AutoCloseable {
             for (Path dir : children) {
                 Matcher m = ours.matcher(dir.getFileName().toString());
                 if (!m.matches()
+                        || recorded.contains(dir)
                         || ProcessHandle.of(Long.parseLong(m.group(1)))
                                 .map(ProcessHandle::isAlive)
                                 .orElse(false)) {

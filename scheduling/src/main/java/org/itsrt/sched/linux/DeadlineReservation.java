@@ -55,7 +55,11 @@ public final class DeadlineReservation implements AppliedBudget {
         BudgetLedger.Record r = entry.record();
         BudgetLedger.DeadlineState s = r.deadline();
         entry.update(r.with(
-                description(),
+                "SCHED_DEADLINE " + params + " on thread(s) "
+                        + recorded.stream()
+                                .map(x -> x.tid() + " '" + x.comm() + "'")
+                                .toList()
+                        + " of process " + pid + " (" + selector + ")",
                 null,
                 new BudgetLedger.DeadlineState(
                         s.pid(),

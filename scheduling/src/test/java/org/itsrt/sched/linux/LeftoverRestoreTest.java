@@ -164,6 +164,30 @@ class LeftoverRestoreTest {
     }
 
     @Test
+    void anApplyLeavesARecordedGroupOfAGoneJvmToItsRecord() throws Exception {
+        Process exited = new ProcessBuilder("true").start();
+        exited.waitFor();
+        // A group named as a killed JVM's, with its record: only the record knows where 4242 came from.
+        kernel.mkdir(kernel.root.resolve("app"));
+        kernel.write(kernel.root.resolve("app").resolve("cgroup.procs"), "4242");
+        CgroupGroup group = fs.create(
+                "", "itsrt-job-" + exited.pid() + "-1", new CgroupBandwidth(20_000, 100_000, null, null), ledger);
+        group.attachTree(4242);
+        Path dir = group.cpuDir();
+
+        assertThat(fs.removeStale("", "itsrt-job", ledger)).isEmpty();
+        assertThat(dir).exists();
+
+        List<LeftoverRestore.Outcome> outcomes = new LeftoverRestore(ledger, kernel, new Chrt("false")).restoreDead();
+        assertThat(outcomes).singleElement().satisfies(o -> assertThat(o.lines())
+                .singleElement()
+                .asString()
+                .contains("back to " + kernel.root.resolve("app")));
+        assertThat(kernel.cgroupOf(4242)).isEqualTo("/app");
+        assertThat(dir).doesNotExist();
+    }
+
+    @Test
     void aFileThatIsNoRecordIsNamed() throws Exception {
         Files.createDirectories(ledger.dir());
         Path bad = ledger.dir().resolve("cgroup-1-1.json");
