@@ -250,7 +250,16 @@ public final class TuneCommand implements Callable<Integer> {
                 plan.settings(), evaluator != null ? evaluator : points, new Progress(base.name(), System.err));
         ReportOnInterrupt onInterrupt = new ReportOnInterrupt(search, dir, base, baseFile, plan.settings(), err);
         Runtime.getRuntime().addShutdownHook(onInterrupt.hook);
-        TuneResult result = search.run();
+        TuneResult result;
+        try {
+            result = search.run();
+        } catch (RuntimeException | Error e) {
+            if (onInterrupt.reportHere()) {
+                onInterrupt.reported();
+                Runtime.getRuntime().removeShutdownHook(onInterrupt.hook);
+            }
+            throw e;
+        }
         if (!onInterrupt.reportHere()) {
             // Ctrl-C: the hook writes the report of the points measured; the JVM exits when it is done.
             return 130;

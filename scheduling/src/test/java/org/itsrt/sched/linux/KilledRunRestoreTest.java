@@ -168,6 +168,43 @@ class KilledRunRestoreTest {
     }
 
     @Test
+    void budgetApplyRestoresWhatAKilledRunLeftBeforeItApplies() throws Exception {
+        CgroupFs fs = Privileges.assumeCgroups();
+        String key = fs.cpuHierarchy().procKey();
+        Process victim = new ProcessBuilder("sleep", "120").start();
+        String property = System.getProperty(BudgetLedger.DIR_PROPERTY);
+        try {
+            LinuxCgroupTest.awaitAlive(victim.pid());
+            String before = Proc.SYSTEM.cgroups(victim.pid()).get(key);
+            Process holder = holder("cgroup", victim.pid());
+            Path dir = Path.of(firstLine(holder));
+            kill9(holder);
+            assertThat(dir).exists();
+            System.setProperty(BudgetLedger.DIR_PROPERTY, state.toString());
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+
+            int exit = restoreCommand(out, err)
+                    .execute("apply", "--backend", "none", "--pid", Long.toString(victim.pid()), "--for", "0.2s");
+
+            assertThat(exit).as(err.toString()).isZero();
+            assertThat(err.toString())
+                    .contains("its budget apply: restored what killed process " + holder.pid() + " left: cgroup "
+                            + fs.version() + " " + dir + " removed");
+            assertThat(dir).doesNotExist();
+            assertThat(Proc.SYSTEM.cgroups(victim.pid()).get(key)).isEqualTo(before);
+            assertThat(state).isEmptyDirectory();
+        } finally {
+            if (property == null) {
+                System.clearProperty(BudgetLedger.DIR_PROPERTY);
+            } else {
+                System.setProperty(BudgetLedger.DIR_PROPERTY, property);
+            }
+            victim.destroyForcibly();
+        }
+    }
+
+    @Test
     void aBudgetWhoseJvmStillRunsIsLeftAlone() throws Exception {
         CgroupFs fs = Privileges.assumeCgroups();
         Process victim = new ProcessBuilder("sleep", "120").start();
