@@ -141,7 +141,7 @@ public final class CgroupGroup implements AutoCloseable {
         group.treeRoot = state.treeRoot();
         Map<String, CgroupFs.Hierarchy> byKey = new LinkedHashMap<>();
         dirs.keySet().forEach(h -> byKey.put(h.procKey(), h));
-        state.origins().forEach((pid, from) -> {
+        (state.origins() == null ? Map.<Long, Map<String, String>>of() : state.origins()).forEach((pid, from) -> {
             Map<CgroupFs.Hierarchy, String> origin = new LinkedHashMap<>();
             from.forEach((key, path) -> {
                 if (byKey.containsKey(key)) {
@@ -150,7 +150,8 @@ public final class CgroupGroup implements AutoCloseable {
             });
             group.origins.put(pid, origin);
         });
-        for (BudgetLedger.AffinityState a : state.affinities()) {
+        for (BudgetLedger.AffinityState a :
+                state.affinities() == null ? List.<BudgetLedger.AffinityState>of() : state.affinities()) {
             group.affinities.put(a.tid(), a.cpus());
             group.affinityStarts.put(a.tid(), a.startTime());
         }

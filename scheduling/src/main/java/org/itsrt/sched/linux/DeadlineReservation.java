@@ -196,7 +196,8 @@ public final class DeadlineReservation implements AppliedBudget {
                     + " went with it, nothing to restore");
             return lines;
         }
-        List<BudgetLedger.ThreadState> reversed = new ArrayList<>(state.threads());
+        List<BudgetLedger.ThreadState> reversed =
+                new ArrayList<>(state.threads() == null ? List.of() : state.threads());
         Collections.reverse(reversed);
         for (BudgetLedger.ThreadState t : reversed) {
             String who = "thread " + t.tid() + " '" + t.comm() + "' of process " + state.pid();
