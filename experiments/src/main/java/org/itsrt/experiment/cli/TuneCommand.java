@@ -54,13 +54,15 @@ import picocli.CommandLine.Parameters;
                     + "tries the upper bound, then bisects down to the resolution, each point a few whole-pipeline runs "
                     + "(as ./its experiment runs a row) that must all meet the SLO; where they disagree, more runs. "
                     + "With several periods, each is searched and the lowest share of a CPU wins. Writes tune.md, "
-                    + "points.csv and a plot of p99 and max against the budget."
+                    + "points.csv and a plot of p99 and max against the budget; on Ctrl-C, for the points measured "
+                    + "so far, marked as interrupted. Restores the budgets that killed runs left before it starts."
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:a budget that meets the SLO was found",
             "1:no budget in the range meets the SLO, or a run " + "failed (the report covers the points tried)",
-            "2:bad file or usage (the message names the option)"
+            "2:bad file or usage (the message names the option)",
+            "130:interrupted (Ctrl-C); the report covers the points measured"
         })
 public final class TuneCommand implements Callable<Integer> {
 
@@ -124,7 +126,7 @@ public final class TuneCommand implements Callable<Integer> {
             names = "--resolution-us",
             paramLabel = "US",
             description =
-                    "bisect until the smallest passing budget is known to within this (default: 1% of the period)")
+                    "bisect until the smallest passing budget is known to within this (default: 1%% of the period)")
     Long resolution;
 
     @Option(

@@ -47,7 +47,8 @@ import picocli.CommandLine.Spec;
                     + "linux-deadline (SCHED_DEADLINE budget/period on each thread whose name matches "
                     + "--threads) or none. Optionally starts an interference load in a sibling cgroup. Holds "
                     + "until the process exits, --for has passed, or Ctrl-C; then restores everything and prints "
-                    + "what was set and measured (throttling counters, CPU time). Needs root."
+                    + "what was set and measured (throttling counters, CPU time). Needs root. Before it applies "
+                    + "anything it restores the budgets that killed runs left in force (as 'its budget restore')."
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
