@@ -368,8 +368,9 @@ public final class TuneCommand implements Callable<Integer> {
                     .count();
             try {
                 write(dir, base, baseFile, settings, sofar);
-                err.println("its-tune: " + sofar.interruption() + "; " + dir.resolve(TuneReport.MARKDOWN) + ", "
-                        + TuneReport.CSV + " and the plot cover the " + measured + " point(s) measured");
+                err.println("its-tune: " + sofar.interruption() + "; " + dir.resolve(TuneReport.MARKDOWN) + " and "
+                        + TuneReport.CSV + " (and the plot, from two budgets on) cover the " + measured
+                        + " point(s) measured");
             } catch (java.io.IOException | RuntimeException | Error e) {
                 err.println("its-tune: interrupted; writing the report of the " + measured + " point(s) measured to "
                         + dir + " failed: " + e.getMessage());
