@@ -90,10 +90,18 @@ class KilledRunRestoreTest {
         CgroupFs fs = Privileges.assumeCgroups();
         String key = fs.cpuHierarchy().procKey();
         Process victim = new ProcessBuilder("sleep", "120").start();
+        // The victim starts in a group of its own, so that "back where it came from" is not the root.
+        CgroupGroup origin = fs.create(
+                "",
+                "itsrt-origin-" + ProcessHandle.current().pid(),
+                new CgroupBandwidth(90_000, 100_000, null, null),
+                null);
         try {
             LinuxCgroupTest.awaitAlive(victim.pid());
+            origin.attach(victim.pid());
             String before = Proc.SYSTEM.cgroups(victim.pid()).get(key);
             Path beforeDir = fs.cpuHierarchy().mount().resolve(before.replaceAll("^/+", ""));
+            assertThat(beforeDir).isEqualTo(origin.cpuDir());
             String quotaBefore = quota(fs, beforeDir);
             Process holder = holder("cgroup", victim.pid());
             Path dir = Path.of(firstLine(holder));
@@ -121,10 +129,13 @@ class KilledRunRestoreTest {
             assertThat(dir).doesNotExist();
             assertThat(Proc.SYSTEM.cgroups(victim.pid()).get(key)).isEqualTo(before);
             assertThat(quota(fs, beforeDir)).isEqualTo(quotaBefore);
+            assertThat(quotaBefore).isIn("90000", "90000 100000");
             assertThat(ledger.records()).isEmpty();
             assertThat(state).isEmptyDirectory();
         } finally {
             victim.destroyForcibly();
+            victim.waitFor(10, TimeUnit.SECONDS);
+            origin.close();
         }
     }
 
