@@ -171,6 +171,8 @@ public final class ExperimentCommand implements Callable<Integer> {
         }
         Files.createDirectories(dir);
         Files.copy(file, dir.resolve("experiment.yaml"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        // An experiment killed with kill -9 left its budget on a cluster process that may still run.
+        org.itsrt.sched.linux.LeftoverRestore.atStart("its-experiment", System.err);
         ExperimentRunner runner = new ExperimentRunner(
                 spec,
                 new ExperimentRunner.Pipeline(

@@ -29,10 +29,12 @@ import org.itsrt.experiment.spec.ExperimentSpec.Row;
 import org.itsrt.experiment.spec.SpecException;
 import org.itsrt.experiment.tune.BudgetSearch;
 import org.itsrt.experiment.tune.PipelineEvaluator;
+import org.itsrt.experiment.tune.PointEvaluator;
 import org.itsrt.experiment.tune.SearchRange;
 import org.itsrt.experiment.tune.TriedPoint;
 import org.itsrt.experiment.tune.TuneResult;
 import org.itsrt.sched.budget.LinuxLimits;
+import org.itsrt.sched.linux.LeftoverRestore;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -52,13 +54,15 @@ import picocli.CommandLine.Parameters;
                     + "tries the upper bound, then bisects down to the resolution, each point a few whole-pipeline runs "
                     + "(as ./its experiment runs a row) that must all meet the SLO; where they disagree, more runs. "
                     + "With several periods, each is searched and the lowest share of a CPU wins. Writes tune.md, "
-                    + "points.csv and a plot of p99 and max against the budget."
+                    + "points.csv and a plot of p99 and max against the budget; on Ctrl-C, for the points measured "
+                    + "so far, marked as interrupted. Restores the budgets that killed runs left before it starts."
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:a budget that meets the SLO was found",
             "1:no budget in the range meets the SLO, or a run " + "failed (the report covers the points tried)",
-            "2:bad file or usage (the message names the option)"
+            "2:bad file or usage (the message names the option)",
+            "130:interrupted (Ctrl-C); the report covers the points measured"
         })
 public final class TuneCommand implements Callable<Integer> {
 
@@ -122,7 +126,7 @@ public final class TuneCommand implements Callable<Integer> {
             names = "--resolution-us",
             paramLabel = "US",
             description =
-                    "bisect until the smallest passing budget is known to within this (default: 1% of the period)")
+                    "bisect until the smallest passing budget is known to within this (default: 1%% of the period)")
     Long resolution;
 
     @Option(
@@ -168,6 +172,21 @@ public final class TuneCommand implements Callable<Integer> {
             usageHelp = true,
             description = "show this help")
     boolean help;
+
+    /** Measures the points instead of whole-pipeline runs when set (tests); null for the pipeline. */
+    private final PointEvaluator evaluator;
+
+    public TuneCommand() {
+        this(null);
+    }
+
+    /**
+     * @param evaluator measures the points in place of the pipeline (which then needs no data, model or
+     *                  job jar); null for the pipeline
+     */
+    TuneCommand(PointEvaluator evaluator) {
+        this.evaluator = evaluator;
+    }
 
     public static void main(String[] args) {
         System.setProperty("java.awt.headless", "true");
@@ -219,7 +238,7 @@ public final class TuneCommand implements Callable<Integer> {
         }
         String unusable = Files.exists(dir.resolve(TuneReport.MARKDOWN))
                 ? "--out " + dir + " already holds a tune (" + TuneReport.MARKDOWN + ")"
-                : inputs.missing();
+                : evaluator != null ? null : inputs.missing();
         if (unusable != null) {
             err.println("its-tune: " + unusable);
             err.flush();
@@ -227,17 +246,137 @@ public final class TuneCommand implements Callable<Integer> {
         }
         Files.createDirectories(dir);
         Files.copy(baseFile, dir.resolve("base.yaml"), StandardCopyOption.REPLACE_EXISTING);
-        TuneResult result = new BudgetSearch(plan.settings(), points, new Progress(base.name(), System.err)).run();
-        List<RunResult> runs = result.points().stream()
-                .flatMap(p -> p.runs().stream())
-                .map(TriedPoint.Run::result)
-                .toList();
-        String summary = TuneReport.write(dir, base, baseFile, plan.settings(), result, Environment.facts(runs));
+        // A tune killed with kill -9 left its budget on a cluster process that may still run.
+        LeftoverRestore.atStart("its-tune", err);
+        BudgetSearch search = new BudgetSearch(
+                plan.settings(), evaluator != null ? evaluator : points, new Progress(base.name(), System.err));
+        ReportOnInterrupt onInterrupt = new ReportOnInterrupt(search, dir, base, baseFile, plan.settings(), err);
+        Runtime.getRuntime().addShutdownHook(onInterrupt.hook);
+        TuneResult result;
+        try {
+            result = search.run();
+        } catch (RuntimeException | Error e) {
+            if (onInterrupt.reportHere()) {
+                onInterrupt.reported();
+                Runtime.getRuntime().removeShutdownHook(onInterrupt.hook);
+            }
+            throw e;
+        }
+        if (!onInterrupt.reportHere()) {
+            // Ctrl-C: the hook writes the report of the points measured; the JVM exits when it is done.
+            return 130;
+        }
+        String summary;
+        try {
+            summary = write(dir, base, baseFile, plan.settings(), result);
+        } finally {
+            onInterrupt.reported();
+            try {
+                Runtime.getRuntime().removeShutdownHook(onInterrupt.hook);
+            } catch (IllegalStateException shuttingDown) {
+                // Ctrl-C while the report was written: the hook waits for it and returns
+            }
+        }
         console.println();
         console.print(summary.replace("**", ""));
         console.println("results: " + dir.resolve(TuneReport.MARKDOWN));
         console.flush();
         return result.best().isPresent() && !result.stoppedEarly() ? 0 : 1;
+    }
+
+    private static String write(
+            Path dir, ExperimentSpec base, Path baseFile, BudgetSearch.Settings settings, TuneResult result)
+            throws java.io.IOException {
+        List<RunResult> runs = result.points().stream()
+                .flatMap(p -> p.runs().stream())
+                .map(TriedPoint.Run::result)
+                .toList();
+        return TuneReport.write(dir, base, baseFile, settings, result, Environment.facts(runs));
+    }
+
+    /**
+     * A shutdown hook that, on Ctrl-C (or SIGTERM) during the search, writes tune.md, points.csv and the
+     * plot for the points measured so far, marked as interrupted with the point that was running. The
+     * budget of the run under way is restored by the scheduling module's own hook, and the run's broker
+     * and cluster end with theirs. Exactly one report is written: this one, or the search's own.
+     */
+    static final class ReportOnInterrupt {
+
+        final Thread hook;
+        private final BudgetSearch search;
+        private final Path dir;
+        private final ExperimentSpec base;
+        private final Path baseFile;
+        private final BudgetSearch.Settings settings;
+        private final PrintWriter err;
+        private final java.util.concurrent.CountDownLatch mainReported = new java.util.concurrent.CountDownLatch(1);
+        private boolean claimed;
+
+        ReportOnInterrupt(
+                BudgetSearch search,
+                Path dir,
+                ExperimentSpec base,
+                Path baseFile,
+                BudgetSearch.Settings settings,
+                PrintWriter err) {
+            this.search = search;
+            this.dir = dir;
+            this.base = base;
+            this.baseFile = baseFile;
+            this.settings = settings;
+            this.err = err;
+            this.hook = new Thread(this::onShutdown, "its-tune-interrupted-report");
+            // The report's environment facts load Flink's and Kafka's version classes, which start their
+            // logging, which registers a shutdown hook of its own: refused once the JVM is shutting down.
+            // Loaded now, the hook finds them ready.
+            Environment.facts(List.of());
+        }
+
+        /** Whether the search's own report is to be written (false: the hook writes the interrupted one). */
+        synchronized boolean reportHere() {
+            if (claimed) {
+                return false;
+            }
+            claimed = true;
+            return true;
+        }
+
+        /** The search's own report is written. */
+        void reported() {
+            mainReported.countDown();
+        }
+
+        private void onShutdown() {
+            synchronized (this) {
+                if (claimed) {
+                    // The search ended and its report is being written: let it finish before the JVM exits.
+                    try {
+                        mainReported.await(60, java.util.concurrent.TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return;
+                }
+                claimed = true;
+            }
+            TuneResult sofar = search.interrupt();
+            // ImageIO caches PNG output in a temporary file whose cleanup is a shutdown hook, which can no
+            // longer be added: write the plot through memory.
+            javax.imageio.ImageIO.setUseCache(false);
+            long measured = sofar.points().stream()
+                    .filter(p -> p.verdict() != org.itsrt.experiment.tune.Verdict.INTERRUPTED)
+                    .count();
+            try {
+                write(dir, base, baseFile, settings, sofar);
+                err.println("its-tune: " + sofar.interruption() + "; " + dir.resolve(TuneReport.MARKDOWN) + " and "
+                        + TuneReport.CSV + " (and the plot, from two budgets on) cover the " + measured
+                        + " point(s) measured");
+            } catch (java.io.IOException | RuntimeException | Error e) {
+                err.println("its-tune: interrupted; writing the report of the " + measured + " point(s) measured to "
+                        + dir + " failed: " + e.getMessage());
+            }
+            err.flush();
+        }
     }
 
     /** Checks the file's backend and rows and every option against it and the kernel's limits; names each problem. */

@@ -54,7 +54,8 @@ public final class TuneReport {
         String summary = summary(result);
 
         StringBuilder md = new StringBuilder();
-        md.append("# Tune ").append(base.name()).append(": the smallest budget that meets the SLO\n\n");
+        md.append("# Tune ").append(base.name()).append(": the smallest budget that meets the SLO");
+        md.append(result.interrupted() ? " (interrupted: the search did not finish)\n\n" : "\n\n");
         md.append(String.format(
                 Locale.ROOT,
                 "Backend `%s`, %d CPU(s) on the real-time side (a budget is per CPU, "
@@ -137,7 +138,19 @@ public final class TuneReport {
                             .orElse(""))
                     .append(".\n");
         }
-        if (result.stoppedEarly()) {
+        if (result.interrupted()) {
+            s.append("**Interrupted (Ctrl-C)**: ")
+                    .append(result.interruption())
+                    .append(". The points measured before it are below; the answer is incomplete");
+            result.periods().stream()
+                    .filter(p -> p.status() == TuneResult.Status.INTERRUPTED)
+                    .forEach(p -> s.append(" (period ")
+                            .append(p.range().periodUs())
+                            .append(" us: ")
+                            .append(outcomeText(p))
+                            .append(")"));
+            s.append(".\n");
+        } else if (result.stoppedEarly()) {
             s.append("**The search stopped early**: ")
                     .append(result.failure())
                     .append(". The points before it are below; the answer is incomplete.\n");
@@ -174,6 +187,17 @@ public final class TuneReport {
                                                 ? ""
                                                 : ", " + p.largestFailingUs() + " us had failed"));
             case NOT_SEARCHED -> "not searched (the search had stopped)";
+            case INTERRUPTED ->
+                "interrupted"
+                        + (p.smallestPassingUs() == null
+                                ? ", no budget had passed yet"
+                                : String.format(
+                                        Locale.ROOT,
+                                        " when %d us had passed%s",
+                                        p.smallestPassingUs(),
+                                        p.largestFailingUs() == null
+                                                ? ""
+                                                : " and " + p.largestFailingUs() + " us had failed"));
         };
     }
 

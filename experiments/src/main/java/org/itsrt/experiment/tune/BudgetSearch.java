@@ -68,6 +68,20 @@ public final class BudgetSearch {
     private final PointEvaluator evaluator;
     private final Listener listener;
     private final List<TriedPoint> points = new ArrayList<>();
+    /** The periods searched to the end (or stopped), in order. */
+    private final List<PeriodOutcome> outcomes = new ArrayList<>();
+    /** The period being searched and what its search has established. */
+    private SearchRange currentRange;
+
+    private Bracket currentBracket;
+    /** The point being measured, and its runs so far; null between points. */
+    private Running running;
+
+    private volatile boolean interrupted;
+
+    /** The point being measured: what an interruption reports. */
+    private record Running(
+            int number, SearchRange range, long budgetUs, int repetition, int planned, List<TriedPoint.Run> runs) {}
 
     public BudgetSearch(Settings settings, PointEvaluator evaluator, Listener listener) {
         this.settings = settings;
@@ -82,27 +96,82 @@ public final class BudgetSearch {
 
     /** Searches every period in order; stops at the first run that fails. */
     public TuneResult run() {
-        List<PeriodOutcome> outcomes = new ArrayList<>();
         String failure = null;
         List<SearchRange> ranges = settings.ranges();
         for (int i = 0; i < ranges.size(); i++) {
             SearchRange range = ranges.get(i);
             if (failure != null) {
-                outcomes.add(new PeriodOutcome(range, Status.NOT_SEARCHED, null, null));
+                addOutcome(new PeriodOutcome(range, Status.NOT_SEARCHED, null, null));
                 continue;
             }
             int laterPoints = ranges.subList(i + 1, ranges.size()).stream()
                     .mapToInt(SearchRange::maxPoints)
                     .sum();
             Bracket bracket = new Bracket();
+            synchronized (this) {
+                currentRange = range;
+                currentBracket = bracket;
+            }
             try {
-                outcomes.add(search(range, bracket, laterPoints));
+                addOutcome(search(range, bracket, laterPoints));
             } catch (Stopped stopped) {
                 failure = stopped.getMessage();
-                outcomes.add(new PeriodOutcome(range, Status.STOPPED, bracket.passingUs, bracket.failingUs));
+                addOutcome(new PeriodOutcome(
+                        range,
+                        interrupted ? Status.INTERRUPTED : Status.STOPPED,
+                        bracket.passingUs,
+                        bracket.failingUs));
             }
         }
-        return new TuneResult(points, outcomes, failure);
+        synchronized (this) {
+            currentRange = null;
+            return new TuneResult(points, outcomes, interrupted ? null : failure, interrupted ? failure : null);
+        }
+    }
+
+    private synchronized void addOutcome(PeriodOutcome outcome) {
+        outcomes.add(outcome);
+        currentRange = null;
+    }
+
+    /**
+     * Stops the search before its next run (Ctrl-C); the run under way is the caller's to end. Returns
+     * what the search has measured until now, with what was running, for the report of an interrupted
+     * search.
+     */
+    public synchronized TuneResult interrupt() {
+        interrupted = true;
+        List<TriedPoint> measured = new ArrayList<>(points);
+        String what;
+        if (running != null) {
+            what = String.format(
+                    "interrupted while point %d (%d/%d us) was being measured, run %d of %d; the search did not finish",
+                    running.number(),
+                    running.budgetUs(),
+                    running.range().periodUs(),
+                    running.repetition(),
+                    running.planned());
+            measured.add(new TriedPoint(
+                    running.number(),
+                    running.range().periodUs(),
+                    running.budgetUs(),
+                    running.runs(),
+                    Verdict.INTERRUPTED));
+        } else {
+            what = "interrupted between points; the search did not finish";
+        }
+        List<PeriodOutcome> periods = new ArrayList<>(outcomes);
+        for (SearchRange range : settings.ranges()) {
+            if (periods.stream().anyMatch(p -> p.range().equals(range))) {
+                continue;
+            }
+            periods.add(
+                    range.equals(currentRange)
+                            ? new PeriodOutcome(
+                                    range, Status.INTERRUPTED, currentBracket.passingUs, currentBracket.failingUs)
+                            : new PeriodOutcome(range, Status.NOT_SEARCHED, null, null));
+        }
+        return new TuneResult(measured, periods, null, what);
     }
 
     /** What a period's search has established so far. */
@@ -154,6 +223,14 @@ public final class BudgetSearch {
         List<TriedPoint.Run> runs = new ArrayList<>();
         int planned = settings.repetitions();
         for (int rep = 1; rep <= planned; rep++) {
+            synchronized (this) {
+                if (interrupted) {
+                    running = null;
+                    throw new Stopped("interrupted before point " + number + " (" + budgetUs + "/" + periodUs
+                            + " us), run " + rep + "; the search did not finish");
+                }
+                running = new Running(number, range, budgetUs, rep, planned, List.copyOf(runs));
+            }
             listener.starting(number, budgetUs, periodUs, rep, planned);
             RunResult result;
             try {
@@ -204,7 +281,10 @@ public final class BudgetSearch {
     }
 
     private TriedPoint record(TriedPoint point) {
-        points.add(point);
+        synchronized (this) {
+            points.add(point);
+            running = null;
+        }
         listener.tried(point);
         return point;
     }

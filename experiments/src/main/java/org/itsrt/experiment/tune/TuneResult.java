@@ -10,8 +10,14 @@ import java.util.Optional;
  * why it stopped early if it did.
  *
  * @param failure null, or why the search stopped before it was done (a run failed)
+ * @param interruption null, or what was running when the search was interrupted (Ctrl-C): the result
+ *                     then holds the points measured before it, and the search did not finish
  */
-public record TuneResult(List<TriedPoint> points, List<PeriodOutcome> periods, String failure) {
+public record TuneResult(List<TriedPoint> points, List<PeriodOutcome> periods, String failure, String interruption) {
+
+    public TuneResult(List<TriedPoint> points, List<PeriodOutcome> periods, String failure) {
+        this(points, periods, failure, null);
+    }
 
     /** How a period's search ended. */
     public enum Status {
@@ -24,7 +30,9 @@ public record TuneResult(List<TriedPoint> points, List<PeriodOutcome> periods, S
         /** A run failed during this period's search. */
         STOPPED,
         /** The search stopped before this period. */
-        NOT_SEARCHED
+        NOT_SEARCHED,
+        /** The search was interrupted (Ctrl-C) during this period's search. */
+        INTERRUPTED
     }
 
     /**
@@ -61,7 +69,11 @@ public record TuneResult(List<TriedPoint> points, List<PeriodOutcome> periods, S
     }
 
     public boolean stoppedEarly() {
-        return failure != null;
+        return failure != null || interruption != null;
+    }
+
+    public boolean interrupted() {
+        return interruption != null;
     }
 
     /** The lowest utilization that met the SLO, over the periods searched to the end. */

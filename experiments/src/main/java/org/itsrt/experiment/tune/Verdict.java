@@ -9,7 +9,9 @@ public enum Verdict {
     /** The runs disagreed, so more were run; a budget that misses the SLO in any run fails. */
     NOISY_FAIL("noisy: fail"),
     /** A run failed (it did not measure, or the pipeline exited non-zero): the search stopped here. */
-    RUN_FAILED("run failed");
+    RUN_FAILED("run failed"),
+    /** The search was interrupted (Ctrl-C) while this point was being measured: no verdict. */
+    INTERRUPTED("interrupted");
 
     public final String text;
 

@@ -239,4 +239,50 @@ class BudgetSearchTest {
             }
         }
     }
+
+    @Test
+    void anInterruptionReportsThePointsMeasuredAndThePointUnderWayAndStopsBeforeTheNextRun() {
+        SearchRange second = new SearchRange(10_000, 1_000, 10_000, 100);
+        List<TuneResult> snapshots = new ArrayList<>();
+        BudgetSearch[] search = new BudgetSearch[1];
+        PointEvaluator evaluator = (point, budget, period, rep) -> {
+            if (point == 3 && rep == 2) {
+                // Ctrl-C while the second run of point 3 is measured.
+                snapshots.add(search[0].interrupt());
+            }
+            return FakeRuns.run(budget, period, rep, 10, 30);
+        };
+        search[0] = new BudgetSearch(settings(2, 2, RANGE, second), evaluator, QUIET);
+
+        TuneResult result = search[0].run();
+
+        assertThat(snapshots).singleElement().satisfies(sofar -> {
+            assertThat(sofar.interrupted()).isTrue();
+            assertThat(sofar.stoppedEarly()).isTrue();
+            assertThat(sofar.interruption())
+                    .isEqualTo("interrupted while point 3 (25750/100000 us) was being measured, run 2 of 2; "
+                            + "the search did not finish");
+            assertThat(sofar.points())
+                    .extracting(TriedPoint::number, TriedPoint::budgetUs, TriedPoint::verdict)
+                    .containsExactly(
+                            org.assertj.core.groups.Tuple.tuple(1, 100_000L, Verdict.PASS),
+                            org.assertj.core.groups.Tuple.tuple(2, 50_500L, Verdict.PASS),
+                            org.assertj.core.groups.Tuple.tuple(3, 25_750L, Verdict.INTERRUPTED));
+            assertThat(sofar.points().get(2).runs())
+                    .as("run 1 of point 3 was measured")
+                    .hasSize(1);
+            assertThat(sofar.periods())
+                    .extracting(PeriodOutcome::status)
+                    .containsExactly(Status.INTERRUPTED, Status.NOT_SEARCHED);
+            assertThat(sofar.periods().get(0).smallestPassingUs()).isEqualTo(50_500);
+            assertThat(sofar.best()).isEmpty();
+        });
+        // The run under way ends (here it completes point 3); no further run starts.
+        assertThat(result.interrupted()).isTrue();
+        assertThat(result.points()).extracting(TriedPoint::number).containsExactly(1, 2, 3);
+        assertThat(result.interruption()).startsWith("interrupted before point 4");
+        assertThat(result.periods())
+                .extracting(PeriodOutcome::status)
+                .containsExactly(Status.INTERRUPTED, Status.NOT_SEARCHED);
+    }
 }

@@ -25,6 +25,7 @@ import org.itsrt.sched.linux.CpuBudgetBackend;
 import org.itsrt.sched.linux.DeadlineBackend;
 import org.itsrt.sched.linux.DeadlineParams;
 import org.itsrt.sched.linux.InterferenceLoad;
+import org.itsrt.sched.linux.LeftoverRestore;
 import org.itsrt.sched.linux.LinuxBackends;
 import org.itsrt.sched.linux.NoneBackend;
 import org.itsrt.sched.linux.Proc;
@@ -46,7 +47,8 @@ import picocli.CommandLine.Spec;
                     + "linux-deadline (SCHED_DEADLINE budget/period on each thread whose name matches "
                     + "--threads) or none. Optionally starts an interference load in a sibling cgroup. Holds "
                     + "until the process exits, --for has passed, or Ctrl-C; then restores everything and prints "
-                    + "what was set and measured (throttling counters, CPU time). Needs root."
+                    + "what was set and measured (throttling counters, CPU time). Needs root. Before it applies "
+                    + "anything it restores the budgets that killed runs left in force (as 'its budget restore')."
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
@@ -148,6 +150,9 @@ final class ApplyCommand implements Callable<Integer> {
         CpuBudgetBackend chosen = backend();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        // A run killed with kill -9 restored nothing: its budgets go first, so that they neither hold the
+        // process given here nor count against SCHED_DEADLINE admission.
+        LeftoverRestore.atStart("its budget apply", err);
         CountDownLatch stop = new CountDownLatch(1);
         CountDownLatch reported = new CountDownLatch(1);
         Thread hook = new Thread(

@@ -28,7 +28,7 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "its budget",
         sortOptions = false,
-        subcommands = ApplyCommand.class,
+        subcommands = {ApplyCommand.class, RestoreCommand.class},
         description = {
             "Works out the CPU reservation of a domain (rt-vm, the job's 2-vCPU VM, by default): with "
                     + "--utilization and --max-latency-us, Tableau's rule picks the largest candidate period T "
@@ -39,8 +39,8 @@ import picocli.CommandLine.Spec;
                     + "commands for RTDS and Credit and the Linux equivalents: cgroup v2 cpu.max, cgroup v1 "
                     + "cfs quota/period, the Docker Compose stack's TaskManager cpu_period/cpu_quota, "
                     + "SCHED_DEADLINE per thread. --format compose prints the Compose override file alone.",
-            "'its budget apply' puts a budget on a running process on this Linux machine. "
-                    + "Details: docs/scheduling.md."
+            "'its budget apply' puts a budget on a running process on this Linux machine; 'its budget "
+                    + "restore' restores the budgets that killed runs left in force. Details: docs/scheduling.md."
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {

@@ -19,6 +19,7 @@ public final class CgroupBackend implements CpuBudgetBackend {
     private final String parent;
     private final String namePrefix;
     private final CgroupBandwidth bandwidth;
+    private final BudgetLedger ledger;
 
     /** On this system's cgroups, a group directly under the hierarchy root. */
     public CgroupBackend(CgroupBandwidth bandwidth) {
@@ -31,10 +32,20 @@ public final class CgroupBackend implements CpuBudgetBackend {
      * @param namePrefix the group is named PREFIX-OWNPID-N, unique per JVM
      */
     public CgroupBackend(CgroupFs fs, String parent, String namePrefix, CgroupBandwidth bandwidth) {
+        this(fs, parent, namePrefix, bandwidth, BudgetLedger.system());
+    }
+
+    /**
+     * @param ledger where the group is recorded before it is created, so that the next start restores it
+     *               if this JVM is killed; null records nothing
+     */
+    public CgroupBackend(
+            CgroupFs fs, String parent, String namePrefix, CgroupBandwidth bandwidth, BudgetLedger ledger) {
         this.fs = fs;
         this.parent = parent;
         this.namePrefix = namePrefix;
         this.bandwidth = bandwidth;
+        this.ledger = ledger;
     }
 
     @Override
@@ -48,12 +59,12 @@ public final class CgroupBackend implements CpuBudgetBackend {
 
     @Override
     public CgroupReservation apply(long pid) {
-        for (Path stale : fs.removeStale(parent, namePrefix)) {
+        for (Path stale : fs.removeStale(parent, namePrefix, ledger != null ? ledger : BudgetLedger.system())) {
             System.err.println(
                     "itsrt-sched: removed " + stale + ", left by a run that was killed before it could restore");
         }
         String name = namePrefix + "-" + ProcessHandle.current().pid() + "-" + SEQUENCE.incrementAndGet();
-        CgroupGroup group = fs.create(parent, name, bandwidth);
+        CgroupGroup group = fs.create(parent, name, bandwidth, ledger);
         CgroupReservation reservation = new CgroupReservation(group, pid);
         ShutdownRestore.register(reservation);
         try {

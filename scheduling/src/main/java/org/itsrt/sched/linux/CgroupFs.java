@@ -100,7 +100,15 @@ public abstract sealed class CgroupFs permits CgroupV1, CgroupV2 {
      * @param parent a path relative to the hierarchy roots; "" for the roots themselves
      */
     public CgroupGroup create(String parent, String name, CgroupBandwidth bandwidth) {
-        return CgroupGroup.create(this, parent, name, bandwidth);
+        return create(parent, name, bandwidth, BudgetLedger.system());
+    }
+
+    /**
+     * The same, recorded in {@code ledger} (before anything is created) so that the next start restores
+     * it if this JVM is killed; null records nothing.
+     */
+    public CgroupGroup create(String parent, String name, CgroupBandwidth bandwidth, BudgetLedger ledger) {
+        return CgroupGroup.create(this, parent, name, bandwidth, ledger);
     }
 
     abstract List<Hierarchy> hierarchiesFor(CgroupBandwidth bandwidth);
@@ -115,7 +123,12 @@ public abstract sealed class CgroupFs permits CgroupV1, CgroupV2 {
      * @return the directories removed
      */
     public List<Path> removeStale(String parent, String prefix) {
-        return CgroupGroup.removeStale(this, parent, prefix);
+        return removeStale(parent, prefix, BudgetLedger.system());
+    }
+
+    /** The same, leaving the groups that {@code ledger} has records of to {@link LeftoverRestore}. */
+    public List<Path> removeStale(String parent, String prefix, BudgetLedger ledger) {
+        return CgroupGroup.removeStale(this, parent, prefix, ledger);
     }
 
     /** The hierarchy whose directory holds the CPU bandwidth files and cpu.stat. */

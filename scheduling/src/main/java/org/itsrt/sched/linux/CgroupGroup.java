@@ -36,26 +36,51 @@ public final class CgroupGroup implements AutoCloseable {
     private final Map<Long, Map<CgroupFs.Hierarchy, String>> origins = new LinkedHashMap<>();
     /** tid -> its CPU list before pinning; cpuset moves overwrite thread affinities. */
     private final Map<Long, String> affinities = new LinkedHashMap<>();
+    /** tid -> its start time, so that a thread id the kernel hands out again gets no affinity restored. */
+    private final Map<Long, Long> affinityStarts = new LinkedHashMap<>();
+    /** The record of this group in the ledger, rewritten before each process moves in; null for none. */
+    private final BudgetLedger.Entry entry;
+    /** What close() did, one line per directory: where its processes went. */
+    private final List<String> restoreNotes = new ArrayList<>();
 
     private long treeRoot = -1;
     private boolean closed;
     private CpuStat lastStat = CpuStat.ZERO;
 
     private CgroupGroup(
-            CgroupFs fs, String parent, String name, CgroupBandwidth bandwidth, Map<CgroupFs.Hierarchy, Path> dirs) {
+            CgroupFs fs,
+            String parent,
+            String name,
+            CgroupBandwidth bandwidth,
+            Map<CgroupFs.Hierarchy, Path> dirs,
+            BudgetLedger.Entry entry) {
         this.fs = fs;
         this.parent = parent;
         this.name = name;
         this.bandwidth = bandwidth;
         this.dirs = dirs;
+        this.entry = entry;
     }
 
-    static CgroupGroup create(CgroupFs fs, String parent, String name, CgroupBandwidth bandwidth) {
+    static CgroupGroup create(CgroupFs fs, String parent, String name, CgroupBandwidth bandwidth, BudgetLedger ledger) {
         checkName(name);
         String rel = parent == null ? "" : parent.replaceAll("^/+|/+$", "");
         if (rel.contains("..")) {
             throw new IllegalArgumentException("cgroup parent '" + parent + "' must not contain '..'");
         }
+        Map<CgroupFs.Hierarchy, Path> planned = new LinkedHashMap<>();
+        for (CgroupFs.Hierarchy h : fs.hierarchiesFor(bandwidth)) {
+            planned.put(h, (rel.isEmpty() ? h.mount() : h.mount().resolve(rel)).resolve(name));
+        }
+        // Written down before the first directory exists, so that a kill at any later moment leaves a
+        // record that the next start finds.
+        BudgetLedger.Entry entry = ledger == null
+                ? null
+                : ledger.open(
+                        BudgetLedger.Record.CGROUP,
+                        describe(fs, planned, bandwidth),
+                        state(fs, rel, name, bandwidth, planned, -1, Map.of(), Map.of(), Map.of()),
+                        null);
         Map<CgroupFs.Hierarchy, Path> created = new LinkedHashMap<>();
         try {
             for (CgroupFs.Hierarchy h : fs.hierarchiesFor(bandwidth)) {
@@ -80,27 +105,150 @@ public final class CgroupGroup implements AutoCloseable {
         } catch (RuntimeException e) {
             List<Path> made = new ArrayList<>(created.values());
             Collections.reverse(made);
+            boolean clean = true;
             for (Path dir : made) {
                 try {
                     fs.io().rmdir(dir);
                 } catch (IOException suppressed) {
+                    clean = false;
                     e.addSuppressed(suppressed);
                 }
             }
+            if (clean && entry != null) {
+                entry.remove();
+            }
             throw e;
         }
-        return new CgroupGroup(fs, rel, name, bandwidth, created);
+        return new CgroupGroup(fs, rel, name, bandwidth, created, entry);
+    }
+
+    /**
+     * A group of a budget whose JVM was killed, from its record: {@link #close()} then moves its
+     * processes back where they came from and removes it, as its owner would have.
+     */
+    static CgroupGroup fromRecord(BudgetLedger.CgroupState state, CgroupIo io, Proc proc) {
+        CgroupFs fs = CgroupFs.detect(Path.of(state.root()), io, proc);
+        Map<CgroupFs.Hierarchy, Path> dirs = new LinkedHashMap<>();
+        for (BudgetLedger.HierarchyDir d : state.dirs()) {
+            dirs.put(new CgroupFs.Hierarchy(d.procKey(), Path.of(d.mount())), Path.of(d.dir()));
+        }
+        CgroupBandwidth bandwidth = new CgroupBandwidth(
+                state.quotaUs() == null ? CgroupBandwidth.UNLIMITED : state.quotaUs(),
+                state.periodUs(),
+                state.cpus(),
+                null);
+        CgroupGroup group = new CgroupGroup(fs, state.parent(), state.name(), bandwidth, dirs, null);
+        group.treeRoot = state.treeRoot();
+        Map<String, CgroupFs.Hierarchy> byKey = new LinkedHashMap<>();
+        dirs.keySet().forEach(h -> byKey.put(h.procKey(), h));
+        (state.origins() == null ? Map.<Long, Map<String, String>>of() : state.origins()).forEach((pid, from) -> {
+            Map<CgroupFs.Hierarchy, String> origin = new LinkedHashMap<>();
+            from.forEach((key, path) -> {
+                if (byKey.containsKey(key)) {
+                    origin.put(byKey.get(key), path);
+                }
+            });
+            group.origins.put(pid, origin);
+        });
+        for (BudgetLedger.AffinityState a :
+                state.affinities() == null ? List.<BudgetLedger.AffinityState>of() : state.affinities()) {
+            group.affinities.put(a.tid(), a.cpus());
+            group.affinityStarts.put(a.tid(), a.startTime());
+        }
+        return group;
+    }
+
+    private static BudgetLedger.CgroupState state(
+            CgroupFs fs,
+            String parent,
+            String name,
+            CgroupBandwidth bandwidth,
+            Map<CgroupFs.Hierarchy, Path> dirs,
+            long treeRoot,
+            Map<Long, Map<CgroupFs.Hierarchy, String>> origins,
+            Map<Long, String> affinities,
+            Map<Long, Long> affinityStarts) {
+        List<BudgetLedger.HierarchyDir> hierarchyDirs = new ArrayList<>();
+        dirs.forEach((h, dir) -> hierarchyDirs.add(
+                new BudgetLedger.HierarchyDir(h.procKey(), h.mount().toString(), dir.toString())));
+        Map<Long, Map<String, String>> from = new LinkedHashMap<>();
+        origins.forEach((pid, origin) -> {
+            Map<String, String> byKey = new LinkedHashMap<>();
+            origin.forEach((h, path) -> byKey.put(h.procKey(), path));
+            from.put(pid, byKey);
+        });
+        List<BudgetLedger.AffinityState> affinityStates = new ArrayList<>();
+        affinities.forEach((tid, cpus) ->
+                affinityStates.add(new BudgetLedger.AffinityState(tid, affinityStarts.getOrDefault(tid, -1L), cpus)));
+        return new BudgetLedger.CgroupState(
+                fs.version(),
+                fs.root().toString(),
+                parent,
+                name,
+                hierarchyDirs,
+                bandwidth.limited() ? bandwidth.quotaUs() : null,
+                bandwidth.periodUs(),
+                bandwidth.cpus(),
+                treeRoot,
+                from,
+                affinityStates);
+    }
+
+    private static String describe(CgroupFs fs, Map<CgroupFs.Hierarchy, Path> dirs, CgroupBandwidth bandwidth) {
+        return "cgroup " + fs.version() + " " + dirs.values() + ": "
+                + (bandwidth.limited()
+                        ? bandwidth.quotaUs() + " us every " + bandwidth.periodUs() + " us"
+                        : "no bandwidth limit")
+                + (bandwidth.pinned() ? ", pinned to CPUs " + bandwidth.cpus() : "");
+    }
+
+    /** The record as it must read before the next change. */
+    private void record() {
+        if (entry != null) {
+            BudgetLedger.Record r = entry.record();
+            entry.update(r.with(
+                    r.description(),
+                    state(fs, parent, name, bandwidth, dirs, treeRoot, origins, affinities, affinityStarts),
+                    null));
+        }
+    }
+
+    /** The bandwidth setting in the cpu hierarchy's files, for reports of what was restored. */
+    String settingText() {
+        String files = fs.version().equals("v2")
+                ? "cpu.max \"" + (bandwidth.limited() ? bandwidth.quotaUs() : "max") + " " + bandwidth.periodUs() + "\""
+                : (bandwidth.limited()
+                        ? "cpu.cfs_quota_us " + bandwidth.quotaUs() + ", cpu.cfs_period_us " + bandwidth.periodUs()
+                        : "no bandwidth limit");
+        return files + (bandwidth.pinned() ? ", cpuset.cpus " + bandwidth.cpus() : "");
+    }
+
+    /** What the last close() did: per directory, where its processes went, or that it was already gone. */
+    public synchronized List<String> restoreNotes() {
+        return List.copyOf(restoreNotes);
     }
 
     /**
      * Removes groups named {@code PREFIX-PID-N} under the parent whose creating JVM (PID) is gone: left
      * by a run that was killed before its shutdown hook could run. Their processes move to the parent
-     * (where they came from is not known any more).
+     * (where they came from is not known any more). Groups with a record in the ledger are left to
+     * {@link LeftoverRestore}, which knows where each process came from.
      *
      * @return the directories removed
      */
-    static List<Path> removeStale(CgroupFs fs, String parent, String prefix) {
+    static List<Path> removeStale(CgroupFs fs, String parent, String prefix, BudgetLedger ledger) {
         String rel = parent == null ? "" : parent.replaceAll("^/+|/+$", "");
+        // A group with a record is the record's to restore: it knows where each process came from.
+        java.util.Set<Path> recorded = new java.util.HashSet<>();
+        try {
+            for (BudgetLedger.Found found : ledger.records()) {
+                if (found.record().cgroup() != null) {
+                    found.record().cgroup().dirs().forEach(d -> recorded.add(Path.of(d.dir())));
+                }
+            }
+        } catch (SchedulingException unreadable) {
+            return List.of(); // a folder of records that cannot be read: leave everything to ./its budget restore
+        }
         Pattern ours = Pattern.compile(Pattern.quote(prefix) + "-(\\d+)-\\d+");
         List<Path> removed = new ArrayList<>();
         for (CgroupFs.Hierarchy h : fs.allHierarchies()) {
@@ -114,6 +262,7 @@ public final class CgroupGroup implements AutoCloseable {
             for (Path dir : children) {
                 Matcher m = ours.matcher(dir.getFileName().toString());
                 if (!m.matches()
+                        || recorded.contains(dir)
                         || ProcessHandle.of(Long.parseLong(m.group(1)))
                                 .map(ProcessHandle::isAlive)
                                 .orElse(false)) {
@@ -226,12 +375,16 @@ public final class CgroupGroup implements AutoCloseable {
         }
         if (bandwidth.pinned()) {
             for (Proc.ThreadInfo t : fs.proc().threads(pid)) {
-                fs.proc().cpusAllowed(t.tid()).ifPresent(list -> affinities.put(t.tid(), list));
+                fs.proc().cpusAllowed(t.tid()).ifPresent(list -> {
+                    affinities.put(t.tid(), list);
+                    affinityStarts.put(t.tid(), fs.proc().startTime(t.tid()));
+                });
             }
         }
         // Recorded before the first write, so that close() knows where to return it even if a later
-        // hierarchy refuses it.
+        // hierarchy refuses it, and in the ledger, so that the next start does if this JVM is killed.
         origins.put(pid, origin);
+        record();
         for (Map.Entry<CgroupFs.Hierarchy, Path> e : dirs.entrySet()) {
             Path procs = e.getValue().resolve("cgroup.procs");
             try {
@@ -286,16 +439,24 @@ public final class CgroupGroup implements AutoCloseable {
         Set<String> problems = new LinkedHashSet<>();
         List<Map.Entry<CgroupFs.Hierarchy, Path>> order = new ArrayList<>(dirs.entrySet());
         Collections.reverse(order);
+        restoreNotes.clear();
         for (Map.Entry<CgroupFs.Hierarchy, Path> e : order) {
             CgroupFs.Hierarchy h = e.getKey();
             Path dir = e.getValue();
+            if (!fs.io().exists(dir)) {
+                restoreNotes.add(dir + " was already removed");
+                continue;
+            }
+            Map<Path, List<Long>> movedTo = new LinkedHashMap<>();
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RMDIR_PATIENCE_MS);
             IOException lastFailure = null;
             while (true) {
                 for (long pid : pidsIn(dir)) {
-                    Path dest = destination(h, pid).resolve("cgroup.procs");
+                    Path destDir = destination(h, pid);
+                    Path dest = destDir.resolve("cgroup.procs");
                     try {
                         fs.io().write(dest, Long.toString(pid));
+                        movedTo.computeIfAbsent(destDir, k -> new ArrayList<>()).add(pid);
                     } catch (IOException ex) {
                         if (!CgroupFs.isNoSuchProcess(ex)) {
                             lastFailure = ex;
@@ -319,11 +480,19 @@ public final class CgroupGroup implements AutoCloseable {
                 problems.add(
                         "removing " + dir + ": " + CgroupFs.reason(lastFailure) + " (still holds " + pidsIn(dir) + ")");
             }
+            List<String> moves = new ArrayList<>();
+            movedTo.forEach((dest, pids) -> moves.add("process(es) " + pids + " back to " + dest));
+            restoreNotes.add(dir
+                    + (lastFailure == null ? " removed" : " NOT removed")
+                    + (moves.isEmpty() ? ", no process left in it" : ", " + String.join(", ", moves)));
         }
         restoreAffinities(problems);
         if (!problems.isEmpty()) {
-            throw new SchedulingException(
-                    "restoring cgroup " + name + " left problems: " + String.join("; ", problems));
+            throw new SchedulingException("restoring cgroup " + name + " left problems: " + String.join("; ", problems)
+                    + (entry != null ? "; its record " + entry.file() + " stays for ./its budget restore" : ""));
+        }
+        if (entry != null) {
+            entry.remove();
         }
     }
 
@@ -349,6 +518,10 @@ public final class CgroupGroup implements AutoCloseable {
             String now = fs.proc().cpusAllowed(tid).orElse(null);
             if (now == null || now.equals(e.getValue())) {
                 continue;
+            }
+            Long started = affinityStarts.get(tid);
+            if (started != null && started >= 0 && fs.proc().startTime(tid) != started) {
+                continue; // the thread exited and its id now names another one
             }
             try {
                 Process taskset = new ProcessBuilder("taskset", "-p", "-c", e.getValue(), Long.toString(tid))

@@ -29,17 +29,33 @@ public final class DeadlineBackend implements CpuBudgetBackend {
     private final Chrt chrt;
     private final Proc proc;
     private final Path cpusOnline;
+    private final BudgetLedger ledger;
 
     public DeadlineBackend(DeadlineParams params, ThreadSelector selector) {
         this(params, selector, new Chrt(), Proc.SYSTEM, Path.of("/sys/devices/system/cpu/online"));
     }
 
     public DeadlineBackend(DeadlineParams params, ThreadSelector selector, Chrt chrt, Proc proc, Path cpusOnline) {
+        this(params, selector, chrt, proc, cpusOnline, BudgetLedger.system());
+    }
+
+    /**
+     * @param ledger where each reservation is recorded before it takes effect, so that the next start
+     *               restores it if this JVM is killed; null records nothing
+     */
+    public DeadlineBackend(
+            DeadlineParams params,
+            ThreadSelector selector,
+            Chrt chrt,
+            Proc proc,
+            Path cpusOnline,
+            BudgetLedger ledger) {
         this.params = params;
         this.selector = selector;
         this.chrt = chrt;
         this.proc = proc;
         this.cpusOnline = cpusOnline;
+        this.ledger = ledger;
     }
 
     @Override
@@ -69,7 +85,14 @@ public final class DeadlineBackend implements CpuBudgetBackend {
             throw new SchedulingException("no thread of process " + pid + " has a name matching " + selector
                     + "; its thread names (/proc/" + pid + "/task/*/comm, 15 characters at most): " + names);
         }
-        DeadlineReservation reservation = new DeadlineReservation(pid, params, selector, chrt, proc);
+        BudgetLedger.Entry entry = ledger == null
+                ? null
+                : ledger.open(
+                        BudgetLedger.Record.DEADLINE,
+                        "SCHED_DEADLINE " + params + " on threads of process " + pid + " (" + selector + ")",
+                        null,
+                        DeadlineReservation.state(pid, proc.startTime(pid), params));
+        DeadlineReservation reservation = new DeadlineReservation(pid, params, selector, chrt, proc, entry);
         ShutdownRestore.register(reservation);
         try {
             for (Proc.ThreadInfo t : selected) {
@@ -102,6 +125,7 @@ public final class DeadlineBackend implements CpuBudgetBackend {
                     "cannot read the policy of thread " + t.tid() + " '" + t.comm() + "': " + f.output());
         }
         long ticks = proc.threadCpuTicks(pid, t.tid());
+        reservation.aboutToSet(t, original);
         try {
             chrt.setDeadline(t.tid(), params);
         } catch (Chrt.ChrtFailure f) {

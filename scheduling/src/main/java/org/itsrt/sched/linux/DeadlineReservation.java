@@ -23,14 +23,51 @@ public final class DeadlineReservation implements AppliedBudget {
     private final Proc proc;
     private final List<ReservedThread> threads = new ArrayList<>();
     private final Map<Long, Long> cpuTicksAtClose = new LinkedHashMap<>();
+    /** The record in the ledger: every thread about to get a reservation, with its policy before. */
+    private final BudgetLedger.Entry entry;
+
+    private final List<BudgetLedger.ThreadState> recorded = new ArrayList<>();
     private boolean closed;
 
-    DeadlineReservation(long pid, DeadlineParams params, ThreadSelector selector, Chrt chrt, Proc proc) {
+    DeadlineReservation(
+            long pid, DeadlineParams params, ThreadSelector selector, Chrt chrt, Proc proc, BudgetLedger.Entry entry) {
         this.pid = pid;
         this.params = params;
         this.selector = selector;
         this.chrt = chrt;
         this.proc = proc;
+        this.entry = entry;
+    }
+
+    /** The ledger's record for a budget about to be applied to {@code pid}'s threads (none yet). */
+    static BudgetLedger.DeadlineState state(long pid, long pidStartTime, DeadlineParams params) {
+        return new BudgetLedger.DeadlineState(
+                pid, pidStartTime, params.runtimeNs(), params.deadlineNs(), params.periodNs(), List.of());
+    }
+
+    /** Written down before the thread's policy changes, so that the next start restores it if this JVM is killed. */
+    synchronized void aboutToSet(Proc.ThreadInfo t, Chrt.Policy original) {
+        if (entry == null) {
+            return;
+        }
+        recorded.add(new BudgetLedger.ThreadState(
+                t.tid(), t.comm(), proc.threadStartTime(pid, t.tid()), BudgetLedger.PolicyState.of(original)));
+        BudgetLedger.Record r = entry.record();
+        BudgetLedger.DeadlineState s = r.deadline();
+        entry.update(r.with(
+                "SCHED_DEADLINE " + params + " on thread(s) "
+                        + recorded.stream()
+                                .map(x -> x.tid() + " '" + x.comm() + "'")
+                                .toList()
+                        + " of process " + pid + " (" + selector + ")",
+                null,
+                new BudgetLedger.DeadlineState(
+                        s.pid(),
+                        s.pidStartTime(),
+                        s.runtimeNs(),
+                        s.deadlineNs(),
+                        s.periodNs(),
+                        List.copyOf(recorded))));
     }
 
     synchronized void add(Proc.ThreadInfo t, Chrt.Policy original, long cpuTicks) {
@@ -106,29 +143,103 @@ public final class DeadlineReservation implements AppliedBudget {
         List<ReservedThread> reversed = new ArrayList<>(threads);
         Collections.reverse(reversed);
         for (ReservedThread t : reversed) {
-            try {
-                if (!t.original().isDeadline()) {
-                    releaseBandwidth(t.tid());
-                }
-                chrt.set(t.tid(), t.original());
-                Chrt.Policy now = chrt.get(t.tid());
-                if (!now.name().equals(t.original().name())) {
-                    problems.add("thread " + t.tid() + " reads back as " + now + ", not " + t.original());
-                }
-            } catch (Chrt.ChrtFailure f) {
-                if (!f.noSuchProcess()) {
-                    problems.add("restoring thread " + t.tid() + " '" + t.comm() + "' to " + t.original() + ": "
-                            + f.output());
-                }
-            } catch (RuntimeException e) {
-                problems.add("restoring thread " + t.tid() + ": " + e.getMessage());
+            String problem = restoreThread(chrt, proc, t.tid(), t.comm(), t.original());
+            if (problem != null) {
+                problems.add(problem);
             }
         }
         ShutdownRestore.unregister(this);
         if (!problems.isEmpty()) {
             throw new SchedulingException("restoring SCHED_DEADLINE threads of process " + pid + " left problems: "
-                    + String.join("; ", problems));
+                    + String.join("; ", problems)
+                    + (entry != null ? "; its record " + entry.file() + " stays for ./its budget restore" : ""));
         }
+        if (entry != null) {
+            entry.remove();
+        }
+    }
+
+    /** Puts one thread back to its policy; null when done (or the thread is gone), else what went wrong. */
+    private static String restoreThread(Chrt chrt, Proc proc, long tid, String comm, Chrt.Policy original) {
+        try {
+            if (!original.isDeadline()) {
+                releaseBandwidth(chrt, proc, tid);
+            }
+            chrt.set(tid, original);
+            Chrt.Policy now = chrt.get(tid);
+            if (!now.name().equals(original.name())) {
+                return "thread " + tid + " reads back as " + now + ", not " + original;
+            }
+            return null;
+        } catch (Chrt.ChrtFailure f) {
+            return f.noSuchProcess()
+                    ? null
+                    : "restoring thread " + tid + " '" + comm + "' to " + original + ": " + f.output();
+        } catch (RuntimeException e) {
+            return "restoring thread " + tid + ": " + e.getMessage();
+        }
+    }
+
+    /**
+     * Restores the threads a killed JVM's record describes: each one that still runs (the same thread:
+     * its start time matches) and still has the reservation the record set goes back to its policy.
+     *
+     * @return one line per thread: what was restored, or why nothing needed to be
+     * @throws SchedulingException naming the threads that could not be restored
+     */
+    static List<String> restoreRecord(BudgetLedger.DeadlineState state, Chrt chrt, Proc proc) {
+        List<String> lines = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
+        String set = state.runtimeNs() + "/" + state.deadlineNs() + "/" + state.periodNs() + " ns";
+        if (!proc.sameProcess(state.pid(), state.pidStartTime())) {
+            lines.add("process " + state.pid() + " has exited: its threads' SCHED_DEADLINE " + set
+                    + " went with it, nothing to restore");
+            return lines;
+        }
+        List<BudgetLedger.ThreadState> reversed =
+                new ArrayList<>(state.threads() == null ? List.of() : state.threads());
+        Collections.reverse(reversed);
+        for (BudgetLedger.ThreadState t : reversed) {
+            String who = "thread " + t.tid() + " '" + t.comm() + "' of process " + state.pid();
+            long started = proc.threadStartTime(state.pid(), t.tid());
+            if (started < 0) {
+                lines.add(who + " has exited: nothing to restore");
+                continue;
+            }
+            if (started != t.startTime()) {
+                lines.add(who + " has exited and its id names another thread now: left as it is");
+                continue;
+            }
+            Chrt.Policy now;
+            try {
+                now = chrt.get(t.tid());
+            } catch (Chrt.ChrtFailure f) {
+                if (f.noSuchProcess()) {
+                    lines.add(who + " has exited: nothing to restore");
+                } else {
+                    problems.add("reading the policy of " + who + ": " + f.output());
+                }
+                continue;
+            }
+            if (!now.isDeadline()
+                    || now.runtimeNs() != state.runtimeNs()
+                    || now.deadlineNs() != state.deadlineNs()
+                    || now.periodNs() != state.periodNs()) {
+                lines.add(who + " is " + now + ", not the SCHED_DEADLINE " + set + " that was set: left as it is");
+                continue;
+            }
+            Chrt.Policy before = t.before().policy();
+            String problem = restoreThread(chrt, proc, t.tid(), t.comm(), before);
+            if (problem != null) {
+                problems.add(problem);
+            } else {
+                lines.add(who + ": SCHED_DEADLINE " + set + " back to " + before);
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new SchedulingException(String.join("; ", problems));
+        }
+        return lines;
     }
 
     /**
@@ -140,7 +251,7 @@ public final class DeadlineReservation implements AppliedBudget {
      * cpuset change). A change of parameters within SCHED_DEADLINE, by contrast, is accounted at once.
      * Measured on Linux 6.18 in /sys/kernel/debug/sched/debug (dl_bw->total_bw).
      */
-    private void releaseBandwidth(long tid) {
+    private static void releaseBandwidth(Chrt chrt, Proc proc, long tid) {
         long maxUs = proc.file("sys/kernel/sched_deadline_period_max_us")
                 .map(Long::parseLong)
                 .orElse(LinuxLimits.DL_DEFAULT_PERIOD_MAX_US);

@@ -125,6 +125,49 @@ public final class Proc {
                 .orElse(-1L);
     }
 
+    /**
+     * When the process started, in clock ticks after boot (/proc/PID/stat field 22); -1 when it is gone.
+     * A pid and its start time name one process for good: a pid the kernel hands out again comes
+     * with a later start time.
+     */
+    public long startTime(long pid) {
+        return stat(root.resolve(Long.toString(pid)).resolve("stat"))
+                .map(f -> Long.parseLong(f[19]))
+                .orElse(-1L);
+    }
+
+    /** When a thread of a process started (its task's stat field 22); -1 when it is gone. */
+    public long threadStartTime(long pid, long tid) {
+        return stat(root.resolve(Long.toString(pid))
+                        .resolve("task")
+                        .resolve(Long.toString(tid))
+                        .resolve("stat"))
+                .map(f -> Long.parseLong(f[19]))
+                .orElse(-1L);
+    }
+
+    /** Alive (not a zombie) and started at {@code startTime}: the same process, not a later one with its pid. */
+    public boolean sameProcess(long pid, long startTime) {
+        return alive(pid) && startTime(pid) == startTime;
+    }
+
+    /** The effective user id of this process, from /proc/self/status; -1 when unreadable. */
+    public long effectiveUid() {
+        return read(root.resolve("self").resolve("status"))
+                .flatMap(status -> status.lines()
+                        .filter(l -> l.startsWith("Uid:"))
+                        .map(l -> Long.parseLong(l.split("\\s+")[2]))
+                        .findFirst())
+                .orElse(-1L);
+    }
+
+    /** The process's command line with spaces between arguments; empty when it is gone. */
+    public String commandLine(long pid) {
+        return read(root.resolve(Long.toString(pid)).resolve("cmdline"))
+                .map(s -> s.replace('\0', ' ').strip())
+                .orElse("");
+    }
+
     /** utime + stime of one thread, in clock ticks; -1 when it is gone. */
     public long threadCpuTicks(long pid, long tid) {
         return stat(root.resolve(Long.toString(pid))

@@ -9,7 +9,8 @@ import java.util.Set;
 /**
  * One JVM shutdown hook that closes whatever budgets and loads are still open when the JVM exits
  * (Ctrl-C, System.exit), newest first, so that no cgroup, deadline policy or load process outlives it.
- * A kill -9 runs no hook: then the next run finds the group's directory and says so.
+ * A kill -9 runs no hook: then the budget's record in the {@link BudgetLedger} lets the next start
+ * restore it ({@link LeftoverRestore}).
  */
 final class ShutdownRestore {
 
