@@ -54,7 +54,7 @@ final class Measurement {
     /**
      * The probe stops when nothing arrived for this long after the first record. Longer than an
      * outage a run is meant to survive: a broker stopped for 20 s, its restart and the job's
-     * catching up leave the advice topic silent for about half a minute (docs/pipeline-run.md,
+     * catching up leave the advice topic silent for 30 to 50 s (docs/pipeline-run.md,
      * "Faults").
      */
     private static final Duration PROBE_IDLE_TIMEOUT = Duration.ofSeconds(60);
