@@ -116,7 +116,7 @@ interface KafkaBroker extends AutoCloseable {
 
             private UnsupportedOperationException notOurs() {
                 return new UnsupportedOperationException("the Kafka cluster at " + bootstrapServers
-                        + " was not started by this run: it is not the " + "run's to stop or start");
+                        + " was not started by this run: it is not the run's to stop or start");
             }
 
             @Override
