@@ -142,6 +142,24 @@ public final class ProbeRun {
     }
 
     /**
+     * Marks that a fault marked with {@link #markFault} is over now (the stopped broker serves
+     * again), from any thread: the report then shows the window from the one to the other, and
+     * the time from its end to recovery.
+     *
+     * @return the mark with its end
+     * @throws IllegalArgumentException when {@code fault} is not a mark of this run or has ended
+     */
+    public FaultMark markFaultEnd(FaultMark fault) {
+        FaultMark ended = faults.end(fault);
+        log.println(
+                "its-probe: fault over: " + ended.label() + " at " + ended.end().at()
+                        + String.format(java.util.Locale.ROOT, ", %.1f s after its mark", ended.lengthNs() / 1e9)
+                        + (reported ? " (after the report was written: not in it)" : ""));
+        log.flush();
+        return ended;
+    }
+
+    /**
      * The usual run: finds the topic's partitions, opens a Kafka consumer with the probe's settings
      * ({@link KafkaSettings#consumer}) and consumes them as {@link #run} does.
      *

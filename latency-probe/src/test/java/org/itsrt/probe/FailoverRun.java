@@ -20,7 +20,8 @@ import org.itsrt.probe.stats.RunStats;
  * <ul>
  *   <li>polls 0-39 (1.00-2.95 s): seqs 0-39;</li>
  *   <li>at 3.00 s the test marks {@link #KILL} through {@link ProbeRun#markFault}; nothing arrives
- *       until 6.00 s;</li>
+ *       until 6.00 s; at 5.50 s it marks the kill over ({@link ProbeRun#markFaultEnd}: the
+ *       TaskManager is back);</li>
  *   <li>polls 100-119 (6.00-6.95 s): the job replays from a checkpoint at seq 30: seqs 30-39 again
  *       (10 duplicates per detector), then 40-49, each as late as its send was long ago;</li>
  *   <li>polls 120-199 (7.00-10.95 s): seqs 50-129 on time;</li>
@@ -96,12 +97,16 @@ public final class FailoverRun {
             Files.writeString(faultsFile, faultsText.replace("STOP_MS", Long.toString(stopAt)));
         }
         long[] offset = {0};
+        org.itsrt.probe.fault.FaultMark[] kill = {null};
         for (int k = 0; k < 200; k++) {
             int poll = k;
             consumer.schedulePollTask(() -> {
                 clock.set(arrival(poll));
                 if (poll == 40 && markKill) {
-                    probe.markFault(KILL);
+                    kill[0] = probe.markFault(KILL);
+                }
+                if (poll == 90 && kill[0] != null) {
+                    probe.markFaultEnd(kill[0]);
                 }
                 long seq;
                 if (poll < 40) {

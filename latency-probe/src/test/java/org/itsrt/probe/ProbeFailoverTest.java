@@ -84,9 +84,10 @@ class ProbeFailoverTest {
         assertThat(md)
                 .contains("## Faults and recovery")
                 .containsPattern(
-                        "\\| F1 \\| kill -9 taskmanager-1 \\| [^|]+ \\| 2\\.000 \\| 3\\.050 \\| 3\\.050 \\| 1\\.950 \\| "
-                                + "40 \\| 3502\\.100 \\| 4\\.000 \\| 20 \\|")
-                .containsPattern("\\| F2 \\| stop broker 1 \\| .* \\| 0\\.050 \\| .* \\| 0 \\| - \\| 0\\.000 \\| 0 \\|")
+                        "\\| F1 \\| kill -9 taskmanager-1 \\| [^|]+ \\| 2\\.000 \\| 4\\.500 \\| 3\\.050 \\| 3\\.050 \\| "
+                                + "1\\.950 \\| 40 \\| 3502\\.100 \\| 4\\.000 \\| 1\\.500 \\| 20 \\|")
+                .containsPattern(
+                        "\\| F2 \\| stop broker 1 \\| .* \\| - \\| 0\\.050 \\| .* \\| 0 \\| - \\| 0\\.000 \\| - \\| 0 \\|")
                 .contains("| detector | duplicated after F1 | duplicated after F2 | duplicated, whole run |")
                 .contains("| 1 | 10 | 0 | 10 |")
                 .contains("| 2 | 10 | 0 | 10 |")

@@ -19,8 +19,26 @@ interface KafkaBroker extends AutoCloseable {
     /** One line for the run's report. */
     String describe();
 
+    /**
+     * Stops the broker's process ({@code how}); its data folder and ports stay for {@link #start()}.
+     *
+     * @throws UnsupportedOperationException for a broker the run did not start
+     */
+    void stop(RunningStack.BrokerStop how);
+
+    /**
+     * Starts the stopped broker again on the same data folder, KRaft cluster id, node id and
+     * ports, and waits until it serves: clients reconnect to the address they had.
+     *
+     * @throws UnsupportedOperationException for a broker the run did not start
+     */
+    void start();
+
     @Override
     void close();
+
+    /** The node id of the one broker a run starts. */
+    int NODE = 1;
 
     static KafkaBroker local(String heap, List<String> jvmArgs) {
         LocalKafka kafka =
@@ -49,6 +67,19 @@ interface KafkaBroker extends AutoCloseable {
             }
 
             @Override
+            public void stop(RunningStack.BrokerStop how) {
+                switch (how) {
+                    case TERM -> kafka.stopBroker(NODE);
+                    case KILL -> kafka.killBroker(NODE);
+                }
+            }
+
+            @Override
+            public void start() {
+                kafka.restartBroker(NODE);
+            }
+
+            @Override
             public void close() {
                 kafka.close();
             }
@@ -71,6 +102,21 @@ interface KafkaBroker extends AutoCloseable {
             @Override
             public String describe() {
                 return "existing cluster at " + bootstrapServers;
+            }
+
+            @Override
+            public void stop(RunningStack.BrokerStop how) {
+                throw notOurs();
+            }
+
+            @Override
+            public void start() {
+                throw notOurs();
+            }
+
+            private UnsupportedOperationException notOurs() {
+                return new UnsupportedOperationException("the Kafka cluster at " + bootstrapServers
+                        + " was not started by this run: it is not the run's to stop or start");
             }
 
             @Override

@@ -14,9 +14,25 @@ public interface LoadHook {
 
     AutoCloseable loadStarting(FaultMarks marks) throws Exception;
 
-    /** Marks an event (a fault injected) at this instant on the probe's timeline. */
-    @FunctionalInterface
+    /** Marks events on the probe's timeline. */
     interface FaultMarks {
+
+        /** Marks an event (a fault injected) at this instant. */
         void mark(String label);
+
+        /**
+         * Marks the start of a fault that lasts (a broker stopped, to be started again) at this
+         * instant; {@link Window#end()} marks when it is over. The probe's report shows the window
+         * and the recovery after its end.
+         */
+        Window begin(String label);
+    }
+
+    /** A fault that lasts, marked at its start. */
+    @FunctionalInterface
+    interface Window {
+
+        /** Marks the fault over at this instant (what was taken away is back). */
+        void end();
     }
 }

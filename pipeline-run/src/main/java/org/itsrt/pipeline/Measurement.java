@@ -18,6 +18,7 @@ import org.itsrt.job.config.JobSettings;
 import org.itsrt.job.kafka.KafkaJobIO;
 import org.itsrt.probe.ProbeRun;
 import org.itsrt.probe.arrival.ConsumeLoop;
+import org.itsrt.probe.fault.FaultMark;
 import org.itsrt.probe.report.ProbeSummary;
 import org.itsrt.probe.report.RunReport;
 import org.itsrt.probe.stats.RunStats;
@@ -50,8 +51,13 @@ final class Measurement {
     private static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(120);
 
     private static final Duration PROBE_READY_TIMEOUT = Duration.ofSeconds(60);
-    /** The probe stops when nothing arrived for this long after the first record. */
-    private static final Duration PROBE_IDLE_TIMEOUT = Duration.ofSeconds(30);
+    /**
+     * The probe stops when nothing arrived for this long after the first record. Longer than an
+     * outage a run is meant to survive: a broker stopped for 20 s, its restart and the job's
+     * catching up leave the advice topic silent for 30 to 50 s (docs/pipeline-run.md,
+     * "Faults").
+     */
+    private static final Duration PROBE_IDLE_TIMEOUT = Duration.ofSeconds(60);
 
     private static final Duration PROGRESS_EVERY = Duration.ofSeconds(2);
     private static final Duration SLO_WINDOW = Duration.ofSeconds(1);
@@ -193,7 +199,7 @@ final class Measurement {
         ProbeRun.Result measured;
         // Open from the first record sent to the last one measured: a fault injected here hits
         // the pipeline under load.
-        try (AutoCloseable duringLoad = during.loadStarting(probeRun::markFault)) {
+        try (AutoCloseable duringLoad = during.loadStarting(faultMarks(probeRun))) {
             RunSummary sent = replay.run();
             String producerReport = replay.markdown(sent);
             log.print(producerReport);
@@ -227,6 +233,22 @@ final class Measurement {
                         ? RunResult.OK
                         : RunResult.FAILED;
         return new RunResult(dir, job.identity(), exit, probeSummary, producerSummary, dead);
+    }
+
+    /** Marks on {@code probe}'s timeline. */
+    private static LoadHook.FaultMarks faultMarks(ProbeRun probe) {
+        return new LoadHook.FaultMarks() {
+            @Override
+            public void mark(String label) {
+                probe.markFault(label);
+            }
+
+            @Override
+            public LoadHook.Window begin(String label) {
+                FaultMark start = probe.markFault(label);
+                return () -> probe.markFaultEnd(start);
+            }
+        };
     }
 
     /** The probe's result once it has measured every record; null when it failed after writing its report. */

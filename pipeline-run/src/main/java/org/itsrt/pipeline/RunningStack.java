@@ -172,6 +172,53 @@ public final class RunningStack implements AutoCloseable {
         return stopped;
     }
 
+    /** How {@link #stopBroker} ends the broker's process. */
+    public enum BrokerStop {
+        /** SIGTERM: Kafka's own controlled shutdown (killed if it takes longer than 20 s). */
+        TERM,
+        /** SIGKILL, as a crash would: the broker recovers its logs when it starts again. */
+        KILL
+    }
+
+    /**
+     * Stops the broker this stack started, while a measurement runs or between two; its data and
+     * ports stay, for {@link #startBroker()}. Producers, the job and the probe keep retrying
+     * against its address meanwhile.
+     *
+     * @throws UnsupportedOperationException for a broker the stack did not start
+     *                                       ({@code --bootstrap-servers}, {@code --cluster})
+     */
+    public void stopBroker(BrokerStop how) {
+        broker.stop(how);
+        log.println("its-demo: Kafka broker stopped (" + how + ")");
+    }
+
+    /**
+     * Starts the broker stopped by {@link #stopBroker} again on the same data folder, cluster id,
+     * node id and ports, waits until it serves, and pins it again where the spec pins it (the new
+     * process does not inherit the old one's CPUs).
+     *
+     * @throws UnsupportedOperationException for a broker the stack did not start
+     */
+    public void startBroker() {
+        broker.start();
+        if (spec.pins().containsKey("broker")) {
+            CpuPinning.pin("broker", broker.pid().orElseThrow(), spec.pins().get("broker"));
+        }
+        log.println("its-demo: Kafka broker serves again at " + broker.bootstrapServers() + " (pid "
+                + broker.pid().orElseThrow() + ")");
+    }
+
+    /** The broker's process on this host, when the stack started it; after a restart, the new one. */
+    public OptionalLong brokerPid() {
+        return broker.pid();
+    }
+
+    /** The Flink cluster's REST address (job state, metrics such as {@code numRestarts}). */
+    public java.net.URI flinkRest() {
+        return cluster.restAddress();
+    }
+
     public StackSpec spec() {
         return spec;
     }

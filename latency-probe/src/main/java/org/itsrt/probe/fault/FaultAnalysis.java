@@ -36,7 +36,11 @@ import org.itsrt.probe.stats.SequenceTracker;
  *       {@link SequenceTracker} counts them, in all and per detector.</li>
  * </ul>
  *
- * Latency is of one kind (the run's primary one); a record without that kind is judged on its
+ * A fault that lasts (a broker stopped and started again) has an end besides its mark
+ * ({@link FaultMark#end()}): the end does not begin a span of its own, so the span's silence is
+ * the outage across the whole window, and recovery is given both from the mark and from the end.
+ *
+ * <p>Latency is of one kind (the run's primary one); a record without that kind is judged on its
  * latency from sent. The longest silence of the whole run is kept too, so that a fault nobody
  * marked still shows.
  */
@@ -77,6 +81,18 @@ public final class FaultAnalysis implements ArrivalSink {
         /** {@code firstAfterNs - lastBeforeNs}, null unless both exist. */
         public Long gapNs() {
             return lastBeforeNs == null || firstAfterNs == null ? null : firstAfterNs - lastBeforeNs;
+        }
+
+        /**
+         * For a fault with an end: from the end (the broker back) to recovery, the pipeline's own
+         * share of the outage; 0 when latency recovered before the end; null without an end or
+         * without recovery.
+         */
+        public Long recoveryAfterEndNs() {
+            if (mark.end() == null || recoveryNs == null) {
+                return null;
+            }
+            return Math.max(0, mark.clockNs() + recoveryNs - mark.end().clockNs());
         }
     }
 

@@ -43,6 +43,36 @@ public final class FaultMarks {
                 label, at, anchorClockNs + Duration.between(anchorWall, at).toNanos()));
     }
 
+    /**
+     * Marks now as the end of {@code fault}, a mark of this run that lasts (a broker stopped and
+     * started again): the report shows the window between the two.
+     *
+     * @return the mark with its end, which replaces {@code fault} among the marks
+     * @throws IllegalArgumentException when {@code fault} is not a mark of this run or has ended
+     */
+    public FaultMark end(FaultMark fault) {
+        Instant at = Instant.now();
+        return replace(fault, fault.withEnd(new FaultMark.End(at, clock.nanos())));
+    }
+
+    private synchronized FaultMark replace(FaultMark fault, FaultMark ended) {
+        for (int i = 0; i < marks.size(); i++) {
+            FaultMark mark = marks.get(i);
+            if (mark.clockNs() == fault.clockNs()
+                    && mark.label().equals(fault.label())
+                    && mark.at().equals(fault.at())) {
+                if (mark.end() != null) {
+                    throw new IllegalArgumentException("the fault '" + fault.label() + "' already ended at "
+                            + mark.end().at());
+                }
+                marks.set(i, ended);
+                return ended;
+            }
+        }
+        throw new IllegalArgumentException(
+                "'" + fault.label() + "' at " + fault.at() + " is not a fault marked in this run");
+    }
+
     private synchronized FaultMark add(FaultMark mark) {
         marks.add(mark);
         return mark;

@@ -36,7 +36,7 @@ public record ProbeSummary(
      * The value of {@code format}; a file with another one was written by another version. 3 added
      * {@code faults}.
      */
-    public static final String FORMAT = "its-probe summary 3";
+    public static final String FORMAT = "its-probe summary 4";
 
     /** Where and when the probe read, and why it stopped. */
     public record Run(
@@ -184,6 +184,10 @@ public record ProbeSummary(
      * @param at                   when it was marked (wall clock, ISO-8601)
      * @param offsetS              the mark, in seconds since the first arrival; null when nothing
      *                             arrived
+     * @param endedAt              for a fault that lasts, when it was over (wall clock, ISO-8601):
+     *                             the stopped process served again; null for a fault of one moment
+     * @param endOffsetS           the same in seconds since the first arrival; null without an end
+     *                             or when nothing arrived
      * @param lastArrivalBeforeS   the last arrival before the mark; null when none
      * @param firstArrivalAfterS   the first arrival at or after the mark; null when none
      * @param gapS                 from the one to the other; null unless both exist
@@ -195,6 +199,8 @@ public record ProbeSummary(
      * @param recoveryS            the mark to the first poll from which latency stayed within the
      *                             SLO for one SLO window; 0 when it never exceeded it; null when it
      *                             did not recover before the next mark or the end of the run
+     * @param recoveryAfterEndS    the fault's end to that recovery, 0 when it recovered before the
+     *                             end; null without an end or without recovery
      * @param duplicated           records that arrived again, from the mark to the next mark or
      *                             the end of the run
      * @param duplicatedByDetector those per detector id, only detectors that had any
@@ -203,6 +209,8 @@ public record ProbeSummary(
             String label,
             String at,
             @JsonProperty("offset_s") Double offsetS,
+            @JsonProperty("ended_at") String endedAt,
+            @JsonProperty("end_offset_s") Double endOffsetS,
             @JsonProperty("last_arrival_before_s") Double lastArrivalBeforeS,
             @JsonProperty("first_arrival_after_s") Double firstArrivalAfterS,
             @JsonProperty("gap_s") Double gapS,
@@ -210,6 +218,7 @@ public record ProbeSummary(
             long delayed,
             @JsonProperty("peak_latency_ms") Double peakLatencyMs,
             @JsonProperty("recovery_s") Double recoveryS,
+            @JsonProperty("recovery_after_end_s") Double recoveryAfterEndS,
             long duplicated,
             @JsonProperty("duplicated_by_detector") Map<String, Long> duplicatedByDetector) {}
 

@@ -280,16 +280,20 @@ final class RunMarkdown {
                         "label",
                         "marked at",
                         "at (s)",
+                        "over at (s)",
                         "gap at the mark (s)",
                         "longest silence (s)",
                         "silence from (s)",
                         "delayed",
                         "peak latency (ms)",
                         "recovered after (s)",
+                        "after the end (s)",
                         "duplicated"),
                 false,
                 false,
                 false,
+                true,
+                true,
                 true,
                 true,
                 true,
@@ -305,12 +309,16 @@ final class RunMarkdown {
                     f.mark().label(),
                     f.mark().at().toString(),
                     stats.isEmpty() ? "-" : offset(f.mark().clockNs()),
+                    f.mark().end() == null || stats.isEmpty()
+                            ? "-"
+                            : offset(f.mark().end().clockNs()),
                     f.gapNs() == null ? "-" : seconds(f.gapNs()),
                     f.silence() == null ? "-" : seconds(f.silence().lengthNs()),
                     f.silence() == null ? "-" : offset(f.silence().startNs()),
                     String.format(Locale.ROOT, "%,d", f.delayed()),
                     f.peakLatencyNs() == null ? "-" : Decimals.ms(f.peakLatencyNs(), 3),
                     f.recoveryNs() == null ? "not recovered" : seconds(f.recoveryNs()),
+                    f.recoveryAfterEndNs() == null ? "-" : seconds(f.recoveryAfterEndNs()),
                     String.format(Locale.ROOT, "%,d", f.duplicated())));
         }
         md.append(table).append('\n');
@@ -344,14 +352,17 @@ final class RunMarkdown {
             }
             md.append(duplicates).append('\n');
         }
-        md.append("A fault's span runs from its mark to the next mark or the end of the run. *Gap at the mark* = "
+        md.append("A fault's span runs from its mark to the next mark or the end of the run. *Over at* = when a "
+                + "fault that lasts (a broker stopped, then started again) was marked over; its window, mark to "
+                + "end, is shaded on the timeline. *Gap at the mark* = "
                 + "last arrival before the mark to the first at or after it. *Longest silence* = the longest gap "
                 + "between two consecutive arrivals that ends at or after the mark and starts before the next one "
                 + "(it includes the gap, and also an outage that began a while after the mark). *Delayed* = "
                 + "records over the SLO from the mark until recovery; *peak latency* the largest latency among "
                 + "them. *Recovered after* = from the mark to the first poll, after the first record over the SLO, "
                 + "from which every record stayed within the SLO for one SLO window; 0 when no record after the "
-                + "mark exceeded the SLO; *not recovered* when the span ended first. *Duplicated* = records of "
+                + "mark exceeded the SLO; *not recovered* when the span ended first; *after the end* = the same "
+                + "from the fault's end, 0 when it recovered before. *Duplicated* = records of "
                 + "the span whose (detector, seq) had arrived before.\n\n");
     }
 

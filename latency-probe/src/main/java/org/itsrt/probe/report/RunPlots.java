@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.itsrt.probe.fault.FaultAnalysis;
+import org.itsrt.probe.fault.FaultMark;
 import org.itsrt.probe.stats.LatencyHistogram;
 import org.itsrt.probe.stats.LatencyKind;
 import org.itsrt.probe.stats.RunStats;
@@ -20,6 +21,9 @@ final class RunPlots {
 
     /** Legend of the shaded silences after fault marks. */
     static final String SILENCE_AFTER_FAULT = "no arrivals (after a fault)";
+
+    /** Legend of the windows of faults that last, from the mark to the end (a broker down). */
+    static final String FAULT_WINDOW = "fault window (mark to end)";
 
     /** Legend of the run's longest silence, shaded when no fault was marked. */
     static final String LONGEST_SILENCE = "longest silence (no fault marked)";
@@ -96,11 +100,18 @@ final class RunPlots {
                 : "";
         List<Charts.Mark> marks = new ArrayList<>();
         List<Charts.Shade> shades = new ArrayList<>();
+        // After the silences, so that the silences keep their colour in runs with and without windows.
+        List<Charts.Shade> windows = new ArrayList<>();
         for (int i = 0; i < faults.faults().size(); i++) {
             FaultAnalysis.Fault fault = faults.faults().get(i);
             marks.add(new Charts.Mark(
                     RunMarkdown.faultName(i) + " " + fault.mark().label(),
                     seconds(fault.mark().clockNs())));
+            FaultMark.End end = fault.mark().end();
+            if (end != null) {
+                marks.add(new Charts.Mark(RunMarkdown.faultName(i) + " over", seconds(end.clockNs())));
+                windows.add(new Charts.Shade(FAULT_WINDOW, seconds(fault.mark().clockNs()), seconds(end.clockNs())));
+            }
             if (fault.gapNs() != null) {
                 shades.add(new Charts.Shade(
                         SILENCE_AFTER_FAULT, seconds(fault.lastBeforeNs()), seconds(fault.firstAfterNs())));
@@ -111,6 +122,7 @@ final class RunPlots {
                 shades.add(new Charts.Shade(SILENCE_AFTER_FAULT, seconds(silence.startNs()), seconds(silence.endNs())));
             }
         }
+        shades.addAll(windows);
         FaultAnalysis.Silence longest = faults.largestSilence();
         // Unmarked, only a silence of at least a window is worth the eye: shorter ones are the
         // ordinary pauses between polls.

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
 import org.itsrt.probe.fault.FaultAnalysis;
+import org.itsrt.probe.fault.FaultMark;
 import org.itsrt.probe.stats.LatencyHistogram;
 import org.itsrt.probe.stats.LatencyKind;
 import org.itsrt.probe.stats.LatencySummary;
@@ -138,10 +139,13 @@ public final class RunReport {
         for (FaultAnalysis.Fault f : faults.faults()) {
             Map<String, Long> duplicated = new LinkedHashMap<>();
             f.duplicatedByDetector().forEach((detector, n) -> duplicated.put(Long.toString(detector), n));
+            FaultMark.End end = f.mark().end();
             marks.add(new ProbeSummary.Fault(
                     f.mark().label(),
                     f.mark().at().toString(),
                     stats.isEmpty() ? null : offsetS(f.mark().clockNs()),
+                    end == null ? null : end.at().toString(),
+                    end == null || stats.isEmpty() ? null : offsetS(end.clockNs()),
                     f.lastBeforeNs() == null ? null : offsetS(f.lastBeforeNs()),
                     f.firstAfterNs() == null ? null : offsetS(f.firstAfterNs()),
                     f.gapNs() == null ? null : f.gapNs() / 1e9,
@@ -149,6 +153,7 @@ public final class RunReport {
                     f.delayed(),
                     f.peakLatencyNs() == null ? null : f.peakLatencyNs() / 1e6,
                     f.recoveryNs() == null ? null : f.recoveryNs() / 1e9,
+                    f.recoveryAfterEndNs() == null ? null : f.recoveryAfterEndNs() / 1e9,
                     f.duplicated(),
                     duplicated));
         }

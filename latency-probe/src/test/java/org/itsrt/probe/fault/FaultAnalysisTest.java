@@ -110,6 +110,50 @@ class FaultAnalysisTest {
     }
 
     @Test
+    void aFaultWithAnEndIsOneSpanWhoseSilenceCoversTheWindowAndWhoseRecoveryCountsFromBoth() {
+        // A broker stopped at 5 s and back at 25 s: nothing arrives in between; at 26 s the records
+        // the producers held arrive, all late, for 1 s; then steady.
+        long stopAt = 5 * S;
+        long backAt = 25 * S;
+        Run run = new Run().steady(0, 0, 500, 2 * MS); // 0 .. 4.99 s
+        long lastBefore = 499 * POLL;
+        long firstAfter = 26 * S;
+        int held = 100;
+        run.steady(firstAfter, 500, held, 3 * S);
+        long clean = firstAfter + held * POLL;
+        run.steady(clean, 500 + held, 200, 2 * MS);
+        FaultMark stop =
+                mark("broker stopped", stopAt).withEnd(new FaultMark.End(Instant.EPOCH.plusNanos(backAt), backAt));
+
+        FaultAnalysis.Result result = run.analyse(stop);
+
+        assertThat(result.faults()).hasSize(1);
+        FaultAnalysis.Fault fault = result.faults().get(0);
+        assertThat(fault.mark().end().clockNs()).isEqualTo(backAt);
+        assertThat(fault.gapNs()).isEqualTo(firstAfter - lastBefore);
+        assertThat(fault.silence()).isEqualTo(new FaultAnalysis.Silence(lastBefore, firstAfter - lastBefore));
+        assertThat(fault.silence().startNs()).isLessThanOrEqualTo(stopAt);
+        assertThat(fault.silence().endNs()).isGreaterThanOrEqualTo(backAt);
+        assertThat(fault.delayed()).isEqualTo(held * 2L);
+        assertThat(fault.recoveryNs()).isEqualTo(clean - stopAt);
+        assertThat(fault.recoveryAfterEndNs()).isEqualTo(clean - backAt);
+    }
+
+    @Test
+    void aFaultOverBeforeLatencyWasEverLateRecoveredAtItsEnd() {
+        Run run = new Run().steady(0, 0, 300, 2 * MS);
+        FaultMark blip = mark("blip", 1 * S).withEnd(new FaultMark.End(Instant.EPOCH.plusNanos(2 * S), 2 * S));
+
+        FaultAnalysis.Fault fault = run.analyse(blip).faults().get(0);
+
+        assertThat(fault.recoveryNs()).isZero();
+        assertThat(fault.recoveryAfterEndNs()).isZero();
+        // Without an end there is nothing to count from.
+        assertThat(run.analyse(mark("blip", 1 * S)).faults().get(0).recoveryAfterEndNs())
+                .isNull();
+    }
+
+    @Test
     void anOutageThatStartsAfterTheMarkIsItsSilenceNotItsGap() {
         // Advice goes on for 2 s after the mark (a lost TaskManager is noticed late), then stops
         // for 4 s; the 100 polls after it carry records that waited out the outage.

@@ -82,6 +82,50 @@ class FaultMarksTest {
     }
 
     @Test
+    void aFaultThatLastsGetsItsEndOnTheLatencyClockInPlaceOfItsMark() {
+        ManualClock clock = new ManualClock(START);
+        FaultMarks marks = new FaultMarks(clock);
+        clock.set(START + 1_000);
+        FaultMark stop = marks.mark("stop broker 1");
+        clock.set(START + 2_000);
+        FaultMark other = marks.mark("kill -9 taskmanager-1");
+        clock.set(START + 21_000);
+
+        FaultMark ended = marks.end(stop);
+
+        assertThat(ended.end().clockNs()).isEqualTo(START + 21_000);
+        assertThat(ended.lengthNs()).isEqualTo(20_000);
+        assertThat(ended.label()).isEqualTo(stop.label());
+        assertThat(marks.all()).containsExactly(ended, other);
+    }
+
+    @Test
+    void aFaultEndsOnceAndOnlyAMarkOfTheRunCanEnd() {
+        ManualClock clock = new ManualClock(START);
+        FaultMarks marks = new FaultMarks(clock);
+        FaultMark stop = marks.mark("stop broker 1");
+        marks.end(stop);
+
+        assertThatThrownBy(() -> marks.end(stop))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("already ended");
+        FaultMark foreign = new FaultMark("stop broker 2", Instant.EPOCH, START);
+        assertThatThrownBy(() -> marks.end(foreign))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("stop broker 2")
+                .hasMessageContaining("not a fault marked in this run");
+        assertThat(marks.all()).hasSize(1);
+    }
+
+    @Test
+    void anEndBeforeItsMarkIsRefused() {
+        FaultMark stop = new FaultMark("stop broker 1", Instant.EPOCH, START);
+        assertThatThrownBy(() -> stop.withEnd(new FaultMark.End(Instant.EPOCH, START - 1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("ends");
+    }
+
+    @Test
     void aMarkNeedsALabel() {
         FaultMarks marks = new FaultMarks(new ManualClock(START));
         assertThatThrownBy(() -> marks.mark(" ")).isInstanceOf(IllegalArgumentException.class);

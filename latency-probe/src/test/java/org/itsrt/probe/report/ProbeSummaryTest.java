@@ -60,9 +60,17 @@ class ProbeSummaryTest {
         assertThat(kill.delayed()).isEqualTo(40);
         assertThat(kill.recoveryS()).isCloseTo(4.0, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(kill.duplicatedByDetector()).containsEntry("1", 10L).containsEntry("2", 10L);
+        // The kill was marked over at 5.5 s (4.5 s after the first arrival); latency recovered at
+        // 7.0 s, 1.5 s after that.
+        assertThat(kill.endOffsetS()).isCloseTo(4.5, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(kill.endedAt()).isNotNull();
+        assertThat(kill.recoveryAfterEndS()).isCloseTo(1.5, org.assertj.core.data.Offset.offset(1e-9));
         // The stop delayed nothing: its peak has no value, written as null and read back so.
         ProbeSummary.Fault stop = summary.faults().marks().get(1);
         assertThat(stop.peakLatencyMs()).isNull();
+        // A fault of one moment: no end, written as null.
+        assertThat(stop.endOffsetS()).isNull();
+        assertThat(stop.recoveryAfterEndS()).isNull();
         assertThat(TREE.readTree(failover.toFile()).at("/faults/marks/1").has("peak_latency_ms"))
                 .isTrue();
         // The sample run had no fault: no marks, and its longest silence is one poll apart.
@@ -133,14 +141,16 @@ class ProbeSummaryTest {
 
     @Test
     void aSummaryOfTheFormerVersionIsRefusedForItsFormat() throws Exception {
-        // Version 2 had no faults: refused for its version, not for the field it lacks.
+        // Version 3 had no fault ends: refused for its version, not for the fields it lacks.
         ObjectNode tree = (ObjectNode) TREE.readTree(written);
-        tree.put("format", "its-probe summary 2");
-        tree.remove("faults");
+        tree.put("format", "its-probe summary 3");
+        for (com.fasterxml.jackson.databind.JsonNode mark : tree.path("faults").path("marks")) {
+            ((ObjectNode) mark).remove(java.util.List.of("ended_at", "end_offset_s", "recovery_after_end_s"));
+        }
 
         assertThatThrownBy(() -> readTree(tree))
                 .isInstanceOf(IOException.class)
-                .hasMessageContaining("format 'its-probe summary 2', expected 'its-probe summary 3'");
+                .hasMessageContaining("format 'its-probe summary 3', expected 'its-probe summary 4'");
     }
 
     @Test

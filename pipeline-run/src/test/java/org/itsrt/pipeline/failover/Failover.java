@@ -53,11 +53,16 @@ final class Failover {
     private Failover() {}
 
     static LoadSpec load(boolean readCommitted) {
+        return load(readCommitted, RECORDS);
+    }
+
+    /** {@link #load(boolean)} with {@code records} in all, at the same rate. */
+    static LoadSpec load(boolean readCommitted, long records) {
         return new LoadSpec(
                 SAMPLE,
                 ProducerRun.STUDY_DETECTORS,
                 RATE,
-                RECORDS,
+                records,
                 Duration.ZERO,
                 readCommitted ? EXACTLY_ONCE_SLO_MS : SLO_MS,
                 Map.of(),
@@ -128,11 +133,17 @@ final class Failover {
      * {@link #RESULTS}.
      */
     static void assertRecovered(String scenario, RunResult result, boolean exactlyOnce) throws IOException {
+        assertRecovered(scenario, result, exactlyOnce, RECORDS);
+    }
+
+    /** {@link #assertRecovered(String, RunResult, boolean)} for a load of {@code records}. */
+    static void assertRecovered(String scenario, RunResult result, boolean exactlyOnce, long records)
+            throws IOException {
         ProbeSummary probe = result.probe();
         ProbeSummary.Delivery total = probe.sequence().total();
         String report = result.dir().resolve("probe/summary.md").toString();
         assertThat(result.exitCode()).as("the run completed; " + report).isZero();
-        assertThat(total.distinct()).as("distinct readings arrived; " + report).isEqualTo(RECORDS);
+        assertThat(total.distinct()).as("distinct readings arrived; " + report).isEqualTo(records);
         assertThat(total.lost()).as("lost; " + report).isZero();
         if (exactlyOnce) {
             assertThat(total.duplicated())

@@ -21,10 +21,19 @@ public final class ProducerSettings {
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, Boolean.toString("all".equals(acks) || "-1".equals(acks)));
         // ~400-byte JSON records: compression would cost CPU for nothing.
         p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "none");
-        // Fail a send within 30 s instead of the default 2 minutes, so a lost broker shows soon.
-        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "30000");
+        // Retries (unbounded by count, Kafka's default) go on for 2 minutes, Kafka's default: a
+        // broker stopped for 20 s and started again (a restart, a rolling upgrade) takes 30 s or
+        // more until it serves, and a record held that long must still be delivered, not expired.
+        // Idempotence keeps those retries from duplicating a record. A broker that stays away
+        // fails the sends after 2 minutes.
+        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "120000");
         p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000");
-        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000");
+        // A broker going down answers NOT_LEADER_OR_FOLLOWER or drops the connection: the
+        // producer forgets the partition's leader and send() waits for metadata, up to this long,
+        // before it fails the record without a retry. As long as a batch waits, for the same
+        // restart. The broker and the topic are checked before the first send, so a typo still
+        // fails at once.
+        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "120000");
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         p.putAll(overrides);
