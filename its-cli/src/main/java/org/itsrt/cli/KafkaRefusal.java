@@ -1,5 +1,7 @@
 package org.itsrt.cli;
 
+import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -26,8 +28,18 @@ public final class KafkaRefusal {
      * {@code bootstrapServers}.
      */
     public static Optional<String> explain(Throwable failure, KafkaClientConfig config, String bootstrapServers) {
+        return explain(failure, config, bootstrapServers, List.of());
+    }
+
+    /**
+     * {@link #explain(Throwable, KafkaClientConfig, String)} for a call on {@code topics}: they are
+     * named when the refusal does not say which topic it was (Admin {@code describeTopics} does
+     * not).
+     */
+    public static Optional<String> explain(
+            Throwable failure, KafkaClientConfig config, String bootstrapServers, Collection<String> topics) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            Optional<String> line = explainOne(t, config, bootstrapServers);
+            Optional<String> line = explainOne(t, config, bootstrapServers, topics);
             if (line.isPresent()) {
                 return line;
             }
@@ -35,7 +47,8 @@ public final class KafkaRefusal {
         return Optional.empty();
     }
 
-    private static Optional<String> explainOne(Throwable t, KafkaClientConfig config, String bootstrap) {
+    private static Optional<String> explainOne(
+            Throwable t, KafkaClientConfig config, String bootstrap, Collection<String> asked) {
         String who = config.who();
         if (t instanceof SaslAuthenticationException) {
             return Optional.of("Kafka at " + bootstrap + " refused the login of " + who + ": " + t.getMessage()
@@ -49,7 +62,7 @@ public final class KafkaRefusal {
             return Optional.of("Kafka at " + bootstrap + " refused the connection of " + who + ": " + t.getMessage());
         }
         if (t instanceof TopicAuthorizationException e) {
-            Set<String> topics = new TreeSet<>(e.unauthorizedTopics());
+            Set<String> topics = new TreeSet<>(e.unauthorizedTopics().isEmpty() ? asked : e.unauthorizedTopics());
             return Optional.of(who + " may not use topic" + (topics.size() == 1 ? " " : "s ")
                     + (topics.isEmpty() ? "(unnamed)" : String.join(", ", topics)) + " on " + bootstrap
                     + ": no ACL allows it (" + t.getMessage() + ")");

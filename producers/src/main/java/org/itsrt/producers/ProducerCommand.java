@@ -11,6 +11,8 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.itsrt.cli.DurationConverter;
 import org.itsrt.cli.Durations;
+import org.itsrt.cli.KafkaClientConfig;
+import org.itsrt.cli.KafkaConfigOption;
 import org.itsrt.cli.MissingDefaultException;
 import org.itsrt.cli.ProjectPaths;
 import org.itsrt.producers.send.RunSummary;
@@ -128,9 +130,18 @@ public final class ProducerCommand implements Callable<Integer> {
             description = "progress line interval on stderr (default: ${DEFAULT-VALUE})")
     Duration progressEvery;
 
+    @CommandLine.Mixin
+    KafkaConfigOption kafkaConfig;
+
     @Override
     public Integer call() throws Exception {
         validate();
+        KafkaClientConfig clientConfig;
+        try {
+            clientConfig = kafkaConfig.load();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--kafka-config " + e.getMessage());
+        }
         Path table;
         try {
             table = data != null ? data : ProjectPaths.locate().sampleTable();
@@ -147,7 +158,8 @@ public final class ProducerCommand implements Callable<Integer> {
                 records,
                 acks,
                 producerProps,
-                progressEvery);
+                progressEvery,
+                clientConfig);
         ProducerRun run;
         try {
             run = ProducerRun.prepare(plan, System.err);
