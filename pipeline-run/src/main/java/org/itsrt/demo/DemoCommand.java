@@ -17,6 +17,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.itsrt.cli.DurationConverter;
+import org.itsrt.cli.KafkaClientConfig;
+import org.itsrt.cli.KafkaConfigOption;
 import org.itsrt.cli.MissingDefaultException;
 import org.itsrt.pipeline.BudgetHook;
 import org.itsrt.pipeline.JobSpec;
@@ -161,6 +163,15 @@ public final class DemoCommand implements Callable<Integer> {
             description = "use a Kafka cluster that already runs instead of starting a local broker; the pipeline's "
                     + "topics are created there when missing")
     String bootstrapServers;
+
+    @CommandLine.Mixin
+    KafkaConfigOption kafkaConfig;
+
+    @Option(
+            names = "--secure",
+            description = "start the local broker secured: SASL_SSL, SCRAM-SHA-512 users and ACLs; producers, job and "
+                    + "probe connect as their own users (docs/security.md)")
+    boolean secure;
 
     @Option(
             names = "--broker-heap",
@@ -373,6 +384,11 @@ public final class DemoCommand implements Callable<Integer> {
             throw new IllegalArgumentException(
                     "--broker-jvm-arg is for a broker the demo starts, not one at " + "--bootstrap-servers");
         }
+        if (secure && (bootstrapServers != null || inputs.clusterDir() != null)) {
+            throw new IllegalArgumentException("--secure is for the broker the demo starts; a cluster that already "
+                    + "runs is reached with --kafka-config FILE");
+        }
+        KafkaClientConfig clientConfig = kafkaConfig.load();
         if (parallelism < 1) {
             throw new IllegalArgumentException("--parallelism must be >= 1, got " + parallelism);
         }
@@ -391,11 +407,12 @@ public final class DemoCommand implements Callable<Integer> {
                         + "--flink-rest, --bootstrap-servers, --taskmanagers, --ha and the JVM options of parts the "
                         + "demo would start");
             }
-            return StackSpec.onCluster(inputs.clusterDir(), inputs.jobJar(), parallelism, pins);
+            return StackSpec.onCluster(inputs.clusterDir(), inputs.jobJar(), parallelism, pins)
+                    .withKafkaConfig(clientConfig);
         }
         StackSpec.Broker broker = bootstrapServers != null
                 ? new StackSpec.Broker.Existing(bootstrapServers)
-                : new StackSpec.Broker.Local(brokerHeap, brokerJvmArgs);
+                : new StackSpec.Broker.Local(brokerHeap, brokerJvmArgs, secure);
         StackSpec.Cluster cluster;
         if (flinkRest != null) {
             cluster = new StackSpec.Cluster.Existing(
@@ -411,7 +428,7 @@ public final class DemoCommand implements Callable<Integer> {
         } else {
             throw new IllegalArgumentException("--flink must be standalone, child or in-process, got " + flink);
         }
-        return new StackSpec(broker, cluster, parallelism, pins);
+        return new StackSpec(broker, cluster, parallelism, pins).withKafkaConfig(clientConfig);
     }
 
     private LoadSpec loadSpec() {
