@@ -215,6 +215,19 @@ public final class KafkaClientConfig implements Serializable {
                 || k.contains("credentials");
     }
 
+    /** The same file with the same settings. */
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof KafkaClientConfig that
+                && java.util.Objects.equals(source, that.source)
+                && properties.equals(that.properties);
+    }
+
+    @Override
+    public int hashCode() {
+        return java.util.Objects.hash(source, properties);
+    }
+
     @Override
     public String toString() {
         return describe();
