@@ -25,9 +25,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The whole pipeline on a secured broker: producers, the job (exactly-once, so its transactions
- * pass the ACLs too) and the probe each connect over SASL_SSL as their own user, every record
- * arrives, and none of the generated passwords is in a file the run wrote or on the command line
- * of a process it started.
+ * pass the ACLs too; in a child Flink cluster given the job jar, as on a real cluster) and the
+ * probe each connect over SASL_SSL as their own user, every record arrives, and none of the
+ * generated passwords is in a file the run wrote (the broker's and Flink's logs among them) or on
+ * the command line of a process it started.
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class SecuredPipelineTest {
@@ -37,11 +38,17 @@ class SecuredPipelineTest {
     private static final Path SAMPLE = ROOT.resolve("data/sample/synthetic-readings.csv");
     private static final Path MODEL = ROOT.resolve("models/lstm-flow");
     private static final int RECORDS = 120;
+    private static final Path JOB_JAR =
+            Path.of(System.getProperty("itsrt.job.jar", "../its-job/target/its-job-0.1.0-SNAPSHOT-flink-job.jar"));
 
     @Test
     void runsEndToEndOverSaslSslWithEachPartsOwnUserAndLeaksNoPassword(@TempDir Path dir) throws Exception {
+        assertThat(JOB_JAR).as("the job jar (built by its-job's package phase)").isRegularFile();
         StackSpec stack = new StackSpec(
-                new StackSpec.Broker.Local("256m", List.of(), true), new StackSpec.Cluster.InProcess(), 1, Map.of());
+                new StackSpec.Broker.Local("256m", List.of(), true),
+                new StackSpec.Cluster.Child(JOB_JAR.toAbsolutePath(), List.of()),
+                1,
+                Map.of());
         LoadSpec load =
                 new LoadSpec(SAMPLE, ProducerRun.STUDY_DETECTORS, 20, RECORDS, Duration.ZERO, 20, Map.of(), Map.of());
         JobSpec job = new JobSpec(MODEL, false, Map.of("engine", "linear", "exactly-once", "true"));
@@ -53,7 +60,9 @@ class SecuredPipelineTest {
         Map<Path, byte[]> brokerFiles;
         RunResult result;
 
-        try (RunningStack running = RunningStack.start(stack, dir.resolve("flink-tmp"), progress)) {
+        Path flinkDir = dir.resolve("flink-tmp");
+        Map<Path, byte[]> flinkFiles;
+        try (RunningStack running = RunningStack.start(stack, flinkDir, progress)) {
             KafkaSecurity security = running.kafkaSecurity().orElseThrow();
             secrets = security.secrets();
             for (KafkaSecurity.User user : KafkaSecurity.User.values()) {
@@ -68,6 +77,7 @@ class SecuredPipelineTest {
             result = running.measure(load, job, whileLive, run);
             brokerFiles =
                     filesUnder(security.clientFile(KafkaSecurity.User.ADMIN).getParent());
+            flinkFiles = filesUnder(flinkDir);
         }
 
         String output = log.toString(StandardCharsets.UTF_8);
@@ -85,11 +95,18 @@ class SecuredPipelineTest {
                 .contains(KafkaSecurity.User.JOB.fileName());
 
         assertThat(secrets).hasSize(5);
-        assertThat(commandLines).as("the broker's process, at least").isNotEmpty();
+        assertThat(commandLines.values())
+                .as("the broker's and the Flink cluster's processes")
+                .anyMatch(line -> line.contains("BrokerMain"))
+                .anyMatch(line -> line.contains("ClusterMain"));
         Map<Path, byte[]> written = new LinkedHashMap<>(filesUnder(run));
         written.putAll(brokerFiles);
+        written.putAll(flinkFiles);
         written.put(Path.of("progress log"), log.toByteArray());
-        assertThat(written.keySet()).anyMatch(f -> f.endsWith("summary.json")).anyMatch(f -> f.endsWith("broker.log"));
+        assertThat(written.keySet())
+                .anyMatch(f -> f.endsWith("summary.json"))
+                .anyMatch(f -> f.endsWith("broker.log"))
+                .anyMatch(f -> f.endsWith("cluster.log"));
         for (String secret : secrets) {
             commandLines.forEach(
                     (pid, line) -> assertThat(line).as("command line of " + pid).doesNotContain(secret));
