@@ -396,8 +396,8 @@ public final class KafkaSecurity {
         allow(acls, job, ResourceType.TRANSACTIONAL_ID, JOB_PREFIX, PatternType.PREFIXED, AclOperation.WRITE);
         allow(acls, job, ResourceType.TRANSACTIONAL_ID, JOB_PREFIX, PatternType.PREFIXED, AclOperation.DESCRIBE);
         allow(acls, producer, ResourceType.TOPIC, Topics.READINGS, PatternType.LITERAL, AclOperation.WRITE);
-        // Idempotent producers: a topic WRITE suffices since Kafka 2.8, the cluster grant is for
-        // older brokers' rules and tools that still check it.
+        // Idempotent producers: a topic WRITE suffices since Kafka 2.8; the cluster grant is what
+        // brokers before it asked for, kept so the same ACLs serve them too.
         for (String user : List.of(job, producer)) {
             allow(
                     acls,
