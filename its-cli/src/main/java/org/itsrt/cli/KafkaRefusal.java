@@ -24,6 +24,25 @@ public final class KafkaRefusal {
     private KafkaRefusal() {}
 
     /**
+     * A refusal already explained where the resources were known (the topics a call was on): its
+     * message is the line, and {@link #explain} returns it as it is when it meets one among the
+     * causes of a failure.
+     */
+    public static final class RefusedException extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        public RefusedException(String line, Throwable cause) {
+            super(line, cause);
+        }
+    }
+
+    /** {@link #explain(Throwable, KafkaClientConfig, String, Collection)} as an exception to throw. */
+    public static Optional<RefusedException> refused(
+            Throwable failure, KafkaClientConfig config, String bootstrapServers, Collection<String> topics) {
+        return explain(failure, config, bootstrapServers, topics).map(line -> new RefusedException(line, failure));
+    }
+
+    /**
      * Explains {@code failure} (or one of its causes) when it is a refusal by the cluster at
      * {@code bootstrapServers}.
      */
@@ -49,6 +68,9 @@ public final class KafkaRefusal {
 
     private static Optional<String> explainOne(
             Throwable t, KafkaClientConfig config, String bootstrap, Collection<String> asked) {
+        if (t instanceof RefusedException explained) {
+            return Optional.of(explained.getMessage());
+        }
         String who = config.who();
         if (t instanceof SaslAuthenticationException) {
             return Optional.of("Kafka at " + bootstrap + " refused the login of " + who + ": " + t.getMessage()

@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import org.itsrt.cli.DurationConverter;
 import org.itsrt.cli.KafkaClientConfig;
 import org.itsrt.cli.KafkaConfigOption;
+import org.itsrt.cli.KafkaRefusal;
 import org.itsrt.cli.MissingDefaultException;
 import org.itsrt.pipeline.BudgetHook;
 import org.itsrt.pipeline.JobSpec;
@@ -303,6 +304,19 @@ public final class DemoCommand implements Callable<Integer> {
                 started.stop();
             }
             return runPhases(started, load, job, run);
+        } catch (ProducerRun.NotReplayable e) {
+            // Its message names the table, the topic or the user the cluster refused.
+            log.println("its-demo: " + e.getMessage());
+            return 1;
+        } catch (RuntimeException e) {
+            // A cluster that refused a login or an ACL: one line naming the user, not a stack trace.
+            var refused = KafkaRefusal.explain(
+                    e, kafkaConfig.load(), bootstrapServers != null ? bootstrapServers : "the run's brokers");
+            if (refused.isEmpty()) {
+                throw e;
+            }
+            log.println("its-demo: " + refused.get());
+            return 1;
         } finally {
             running = null;
             finished.countDown();

@@ -39,6 +39,7 @@ import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.itsrt.cli.KafkaClientConfig;
+import org.itsrt.cli.KafkaRefusal;
 import org.itsrt.stack.ChildJvm;
 
 /**
@@ -571,10 +572,13 @@ public final class LocalKafka implements AutoCloseable {
                     entry.getValue().get(30, TimeUnit.SECONDS);
                 } catch (ExecutionException e) {
                     if (!(e.getCause() instanceof TopicExistsException)) {
-                        throw new IllegalStateException(
-                                "cannot create topic " + entry.getKey() + " on " + bootstrapServers + ": "
-                                        + e.getCause().getMessage(),
-                                e.getCause());
+                        throw KafkaRefusal.refused(
+                                        e.getCause(), clientConfig, bootstrapServers, List.of(entry.getKey()))
+                                .map(IllegalStateException.class::cast)
+                                .orElseGet(() -> new IllegalStateException(
+                                        "cannot create topic " + entry.getKey() + " on " + bootstrapServers + ": "
+                                                + e.getCause().getMessage(),
+                                        e.getCause()));
                     }
                 }
             }
