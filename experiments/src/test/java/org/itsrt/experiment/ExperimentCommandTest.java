@@ -74,4 +74,41 @@ class ExperimentCommandTest {
             }
         }
     }
+
+    @Test
+    void aKafkaConfigFileNeedsAClusterThatAlreadyRunsAndIsCheckedBeforeAnyRun(@TempDir Path dir) throws Exception {
+        Path config = Files.writeString(dir.resolve("client.properties"), "security.protocol=SASL_SSL\n");
+        ByteArrayOutputStream errors = new ByteArrayOutputStream();
+        PrintStream oldErr = System.err;
+        int withoutCluster;
+        int missingFile;
+        try {
+            System.setErr(new PrintStream(errors, true, StandardCharsets.UTF_8));
+            withoutCluster = new CommandLine(new ExperimentCommand())
+                    .execute(
+                            ROOT.resolve("experiments/linux-budgets-quick.yaml").toString(),
+                            "--out",
+                            dir.resolve("a").toString(),
+                            "--kafka-config",
+                            config.toString());
+            missingFile = new CommandLine(new ExperimentCommand())
+                    .execute(
+                            ROOT.resolve("experiments/linux-budgets-quick.yaml").toString(),
+                            "--out",
+                            dir.resolve("b").toString(),
+                            "--bootstrap-servers",
+                            "127.0.0.1:1",
+                            "--kafka-config",
+                            dir.resolve("absent.properties").toString());
+        } finally {
+            System.setErr(oldErr);
+        }
+        String text = errors.toString(StandardCharsets.UTF_8);
+        assertThat(withoutCluster).as(text).isEqualTo(2);
+        assertThat(missingFile).as(text).isEqualTo(2);
+        assertThat(text)
+                .contains("--kafka-config is for a Kafka cluster that already runs")
+                .contains("--kafka-config " + dir.resolve("absent.properties") + ": no such file");
+        assertThat(dir.resolve("a").resolve("runs")).doesNotExist();
+    }
 }

@@ -3,10 +3,12 @@ package org.itsrt.cli;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.Serializable;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Collections;
 import java.util.Locale;
 import java.util.Map;
@@ -14,6 +16,8 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Kafka client properties read from a file ({@code --kafka-config FILE}, the convention of Kafka's
@@ -37,6 +41,9 @@ public final class KafkaClientConfig implements Serializable {
     /** Keys a client may not take from the file: each command owns them. */
     private static final Set<String> OWNED_KEYS =
             Set.of("key.serializer", "value.serializer", "key.deserializer", "value.deserializer");
+
+    /** The user name in a SASL JAAS line ({@code username="job"}): not a secret, and what errors name. */
+    private static final Pattern JAAS_USER = Pattern.compile("username\\s*=\\s*\"([^\"]*)\"");
 
     private static final KafkaClientConfig NONE = new KafkaClientConfig(null, Map.of());
 
@@ -104,6 +111,69 @@ public final class KafkaClientConfig implements Serializable {
         return properties;
     }
 
+    /** The SASL user the file logs in as ({@code username} of its JAAS line), if it has one. */
+    public Optional<String> user() {
+        String jaas = properties.get("sasl.jaas.config");
+        if (jaas == null) {
+            return Optional.empty();
+        }
+        Matcher m = JAAS_USER.matcher(jaas);
+        return m.find() ? Optional.of(m.group(1)) : Optional.empty();
+    }
+
+    /**
+     * Who the clients are, for error messages: {@code user job (from /path/client-job.properties)},
+     * or that no file was given.
+     */
+    public String who() {
+        if (source == null) {
+            return "no --kafka-config (plaintext, no authentication)";
+        }
+        return user().map(u -> "user " + u).orElse("no SASL user") + " (from " + source + ")";
+    }
+
+    /**
+     * Writes a client properties file that {@link #load} reads back: one {@code key=value} line
+     * each, readable by its owner only where the file system has POSIX permissions (it may hold a
+     * password), and returns it loaded.
+     *
+     * @throws IllegalArgumentException for a value with a line break, which one line cannot hold
+     */
+    public static KafkaClientConfig write(Path file, Map<String, String> settings, String comment) throws IOException {
+        StringBuilder text = new StringBuilder();
+        if (comment != null) {
+            comment.lines().forEach(line -> text.append("# ").append(line).append('\n'));
+        }
+        for (Map.Entry<String, String> e : new TreeMap<>(settings).entrySet()) {
+            if (e.getValue().contains("\n") || e.getValue().contains("\r")) {
+                throw new IllegalArgumentException(file + ": the value of " + e.getKey() + " has a line break");
+            }
+            // Properties reads a backslash as an escape; written doubled it reads back as itself.
+            text.append(e.getKey())
+                    .append('=')
+                    .append(e.getValue().replace("\\", "\\\\"))
+                    .append('\n');
+        }
+        writeOwnerOnly(file, text.toString());
+        return load(file);
+    }
+
+    /**
+     * Writes {@code text} to a new file that only its owner may read, where the file system has
+     * POSIX permissions: for files that hold passwords. An existing file is replaced.
+     */
+    public static void writeOwnerOnly(Path file, String text) throws IOException {
+        Files.deleteIfExists(file);
+        try {
+            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        } catch (UnsupportedOperationException noPosix) {
+            Files.createFile(file);
+        }
+        try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            out.write(text);
+        }
+    }
+
     /** Puts every setting of the file into a client's properties, over what is there. */
     public <M extends Map<? super String, Object>> M applyTo(M clientProperties) {
         clientProperties.putAll(properties);
@@ -143,6 +213,19 @@ public final class KafkaClientConfig implements Serializable {
                 || k.endsWith(".key")
                 || k.contains("ssl.keystore.key")
                 || k.contains("credentials");
+    }
+
+    /** The same file with the same settings. */
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof KafkaClientConfig that
+                && java.util.Objects.equals(source, that.source)
+                && properties.equals(that.properties);
+    }
+
+    @Override
+    public int hashCode() {
+        return java.util.Objects.hash(source, properties);
     }
 
     @Override

@@ -68,4 +68,23 @@ class KafkaClientConfigTest {
         assertThat(KafkaClientConfig.loadOrNone(null).isEmpty()).isTrue();
         assertThat(KafkaClientConfig.none().source()).isEmpty();
     }
+
+    @Test
+    void aWrittenFileReadsBackOwnerOnlyAndNamesItsUser() throws Exception {
+        Path file = dir.resolve("client-job.properties");
+        Map<String, String> settings = Map.of(
+                "security.protocol", "SASL_SSL",
+                "sasl.jaas.config",
+                        "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"job\" password=\"pw\";",
+                "ssl.truststore.location", "C:\\certs\\ca.pem");
+
+        KafkaClientConfig config = KafkaClientConfig.write(file, settings, "the job's settings");
+
+        assertThat(config.properties()).isEqualTo(settings);
+        assertThat(config.user()).contains("job");
+        assertThat(config.who()).startsWith("user job (from ").doesNotContain("pw\"");
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+                .isEqualTo("rw-------");
+        assertThat(KafkaClientConfig.none().user()).isEmpty();
+    }
 }

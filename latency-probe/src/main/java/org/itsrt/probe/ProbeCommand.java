@@ -10,6 +10,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -19,6 +20,9 @@ import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.internals.Topic;
 import org.itsrt.cli.DurationConverter;
 import org.itsrt.cli.Durations;
+import org.itsrt.cli.KafkaClientConfig;
+import org.itsrt.cli.KafkaConfigOption;
+import org.itsrt.cli.KafkaRefusal;
 import org.itsrt.clock.Clocks;
 import org.itsrt.clock.LatencyClock;
 import org.itsrt.probe.arrival.ConsumeLoop;
@@ -81,6 +85,9 @@ public final class ProbeCommand implements Callable<Integer> {
             paramLabel = "HOST:PORT[,...]",
             description = "Kafka brokers (default: ${DEFAULT-VALUE})")
     String bootstrapServers;
+
+    @CommandLine.Mixin
+    KafkaConfigOption kafkaConfig;
 
     @Option(
             names = "--topic",
@@ -266,6 +273,15 @@ public final class ProbeCommand implements Callable<Integer> {
         } catch (KafkaSettings.KafkaUnavailableException e) {
             err.println("its-probe: " + e.getMessage());
             return 1;
+        } catch (RuntimeException e) {
+            // Refused while consuming (a group without an ACL, say): the report of what arrived
+            // is written; the cause gets one line.
+            var refused = KafkaRefusal.explain(e, options.kafkaConfig(), bootstrapServers, List.of(topic));
+            if (refused.isEmpty()) {
+                throw e;
+            }
+            err.println("its-probe: " + refused.get());
+            return 1;
         } finally {
             reported.countDown();
             try {
@@ -311,6 +327,12 @@ public final class ProbeCommand implements Callable<Integer> {
                 throw new CommandLine.ParameterException(cmd, "--consumer-prop needs KEY=VALUE with a key");
             }
         }
+        KafkaClientConfig clientConfig;
+        try {
+            clientConfig = kafkaConfig.load();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(cmd, "--kafka-config " + e.getMessage());
+        }
         String groupId = ProbeRun.groupId(consumerProps);
         long durationNs = duration == null ? 0 : duration.toNanos();
         long idleNs = idleTimeout == null ? 0 : idleTimeout.toNanos();
@@ -335,7 +357,8 @@ public final class ProbeCommand implements Callable<Integer> {
                 expect,
                 progress.toNanos(),
                 stops,
-                faults);
+                faults,
+                clientConfig);
     }
 
     private static void printOutcome(PrintStream err, ProbeRun.Result result) {

@@ -17,6 +17,7 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.itsrt.cli.KafkaClientConfig;
 import org.itsrt.clock.LatencyClock;
 import org.itsrt.probe.arrival.ArrivalSink;
 import org.itsrt.probe.arrival.ConsumeLoop;
@@ -50,6 +51,8 @@ public final class ProbeRun {
      * @param stopDescription why the run stopped, per reason, for the report (e.g. {@code --records 20000})
      * @param faultsFile     a faults file ({@link FaultFile}) written by the process that injects
      *                       faults, read when the run stops; null for none
+     * @param kafkaConfig    a client properties file's settings ({@code --kafka-config}), applied to
+     *                       the consumer and the topic check under {@code consumerOverrides}
      */
     public record Options(
             String topic,
@@ -62,7 +65,59 @@ public final class ProbeRun {
             long expected,
             long progressEveryNs,
             Map<ConsumeLoop.StopReason, String> stopDescription,
-            Path faultsFile) {
+            Path faultsFile,
+            KafkaClientConfig kafkaConfig) {
+
+        public Options {
+            if (kafkaConfig == null) {
+                kafkaConfig = KafkaClientConfig.none();
+            }
+        }
+
+        /** Options without a client properties file: plaintext, no authentication. */
+        public Options(
+                String topic,
+                String bootstrapServers,
+                String groupId,
+                boolean fromBeginning,
+                Map<String, String> consumerOverrides,
+                ConsumeLoop.Limits limits,
+                RunStats.Settings settings,
+                long expected,
+                long progressEveryNs,
+                Map<ConsumeLoop.StopReason, String> stopDescription,
+                Path faultsFile) {
+            this(
+                    topic,
+                    bootstrapServers,
+                    groupId,
+                    fromBeginning,
+                    consumerOverrides,
+                    limits,
+                    settings,
+                    expected,
+                    progressEveryNs,
+                    stopDescription,
+                    faultsFile,
+                    KafkaClientConfig.none());
+        }
+
+        /** The same options with a client properties file's settings ({@code --kafka-config}). */
+        public Options withKafkaConfig(KafkaClientConfig config) {
+            return new Options(
+                    topic,
+                    bootstrapServers,
+                    groupId,
+                    fromBeginning,
+                    consumerOverrides,
+                    limits,
+                    settings,
+                    expected,
+                    progressEveryNs,
+                    stopDescription,
+                    faultsFile,
+                    config);
+        }
 
         /** Options without a faults file: faults, if any, are marked with {@link ProbeRun#markFault}. */
         public Options(
@@ -87,7 +142,8 @@ public final class ProbeRun {
                     expected,
                     progressEveryNs,
                     stopDescription,
-                    null);
+                    null,
+                    KafkaClientConfig.none());
         }
     }
 
@@ -169,12 +225,20 @@ public final class ProbeRun {
     public Result runOnKafka(Duration connectTimeout, Path folder)
             throws IOException, KafkaSettings.KafkaUnavailableException {
         List<TopicPartition> partitions = KafkaSettings.partitionsOf(
-                options.bootstrapServers(), options.topic(), connectTimeout, options.consumerOverrides());
+                options.bootstrapServers(),
+                options.topic(),
+                connectTimeout,
+                options.kafkaConfig(),
+                options.consumerOverrides());
         if (partitions.isEmpty()) {
             throw new KafkaSettings.KafkaUnavailableException("topic " + options.topic() + " has no partitions");
         }
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(KafkaSettings.consumer(
-                options.bootstrapServers(), options.groupId(), options.fromBeginning(), options.consumerOverrides()))) {
+                options.bootstrapServers(),
+                options.groupId(),
+                options.fromBeginning(),
+                options.kafkaConfig(),
+                options.consumerOverrides()))) {
             return run(consumer, partitions, folder);
         } finally {
             // A run that failed before it was ready must not leave a waiter hanging.

@@ -17,6 +17,9 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.itsrt.cli.DurationConverter;
+import org.itsrt.cli.KafkaClientConfig;
+import org.itsrt.cli.KafkaConfigOption;
+import org.itsrt.cli.KafkaRefusal;
 import org.itsrt.cli.MissingDefaultException;
 import org.itsrt.pipeline.BudgetHook;
 import org.itsrt.pipeline.JobSpec;
@@ -162,6 +165,15 @@ public final class DemoCommand implements Callable<Integer> {
                     + "topics are created there when missing")
     String bootstrapServers;
 
+    @CommandLine.Mixin
+    KafkaConfigOption kafkaConfig;
+
+    @Option(
+            names = "--secure",
+            description = "start the local broker secured: SASL_SSL, SCRAM-SHA-512 users and ACLs; producers, job and "
+                    + "probe connect as their own users (docs/security.md)")
+    boolean secure;
+
     @Option(
             names = "--broker-heap",
             defaultValue = "512m",
@@ -292,6 +304,19 @@ public final class DemoCommand implements Callable<Integer> {
                 started.stop();
             }
             return runPhases(started, load, job, run);
+        } catch (ProducerRun.NotReplayable e) {
+            // Its message names the table, the topic or the user the cluster refused.
+            log.println("its-demo: " + e.getMessage());
+            return 1;
+        } catch (RuntimeException e) {
+            // A cluster that refused a login or an ACL: one line naming the user, not a stack trace.
+            var refused = KafkaRefusal.explain(
+                    e, kafkaConfig.load(), bootstrapServers != null ? bootstrapServers : "the run's brokers");
+            if (refused.isEmpty()) {
+                throw e;
+            }
+            log.println("its-demo: " + refused.get());
+            return 1;
         } finally {
             running = null;
             finished.countDown();
@@ -373,6 +398,11 @@ public final class DemoCommand implements Callable<Integer> {
             throw new IllegalArgumentException(
                     "--broker-jvm-arg is for a broker the demo starts, not one at " + "--bootstrap-servers");
         }
+        if (secure && (bootstrapServers != null || inputs.clusterDir() != null)) {
+            throw new IllegalArgumentException("--secure is for the broker the demo starts; a cluster that already "
+                    + "runs is reached with --kafka-config FILE");
+        }
+        KafkaClientConfig clientConfig = kafkaConfig.load();
         if (parallelism < 1) {
             throw new IllegalArgumentException("--parallelism must be >= 1, got " + parallelism);
         }
@@ -391,11 +421,12 @@ public final class DemoCommand implements Callable<Integer> {
                         + "--flink-rest, --bootstrap-servers, --taskmanagers, --ha and the JVM options of parts the "
                         + "demo would start");
             }
-            return StackSpec.onCluster(inputs.clusterDir(), inputs.jobJar(), parallelism, pins);
+            return StackSpec.onCluster(inputs.clusterDir(), inputs.jobJar(), parallelism, pins)
+                    .withKafkaConfig(clientConfig);
         }
         StackSpec.Broker broker = bootstrapServers != null
                 ? new StackSpec.Broker.Existing(bootstrapServers)
-                : new StackSpec.Broker.Local(brokerHeap, brokerJvmArgs);
+                : new StackSpec.Broker.Local(brokerHeap, brokerJvmArgs, secure);
         StackSpec.Cluster cluster;
         if (flinkRest != null) {
             cluster = new StackSpec.Cluster.Existing(
@@ -411,7 +442,7 @@ public final class DemoCommand implements Callable<Integer> {
         } else {
             throw new IllegalArgumentException("--flink must be standalone, child or in-process, got " + flink);
         }
-        return new StackSpec(broker, cluster, parallelism, pins);
+        return new StackSpec(broker, cluster, parallelism, pins).withKafkaConfig(clientConfig);
     }
 
     private LoadSpec loadSpec() {

@@ -18,6 +18,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.itsrt.cli.KafkaClientConfig;
 
 /**
  * The dead-letter topic, used twice: as the readiness handshake of the job, and to count what the
@@ -36,11 +37,22 @@ public final class DeadLetters {
     private final String bootstrapServers;
     private final String inputTopic;
     private final String deadLetterTopic;
+    private final KafkaClientConfig clientConfig;
 
     public DeadLetters(String bootstrapServers, String inputTopic, String deadLetterTopic) {
+        this(bootstrapServers, inputTopic, deadLetterTopic, KafkaClientConfig.none());
+    }
+
+    /**
+     * @param clientConfig the settings of a user that may write the input topic and read the
+     *                     dead-letter topic (on a secured local broker, its admin)
+     */
+    public DeadLetters(
+            String bootstrapServers, String inputTopic, String deadLetterTopic, KafkaClientConfig clientConfig) {
         this.bootstrapServers = bootstrapServers;
         this.inputTopic = inputTopic;
         this.deadLetterTopic = deadLetterTopic;
+        this.clientConfig = clientConfig;
     }
 
     /**
@@ -120,7 +132,7 @@ public final class DeadLetters {
     }
 
     private Properties producerProps() {
-        Properties p = new Properties();
+        Properties p = clientConfig.applyTo(new Properties());
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
@@ -129,7 +141,7 @@ public final class DeadLetters {
     }
 
     private Properties consumerProps() {
-        Properties p = new Properties();
+        Properties p = clientConfig.applyTo(new Properties());
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());

@@ -1,7 +1,10 @@
 package org.itsrt.pipeline;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
+import org.itsrt.cli.KafkaClientConfig;
+import org.itsrt.stack.kafka.KafkaSecurity;
 import org.itsrt.stack.kafka.LocalKafka;
 
 /**
@@ -34,15 +37,23 @@ interface KafkaBroker extends AutoCloseable {
      */
     void start();
 
+    /** How {@code user}'s part of the run (producers, job, probe; admin: the run's own checks) connects. */
+    KafkaClientConfig clientConfig(KafkaSecurity.User user);
+
+    /** The users and passwords of a secured broker the run started. */
+    Optional<KafkaSecurity> security();
+
     @Override
     void close();
 
     /** The node id of the one broker a run starts. */
     int NODE = 1;
 
-    static KafkaBroker local(String heap, List<String> jvmArgs) {
-        LocalKafka kafka =
-                LocalKafka.start(LocalKafka.Options.defaults().withHeap(heap).withExtraJvmArgs(jvmArgs));
+    static KafkaBroker local(String heap, List<String> jvmArgs, boolean secure) {
+        LocalKafka kafka = LocalKafka.start(LocalKafka.Options.defaults()
+                .withHeap(heap)
+                .withExtraJvmArgs(jvmArgs)
+                .withSecurity(secure));
         try {
             kafka.createTopics(LocalKafka.PIPELINE_TOPICS, 1);
         } catch (RuntimeException e) {
@@ -62,8 +73,17 @@ interface KafkaBroker extends AutoCloseable {
 
             @Override
             public String describe() {
-                return "KRaft, child process (heap " + heap
-                        + (jvmArgs.isEmpty() ? "" : ", " + String.join(" ", jvmArgs)) + ")";
+                return new StackSpec.Broker.Local(heap, jvmArgs, secure).describe();
+            }
+
+            @Override
+            public KafkaClientConfig clientConfig(KafkaSecurity.User user) {
+                return kafka.clientConfig(user);
+            }
+
+            @Override
+            public Optional<KafkaSecurity> security() {
+                return kafka.security();
             }
 
             @Override
@@ -86,8 +106,8 @@ interface KafkaBroker extends AutoCloseable {
         };
     }
 
-    static KafkaBroker existing(String bootstrapServers) {
-        LocalKafka.ensureTopics(bootstrapServers, LocalKafka.PIPELINE_TOPICS, 1);
+    static KafkaBroker existing(String bootstrapServers, KafkaClientConfig config) {
+        LocalKafka.ensureTopics(bootstrapServers, config, LocalKafka.PIPELINE_TOPICS, 1);
         return new KafkaBroker() {
             @Override
             public String bootstrapServers() {
@@ -101,7 +121,17 @@ interface KafkaBroker extends AutoCloseable {
 
             @Override
             public String describe() {
-                return "existing cluster at " + bootstrapServers;
+                return new StackSpec.Broker.Existing(bootstrapServers, config).describe();
+            }
+
+            @Override
+            public KafkaClientConfig clientConfig(KafkaSecurity.User user) {
+                return config;
+            }
+
+            @Override
+            public Optional<KafkaSecurity> security() {
+                return Optional.empty();
             }
 
             @Override

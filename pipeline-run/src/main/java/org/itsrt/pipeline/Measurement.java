@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.itsrt.cli.KafkaClientConfig;
 import org.itsrt.clock.Clocks;
 import org.itsrt.job.ItsJob;
 import org.itsrt.job.config.JobSettings;
@@ -26,6 +27,7 @@ import org.itsrt.producers.ProducerRun;
 import org.itsrt.producers.send.ProducerSummary;
 import org.itsrt.producers.send.RunSummary;
 import org.itsrt.records.Topics;
+import org.itsrt.stack.kafka.KafkaSecurity;
 
 /**
  * One measured run on a {@link RunningStack}: submit the job, wait until it answers the readiness
@@ -91,9 +93,12 @@ final class Measurement {
     }
 
     /** The job's settings for this run: the spec's options with this stack's Kafka ends and slots. */
-    static JobSettings jobSettings(JobSpec job, String bootstrapServers, int parallelism) {
+    static JobSettings jobSettings(
+            JobSpec job, String bootstrapServers, int parallelism, KafkaClientConfig kafkaConfig) {
         Map<String, String> options = new LinkedHashMap<>();
         options.put("bootstrap-servers", bootstrapServers);
+        // By path: the job reads the file where its main runs (docs/job.md).
+        kafkaConfig.source().ifPresent(file -> options.put("kafka-config", file.toString()));
         options.put("input-topic", READINGS);
         options.put("output-topic", ADVICE);
         options.put("dead-letter-topic", DEAD_LETTERS);
@@ -112,8 +117,10 @@ final class Measurement {
     RunResult run(Map<String, Long> deadLettersKnown) throws Exception {
         Files.createDirectories(dir);
         String bootstrap = stack.bootstrapServers();
-        JobSettings settings = jobSettings(job, bootstrap, stack.spec().slots());
-        DeadLetters deadLetters = new DeadLetters(bootstrap, READINGS, DEAD_LETTERS);
+        JobSettings settings =
+                jobSettings(job, bootstrap, stack.spec().slots(), stack.clientConfig(KafkaSecurity.User.JOB));
+        DeadLetters deadLetters =
+                new DeadLetters(bootstrap, READINGS, DEAD_LETTERS, stack.clientConfig(KafkaSecurity.User.ADMIN));
         Map<String, Long> deadBefore = RunningStack.deadLettersBefore(deadLettersKnown, deadLetters);
 
         StreamExecutionEnvironment env = stack.cluster().environment();
@@ -189,7 +196,8 @@ final class Measurement {
                 load.records(),
                 "all",
                 load.producerProperties(),
-                PROGRESS_EVERY);
+                PROGRESS_EVERY,
+                stack.clientConfig(KafkaSecurity.User.PRODUCER));
         ProducerRun replay = ProducerRun.prepare(plan, log);
         producers = replay;
         if (stopped) {
@@ -276,19 +284,20 @@ final class Measurement {
         stops.put(ConsumeLoop.StopReason.INTERRUPTED, "interrupt (Ctrl-C)");
         String groupId = ProbeRun.groupId(load.consumerProperties());
         return new ProbeRun.Options(
-                ADVICE,
-                bootstrap,
-                groupId,
-                false,
-                load.consumerProperties(),
-                new ConsumeLoop.Limits(total, 0, PROBE_IDLE_TIMEOUT.toNanos()),
-                new RunStats.Settings(
-                        SLO_WINDOW.toNanos(),
-                        Math.round(load.sloMs() * 1e6),
-                        load.warmup().toNanos()),
-                total,
-                PROGRESS_EVERY.toNanos(),
-                stops);
+                        ADVICE,
+                        bootstrap,
+                        groupId,
+                        false,
+                        load.consumerProperties(),
+                        new ConsumeLoop.Limits(total, 0, PROBE_IDLE_TIMEOUT.toNanos()),
+                        new RunStats.Settings(
+                                SLO_WINDOW.toNanos(),
+                                Math.round(load.sloMs() * 1e6),
+                                load.warmup().toNanos()),
+                        total,
+                        PROGRESS_EVERY.toNanos(),
+                        stops)
+                .withKafkaConfig(stack.clientConfig(KafkaSecurity.User.PROBE));
     }
 
     /** Stops the producers after their current record and the probe after its current poll. */

@@ -1,6 +1,7 @@
 package org.itsrt.pipeline;
 
 import java.io.PrintStream;
+import org.itsrt.cli.KafkaClientConfig;
 
 /**
  * Runs one measured pipeline: starts the stack a {@link RunSpec} names (or reaches the one that
@@ -34,7 +35,7 @@ public final class PipelineRun {
      * parallelism; fails naming the option (and file) that cannot be used.
      */
     public static org.itsrt.job.config.JobSettings jobSettings(JobSpec job, String bootstrapServers, int parallelism) {
-        return Measurement.jobSettings(job, bootstrapServers, parallelism);
+        return Measurement.jobSettings(job, bootstrapServers, parallelism, KafkaClientConfig.none());
     }
 
     public RunResult run(RunSpec spec) throws Exception {

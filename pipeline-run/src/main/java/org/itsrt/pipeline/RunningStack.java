@@ -4,8 +4,11 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
+import org.itsrt.cli.KafkaClientConfig;
 import org.itsrt.stack.ChildJvm;
+import org.itsrt.stack.kafka.KafkaSecurity;
 import org.itsrt.stack.kafka.LocalKafka;
 
 /**
@@ -81,13 +84,20 @@ public final class RunningStack implements AutoCloseable {
         KafkaBroker broker;
         if (spec instanceof StackSpec.Broker.Existing existing) {
             log.println("its-demo: using the Kafka cluster at " + existing.bootstrapServers() + " ...");
-            broker = KafkaBroker.existing(existing.bootstrapServers());
+            broker = KafkaBroker.existing(existing.bootstrapServers(), existing.clientConfig());
         } else {
             StackSpec.Broker.Local local = (StackSpec.Broker.Local) spec;
-            log.println("its-demo: starting a local Kafka broker (KRaft) ...");
-            broker = KafkaBroker.local(local.heap(), local.jvmArgs());
+            log.println(
+                    "its-demo: starting a local Kafka broker (KRaft" + (local.secure() ? ", secured" : "") + ") ...");
+            broker = KafkaBroker.local(local.heap(), local.jvmArgs(), local.secure());
         }
         log.println("its-demo: Kafka up at " + broker.bootstrapServers() + ", topics " + LocalKafka.PIPELINE_TOPICS);
+        broker.security().ifPresent(security -> {
+            log.println("its-demo: SASL_SSL; producers, job and probe connect as their own users with:");
+            for (KafkaSecurity.User user : KafkaSecurity.User.values()) {
+                log.println("its-demo:   " + user.userName() + ": " + security.clientFile(user));
+            }
+        });
         return broker;
     }
 
@@ -225,6 +235,16 @@ public final class RunningStack implements AutoCloseable {
 
     public String bootstrapServers() {
         return broker.bootstrapServers();
+    }
+
+    /** How {@code user}'s part of a run connects to the broker. */
+    public KafkaClientConfig clientConfig(KafkaSecurity.User user) {
+        return broker.clientConfig(user);
+    }
+
+    /** The users and passwords of a secured broker this stack started. */
+    public Optional<KafkaSecurity> kafkaSecurity() {
+        return broker.security();
     }
 
     JobCluster cluster() {

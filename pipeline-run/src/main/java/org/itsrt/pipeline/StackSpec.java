@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.TreeSet;
+import org.itsrt.cli.KafkaClientConfig;
 import org.itsrt.cluster.ClusterDescriptor;
 import org.itsrt.cluster.FlinkRest;
 
@@ -93,6 +94,23 @@ public record StackSpec(Broker broker, Cluster cluster, int slots, Map<String, S
                 pins);
     }
 
+    /**
+     * The same stack with a client properties file ({@code --kafka-config}) for every client of a
+     * run on a Kafka cluster it does not start; no file leaves it as it is.
+     *
+     * @throws IllegalArgumentException for a broker the run starts: a secured one makes a file per user
+     */
+    public StackSpec withKafkaConfig(KafkaClientConfig config) {
+        if (config.isEmpty()) {
+            return this;
+        }
+        if (!(broker instanceof Broker.Existing existing)) {
+            throw new IllegalArgumentException("--kafka-config is for a Kafka cluster the run does not start "
+                    + "(--bootstrap-servers, --cluster-dir); a broker the run starts is secured with --secure");
+        }
+        return new StackSpec(new Broker.Existing(existing.bootstrapServers(), config), cluster, slots, pins);
+    }
+
     /** The topics' broker. */
     public sealed interface Broker {
 
@@ -103,26 +121,50 @@ public record StackSpec(Broker broker, Cluster cluster, int slots, Map<String, S
          * A KRaft broker started for the run as a child JVM, removed afterwards.
          *
          * @param jvmArgs options for its JVM; a collector chosen here replaces the default G1 with a 20 ms pause goal
+         * @param secure  a SASL_SSL listener with SCRAM users and ACLs (docs/security.md): the producers,
+         *                the job and the probe each connect as their own user
          */
-        record Local(String heap, List<String> jvmArgs) implements Broker {
+        record Local(String heap, List<String> jvmArgs, boolean secure) implements Broker {
             public static final String DEFAULT_HEAP = "512m";
 
             public Local {
                 jvmArgs = List.copyOf(jvmArgs);
             }
 
+            /** A PLAINTEXT broker. */
+            public Local(String heap, List<String> jvmArgs) {
+                this(heap, jvmArgs, false);
+            }
+
             @Override
             public String describe() {
                 return "KRaft, child process (heap " + heap
-                        + (jvmArgs.isEmpty() ? "" : ", " + String.join(" ", jvmArgs)) + ")";
+                        + (jvmArgs.isEmpty() ? "" : ", " + String.join(" ", jvmArgs)) + ")"
+                        + (secure ? ", SASL_SSL with SCRAM-SHA-512 users and ACLs" : "");
             }
         }
 
-        /** A Kafka cluster that already runs; the pipeline's topics are created there when missing. */
-        record Existing(String bootstrapServers) implements Broker {
+        /**
+         * A Kafka cluster that already runs; the pipeline's topics are created there when missing.
+         *
+         * @param clientConfig a client properties file ({@code --kafka-config}) for every client of
+         *                     the run: producers, job, probe, topic and dead-letter checks
+         */
+        record Existing(String bootstrapServers, KafkaClientConfig clientConfig) implements Broker {
+            public Existing {
+                if (clientConfig == null) {
+                    clientConfig = KafkaClientConfig.none();
+                }
+            }
+
+            public Existing(String bootstrapServers) {
+                this(bootstrapServers, KafkaClientConfig.none());
+            }
+
             @Override
             public String describe() {
-                return "existing cluster at " + bootstrapServers;
+                return "existing cluster at " + bootstrapServers
+                        + clientConfig.source().map(f -> ", clients with " + f).orElse("");
             }
         }
     }

@@ -132,10 +132,31 @@ class DemoCommandTest {
             {"--flink", "in-process", "--pin", "flink=0"},
             {"--bootstrap-servers", "127.0.0.1:1", "--broker-jvm-arg=-XX:+UseZGC"},
             {"--flink-rest", "http://127.0.0.1:1", "--flink-jvm-arg=-XX:+UseZGC"},
+            {"--bootstrap-servers", "127.0.0.1:1", "--secure"},
+            {"--kafka-config", dir.resolve("client.properties").toString()},
+            {
+                "--bootstrap-servers",
+                "127.0.0.1:1",
+                "--kafka-config",
+                dir.resolve("absent.properties").toString()
+            },
         };
         String[] named = {
-            "--pin gpu", "--pin flink", "--cluster-pid", "--pin flink", "--broker-jvm-arg", "--flink-jvm-arg"
+            "--pin gpu",
+            "--pin flink",
+            "--cluster-pid",
+            "--pin flink",
+            "--broker-jvm-arg",
+            "--flink-jvm-arg",
+            "--secure",
+            "--kafka-config is for a Kafka cluster the run does not start",
+            "absent.properties: no such file"
         };
+        try {
+            Files.writeString(dir.resolve("client.properties"), "security.protocol=SASL_SSL\n");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
         for (int i = 0; i < wrong.length; i++) {
             ByteArrayOutputStream err = new ByteArrayOutputStream();
             CommandLine cmd = new CommandLine(new DemoCommand());

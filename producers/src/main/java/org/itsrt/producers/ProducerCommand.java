@@ -13,6 +13,8 @@ import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.internals.Topic;
 import org.itsrt.cli.DurationConverter;
 import org.itsrt.cli.Durations;
+import org.itsrt.cli.KafkaClientConfig;
+import org.itsrt.cli.KafkaConfigOption;
 import org.itsrt.cli.MissingDefaultException;
 import org.itsrt.cli.ProjectPaths;
 import org.itsrt.producers.send.RunSummary;
@@ -130,9 +132,18 @@ public final class ProducerCommand implements Callable<Integer> {
             description = "progress line interval on stderr (default: ${DEFAULT-VALUE})")
     Duration progressEvery;
 
+    @CommandLine.Mixin
+    KafkaConfigOption kafkaConfig;
+
     @Override
     public Integer call() throws Exception {
         validate();
+        KafkaClientConfig clientConfig;
+        try {
+            clientConfig = kafkaConfig.load();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--kafka-config " + e.getMessage());
+        }
         Path table;
         try {
             table = data != null ? data : ProjectPaths.locate().sampleTable();
@@ -149,7 +160,8 @@ public final class ProducerCommand implements Callable<Integer> {
                 records,
                 acks,
                 producerProps,
-                progressEvery);
+                progressEvery,
+                clientConfig);
         ProducerRun run;
         try {
             run = ProducerRun.prepare(plan, System.err);

@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.itsrt.cli.KafkaClientConfig;
 import org.itsrt.clock.Clocks;
 import org.itsrt.clock.LatencyClock;
 import org.itsrt.producers.replay.DetectorWindows;
@@ -38,6 +39,9 @@ public final class ProducerRun {
      * @param acks            all, 1 or 0
      * @param producerProperties Kafka producer settings that override the latency defaults
      * @param progressEvery   time between progress lines; zero for none
+     * @param kafkaConfig     a client properties file's settings ({@code --kafka-config}), applied
+     *                        to the producers and the checks over the latency defaults, under
+     *                        {@code producerProperties}
      */
     public record Plan(
             String bootstrapServers,
@@ -48,9 +52,13 @@ public final class ProducerRun {
             long records,
             String acks,
             Map<String, String> producerProperties,
-            Duration progressEvery) {
+            Duration progressEvery,
+            KafkaClientConfig kafkaConfig) {
 
         public Plan {
+            if (kafkaConfig == null) {
+                kafkaConfig = KafkaClientConfig.none();
+            }
             detectors = List.copyOf(detectors);
             producerProperties = Map.copyOf(producerProperties);
             if (!(ratePerDetector > 0) || ratePerDetector > 1_000_000) {
@@ -66,6 +74,45 @@ public final class ProducerRun {
             if (detectors.isEmpty()) {
                 throw new IllegalArgumentException("no detectors to replay");
             }
+        }
+
+        /** A plan without a client properties file: plaintext, no authentication. */
+        public Plan(
+                String bootstrapServers,
+                String topic,
+                Path data,
+                List<Long> detectors,
+                double ratePerDetector,
+                long records,
+                String acks,
+                Map<String, String> producerProperties,
+                Duration progressEvery) {
+            this(
+                    bootstrapServers,
+                    topic,
+                    data,
+                    detectors,
+                    ratePerDetector,
+                    records,
+                    acks,
+                    producerProperties,
+                    progressEvery,
+                    KafkaClientConfig.none());
+        }
+
+        /** The same plan with a client properties file's settings ({@code --kafka-config}). */
+        public Plan withKafkaConfig(KafkaClientConfig config) {
+            return new Plan(
+                    bootstrapServers,
+                    topic,
+                    data,
+                    detectors,
+                    ratePerDetector,
+                    records,
+                    acks,
+                    producerProperties,
+                    progressEvery,
+                    config);
         }
 
         /** The study's load: its six detectors at 10 records/s each, acks=all, a progress line every 2 s. */
@@ -92,7 +139,8 @@ public final class ProducerRun {
                     records,
                     acks,
                     producerProperties,
-                    progressEvery);
+                    progressEvery,
+                    kafkaConfig);
         }
 
         public Plan withDetectors(List<Long> ids) {
@@ -105,7 +153,8 @@ public final class ProducerRun {
                     records,
                     acks,
                     producerProperties,
-                    progressEvery);
+                    progressEvery,
+                    kafkaConfig);
         }
 
         public Plan withAcks(String value) {
@@ -118,7 +167,8 @@ public final class ProducerRun {
                     records,
                     value,
                     producerProperties,
-                    progressEvery);
+                    progressEvery,
+                    kafkaConfig);
         }
 
         public Plan withProducerProperties(Map<String, String> properties) {
@@ -131,7 +181,8 @@ public final class ProducerRun {
                     records,
                     acks,
                     properties,
-                    progressEvery);
+                    progressEvery,
+                    kafkaConfig);
         }
 
         public Plan withProgressEvery(Duration every) {
@@ -144,7 +195,8 @@ public final class ProducerRun {
                     records,
                     acks,
                     producerProperties,
-                    every);
+                    every,
+                    kafkaConfig);
         }
 
         public Plan withRecords(long total) {
@@ -157,7 +209,8 @@ public final class ProducerRun {
                     total,
                     acks,
                     producerProperties,
-                    progressEvery);
+                    progressEvery,
+                    kafkaConfig);
         }
     }
 
@@ -186,7 +239,8 @@ public final class ProducerRun {
         this.plan = plan;
         this.windows = windows;
         this.clock = clock;
-        this.config = ProducerSettings.forLatency(plan.bootstrapServers(), plan.acks(), plan.producerProperties());
+        this.config = ProducerSettings.forLatency(
+                plan.bootstrapServers(), plan.acks(), plan.kafkaConfig(), plan.producerProperties());
         this.log = log;
     }
 
@@ -210,7 +264,8 @@ public final class ProducerRun {
             throw new NotReplayable(plan.data() + ": " + e.getMessage());
         }
         try {
-            KafkaChecks.requireTopic(plan.bootstrapServers(), plan.topic(), plan.producerProperties());
+            KafkaChecks.requireTopic(
+                    plan.bootstrapServers(), plan.topic(), plan.kafkaConfig(), plan.producerProperties());
         } catch (IllegalStateException e) {
             throw new NotReplayable(e.getMessage());
         }

@@ -8,6 +8,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.itsrt.cli.KafkaConfigOption;
 import org.itsrt.demo.PipelineInputs;
 import org.itsrt.experiment.backend.RowBackend;
 import org.itsrt.experiment.report.Environment;
@@ -72,6 +73,9 @@ public final class ExperimentCommand implements Callable<Integer> {
             description = "run against a Kafka cluster that already runs (e.g. the messaging VM's) instead of a fresh "
                     + "local broker per run")
     String bootstrapServers;
+
+    @CommandLine.Mixin
+    KafkaConfigOption kafkaConfig;
 
     @Option(
             names = "--flink-rest",
@@ -176,14 +180,17 @@ public final class ExperimentCommand implements Callable<Integer> {
         ExperimentRunner runner = new ExperimentRunner(
                 spec,
                 new ExperimentRunner.Pipeline(
-                        inputs.data(),
-                        inputs.model(),
-                        inputs.jobJar(),
-                        bootstrapServers,
-                        flinkRest,
-                        clusterPid == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(clusterPid),
-                        rowCommand,
-                        inputs.clusterDir()),
+                                inputs.data(),
+                                inputs.model(),
+                                inputs.jobJar(),
+                                bootstrapServers,
+                                flinkRest,
+                                clusterPid == null
+                                        ? java.util.OptionalLong.empty()
+                                        : java.util.OptionalLong.of(clusterPid),
+                                rowCommand,
+                                inputs.clusterDir())
+                        .withKafkaConfig(kafkaConfig.load()),
                 System.err);
         List<RunResult> results = runner.run(dir);
         Path studyDir = study != null ? study : studyFromSpec(spec);
@@ -212,6 +219,14 @@ public final class ExperimentCommand implements Callable<Integer> {
         }
         if (clusterPid != null && flinkRest == null) {
             return "--cluster-pid goes with --flink-rest (a cluster the runner starts is its own)";
+        }
+        if (kafkaConfig.file() != null && bootstrapServers == null && inputs.clusterDir() == null) {
+            return "--kafka-config is for a Kafka cluster that already runs: give --bootstrap-servers or --cluster";
+        }
+        try {
+            kafkaConfig.load();
+        } catch (IllegalArgumentException e) {
+            return "--kafka-config " + e.getMessage();
         }
         if (inputs.clusterDir() != null && (flinkRest != null || bootstrapServers != null)) {
             return "--cluster brings its own brokers and JobManagers: it goes without --flink-rest and "

@@ -17,6 +17,8 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import org.itsrt.cli.BadDurationException;
 import org.itsrt.cli.Durations;
+import org.itsrt.cli.KafkaClientConfig;
+import org.itsrt.cli.KafkaConfigOption;
 import org.itsrt.demo.PipelineInputs;
 import org.itsrt.experiment.backend.RowBackend;
 import org.itsrt.experiment.report.Environment;
@@ -164,6 +166,9 @@ public final class TuneCommand implements Callable<Integer> {
     @CommandLine.Mixin
     PipelineInputs inputs;
 
+    @CommandLine.Mixin
+    KafkaConfigOption kafkaConfig;
+
     @Option(names = "--dry-run", description = "check the file and options, print the search space; run nothing")
     boolean dryRun;
 
@@ -225,10 +230,24 @@ public final class TuneCommand implements Callable<Integer> {
                         base.name() + "-"
                                 + LocalDateTime.now(ZoneOffset.UTC)
                                         .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        if (kafkaConfig.file() != null && inputs.clusterDir() == null) {
+            err.println("its-tune: --kafka-config is for a Kafka cluster that already runs: give --cluster");
+            err.flush();
+            return 2;
+        }
+        KafkaClientConfig clientConfig;
+        try {
+            clientConfig = kafkaConfig.load();
+        } catch (IllegalArgumentException e) {
+            err.println("its-tune: --kafka-config " + e.getMessage());
+            err.flush();
+            return 2;
+        }
         // Without usable inputs the search space is still printed (--dry-run); a run is refused below.
         ExperimentRunner.Pipeline pipeline = inputs.missing() == null
                 ? ExperimentRunner.Pipeline.local(inputs.data(), inputs.model(), inputs.jobJar())
                         .onCluster(inputs.clusterDir())
+                        .withKafkaConfig(clientConfig)
                 : null;
         PipelineEvaluator points = new PipelineEvaluator(base, plan.cpus(), plan.threads(), pipeline, dir, System.err);
         console.print(describe(plan, points));

@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicReference;
+import org.itsrt.cli.KafkaClientConfig;
 import org.itsrt.experiment.backend.RowBackend;
 import org.itsrt.experiment.backend.XenRowCommand;
 import org.itsrt.experiment.spec.ExperimentSpec;
@@ -51,6 +52,8 @@ public final class ExperimentRunner {
      * @param rowCommand       for xen-* rows: the command that applies a row where the job runs ({@link XenRowCommand})
      * @param clusterDir       a cluster that {@code ./its cluster up} started: its brokers and JobManagers, rows
      *                         applied to its first TaskManager; null otherwise
+     * @param kafkaConfig      a client properties file ({@code --kafka-config}) for every Kafka client of a run
+     *                         on a cluster that already runs
      */
     public record Pipeline(
             Path data,
@@ -60,7 +63,33 @@ public final class ExperimentRunner {
             URI flinkRest,
             OptionalLong clusterPid,
             String rowCommand,
-            Path clusterDir) {
+            Path clusterDir,
+            KafkaClientConfig kafkaConfig) {
+
+        public Pipeline {
+            if (kafkaConfig == null) {
+                kafkaConfig = KafkaClientConfig.none();
+            }
+        }
+
+        /** Without a client properties file: plaintext, no authentication. */
+        public Pipeline(
+                Path data,
+                Path model,
+                Path jobJar,
+                String bootstrapServers,
+                URI flinkRest,
+                OptionalLong clusterPid,
+                String rowCommand,
+                Path clusterDir) {
+            this(data, model, jobJar, bootstrapServers, flinkRest, clusterPid, rowCommand, clusterDir, null);
+        }
+
+        /** The same with a client properties file for every Kafka client ({@code --kafka-config}). */
+        public Pipeline withKafkaConfig(KafkaClientConfig config) {
+            return new Pipeline(
+                    data, model, jobJar, bootstrapServers, flinkRest, clusterPid, rowCommand, clusterDir, config);
+        }
 
         /** A fresh local broker and child cluster per run, rows applied on this host. */
         public static Pipeline local(Path data, Path model, Path jobJar) {
@@ -69,13 +98,14 @@ public final class ExperimentRunner {
 
         /** The same, on the cluster that {@code ./its cluster up} started in {@code clusterDir} (null: none). */
         public Pipeline onCluster(Path dir) {
-            return new Pipeline(data, model, jobJar, bootstrapServers, flinkRest, clusterPid, rowCommand, dir);
+            return new Pipeline(
+                    data, model, jobJar, bootstrapServers, flinkRest, clusterPid, rowCommand, dir, kafkaConfig);
         }
 
         /** The stack one run starts or reaches. */
         public StackSpec stack() throws java.io.IOException, InterruptedException {
             if (clusterDir != null) {
-                return StackSpec.onCluster(clusterDir, jobJar, 1, Map.of());
+                return StackSpec.onCluster(clusterDir, jobJar, 1, Map.of()).withKafkaConfig(kafkaConfig);
             }
             StackSpec.Broker broker = bootstrapServers != null
                     ? new StackSpec.Broker.Existing(bootstrapServers)
@@ -83,7 +113,7 @@ public final class ExperimentRunner {
             StackSpec.Cluster cluster = flinkRest != null
                     ? new StackSpec.Cluster.Existing(flinkRest, jobJar, clusterPid)
                     : new StackSpec.Cluster.Child(jobJar, List.of());
-            return new StackSpec(broker, cluster, 1, Map.of());
+            return new StackSpec(broker, cluster, 1, Map.of()).withKafkaConfig(kafkaConfig);
         }
     }
 

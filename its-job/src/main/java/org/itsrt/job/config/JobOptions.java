@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.itsrt.cli.KafkaClientConfig;
 import org.itsrt.job.config.KafkaSettings.StartingOffsets;
 import org.itsrt.predict.Engine;
 import org.itsrt.predict.PredictorOptions;
@@ -89,6 +90,17 @@ public final class JobOptions {
             .help("a Kafka producer property, e.g. --producer.acks 1")
             .why("any Kafka producer property, over the defaults of section 6")
             .shownAfter((s, map) -> s.kafka().producerProperties().forEach((k, v) -> map.put("producer." + k, v)))
+            .build();
+
+    public static final JobOption<KafkaClientConfig> KAFKA_CONFIG = JobOption.of(
+                    "kafka-config", KAFKA, "FILE", JobOptions::kafkaClientConfig)
+            .defaultsTo(KafkaClientConfig.none())
+            .defaultText("none: plaintext, no authentication")
+            .help("Kafka client properties for the source, the sinks and their admin clients")
+            .why("security.protocol, sasl.*, ssl.* of a secured cluster ([security.md](security.md)); read where the "
+                    + "job's main runs and carried in the source and sinks, so the job's arguments hold only the "
+                    + "path and no password reaches the web UI or the global job parameters")
+            .shown(s -> s.kafka().clientConfig().source().map(Object::toString).orElse(null))
             .build();
 
     // ---- model and engine ---------------------------------------------------------------------
@@ -251,6 +263,14 @@ public final class JobOptions {
     static final String HELP = "help";
 
     private JobOptions() {}
+
+    private static KafkaClientConfig kafkaClientConfig(String option, String path) {
+        try {
+            return KafkaClientConfig.load(java.nio.file.Path.of(path));
+        } catch (IllegalArgumentException e) {
+            throw new JobSettingsException(option, e.getMessage());
+        }
+    }
 
     static void register(JobOption<?> option) {
         ALL.add(option);

@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
+import org.itsrt.cli.KafkaClientConfig;
 
 /**
  * The job's Kafka ends: where the brokers are, the three topics, the consumer group, where reading
@@ -12,6 +13,10 @@ import java.util.TreeMap;
  *
  * @param consumerProperties extra consumer properties, sorted by key
  * @param producerProperties extra producer properties, sorted by key
+ * @param clientConfig       the {@code --kafka-config} file's settings (security protocol, SASL,
+ *                           TLS), read where the job's main runs and carried inside the job's
+ *                           source and sinks: the file's path is the only trace of it in the job's
+ *                           arguments, none in its global parameters
  */
 public record KafkaSettings(
         String bootstrapServers,
@@ -21,7 +26,8 @@ public record KafkaSettings(
         String groupId,
         StartingOffsets startingOffsets,
         Map<String, String> consumerProperties,
-        Map<String, String> producerProperties)
+        Map<String, String> producerProperties,
+        KafkaClientConfig clientConfig)
         implements Serializable {
 
     /** Where Kafka offsets start when the consumer group has none to resume from. */
@@ -33,6 +39,9 @@ public record KafkaSettings(
     }
 
     public KafkaSettings {
+        if (clientConfig == null) {
+            clientConfig = KafkaClientConfig.none();
+        }
         consumerProperties = Collections.unmodifiableSortedMap(new TreeMap<>(consumerProperties));
         producerProperties = Collections.unmodifiableSortedMap(new TreeMap<>(producerProperties));
         if (inputTopic.equals(outputTopic) || inputTopic.equals(deadLetterTopic)) {
@@ -47,6 +56,28 @@ public record KafkaSettings(
         }
     }
 
+    /** Settings without a client properties file: plaintext, no authentication. */
+    public KafkaSettings(
+            String bootstrapServers,
+            String inputTopic,
+            String outputTopic,
+            String deadLetterTopic,
+            String groupId,
+            StartingOffsets startingOffsets,
+            Map<String, String> consumerProperties,
+            Map<String, String> producerProperties) {
+        this(
+                bootstrapServers,
+                inputTopic,
+                outputTopic,
+                deadLetterTopic,
+                groupId,
+                startingOffsets,
+                consumerProperties,
+                producerProperties,
+                KafkaClientConfig.none());
+    }
+
     static KafkaSettings from(Map<String, String> options) {
         return new KafkaSettings(
                 JobOptions.BOOTSTRAP_SERVERS.read(options),
@@ -56,6 +87,7 @@ public record KafkaSettings(
                 JobOptions.GROUP_ID.read(options),
                 JobOptions.STARTING_OFFSETS.read(options),
                 JobOptions.CONSUMER_PROPERTIES.read(options),
-                JobOptions.PRODUCER_PROPERTIES.read(options));
+                JobOptions.PRODUCER_PROPERTIES.read(options),
+                JobOptions.KAFKA_CONFIG.read(options));
     }
 }

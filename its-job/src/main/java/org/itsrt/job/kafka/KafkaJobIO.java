@@ -19,7 +19,8 @@ import org.itsrt.job.records.RoutedAdvice;
 
 /**
  * The job's Kafka source and sinks, with the client settings the latency path needs (docs/job.md).
- * Properties given as {@code --consumer.KEY} / {@code --producer.KEY} override the defaults here;
+ * The {@code --kafka-config} file's settings go over the defaults here, and properties given as
+ * {@code --consumer.KEY} / {@code --producer.KEY} over both;
  * what the connector must control (servers, group, (de)serializers, transactions) is set last.
  */
 public final class KafkaJobIO implements JobIO {
@@ -67,6 +68,8 @@ public final class KafkaJobIO implements JobIO {
         Properties props = new Properties();
         props.setProperty("fetch.min.bytes", "1");
         props.setProperty("fetch.max.wait.ms", FETCH_MAX_WAIT_MS);
+        // The source's consumers and its admin client (partition discovery) take these alike.
+        kafka.clientConfig().applyTo(props);
         props.putAll(kafka.consumerProperties());
         return KafkaSource.<RawReading>builder()
                 .setProperties(props)
@@ -115,6 +118,7 @@ public final class KafkaJobIO implements JobIO {
         if (delivery.exactlyOnce()) {
             props.setProperty("transaction.timeout.ms", TRANSACTION_TIMEOUT_MS);
         }
+        kafka.clientConfig().applyTo(props);
         props.putAll(kafka.producerProperties());
         return props;
     }

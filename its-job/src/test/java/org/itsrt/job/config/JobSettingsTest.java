@@ -131,6 +131,48 @@ class JobSettingsTest {
     }
 
     @Test
+    void theKafkaConfigFileReachesTheSourceAndTheSinksButOnlyItsPathIsShown() throws Exception {
+        Path file = Files.writeString(
+                dir.resolve("client-job.properties"),
+                "security.protocol=SASL_SSL\nsasl.mechanism=SCRAM-SHA-512\n"
+                        + "sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required"
+                        + " username=\"job\" password=\"job-secret\";\nacks=1\n");
+
+        JobSettings s = parse("--kafka-config", file.toString(), "--producer.acks", "all");
+
+        assertThat(s.kafka().clientConfig().user()).contains("job");
+        assertThat(KafkaJobIO.of(s).producerProperties())
+                .containsEntry("security.protocol", "SASL_SSL")
+                .as("--producer.KEY wins over the file")
+                .containsEntry("acks", "all");
+        assertThat(s.asMap())
+                .containsEntry("kafka-config", file.toAbsolutePath().toString());
+        assertThat(s.toString()).doesNotContain("job-secret");
+        JobSettings copy = roundTrip(s);
+        assertThat(copy.kafka().clientConfig().properties())
+                .isEqualTo(s.kafka().clientConfig().properties());
+    }
+
+    @Test
+    void aMissingKafkaConfigFileIsNamed() {
+        Path missing = dir.resolve("absent.properties");
+        assertThatThrownBy(() -> parse("--kafka-config", missing.toString()))
+                .isInstanceOf(JobSettingsException.class)
+                .hasMessageContaining("--kafka-config")
+                .hasMessageContaining(missing + ": no such file");
+    }
+
+    private static JobSettings roundTrip(JobSettings settings) throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(settings);
+        }
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+            return (JobSettings) in.readObject();
+        }
+    }
+
+    @Test
     void producersDoNotLingerByDefault() {
         assertThat(KafkaJobIO.of(parse()).producerProperties())
                 .containsEntry("linger.ms", "0")

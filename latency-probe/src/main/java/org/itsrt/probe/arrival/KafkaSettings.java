@@ -17,6 +17,8 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.itsrt.cli.KafkaClientConfig;
+import org.itsrt.cli.KafkaRefusal;
 
 /** The probe's Kafka client settings, and the check that the broker and topic are there. */
 public final class KafkaSettings {
@@ -37,6 +39,19 @@ public final class KafkaSettings {
      */
     public static Properties consumer(
             String bootstrapServers, String groupId, boolean fromBeginning, Map<String, String> overrides) {
+        return consumer(bootstrapServers, groupId, fromBeginning, KafkaClientConfig.none(), overrides);
+    }
+
+    /**
+     * {@link #consumer(String, String, boolean, Map)} with a client properties file's settings
+     * ({@code --kafka-config}) over the latency defaults and under {@code overrides}.
+     */
+    public static Properties consumer(
+            String bootstrapServers,
+            String groupId,
+            boolean fromBeginning,
+            KafkaClientConfig kafkaConfig,
+            Map<String, String> overrides) {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
@@ -50,6 +65,7 @@ public final class KafkaSettings {
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, fromBeginning ? "earliest" : "latest");
         // A fresh group per run with nothing to resume: committing offsets would only cost requests.
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        kafkaConfig.applyTo(props);
         props.putAll(overrides);
         return props;
     }
@@ -65,7 +81,22 @@ public final class KafkaSettings {
     public static List<TopicPartition> partitionsOf(
             String bootstrapServers, String topic, Duration timeout, Map<String, String> overrides)
             throws KafkaUnavailableException {
+        return partitionsOf(bootstrapServers, topic, timeout, KafkaClientConfig.none(), overrides);
+    }
+
+    /**
+     * {@link #partitionsOf(String, String, Duration, Map)} connecting with a client properties
+     * file's settings; a refused login or a missing ACL is named with the user (KafkaRefusal).
+     */
+    public static List<TopicPartition> partitionsOf(
+            String bootstrapServers,
+            String topic,
+            Duration timeout,
+            KafkaClientConfig kafkaConfig,
+            Map<String, String> overrides)
+            throws KafkaUnavailableException {
         Properties props = new Properties();
+        kafkaConfig.applyTo(props);
         props.putAll(overrides);
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         int timeoutMs = (int) Math.max(1, timeout.toMillis());
@@ -91,17 +122,21 @@ public final class KafkaSettings {
             return partitions;
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
+            var refused = KafkaRefusal.explain(e, kafkaConfig, bootstrapServers, List.of(topic));
+            if (refused.isPresent()) {
+                throw new KafkaUnavailableException(refused.get());
+            }
             if (cause instanceof UnknownTopicOrPartitionException) {
                 throw new KafkaUnavailableException("topic " + topic + " does not exist on " + bootstrapServers
                         + " (create it before starting the probe, or pass --topic)");
             }
             if (cause instanceof org.apache.kafka.common.errors.TimeoutException) {
-                throw unreachable(bootstrapServers, timeout);
+                throw unreachable(bootstrapServers, timeout, kafkaConfig);
             }
             throw new KafkaUnavailableException("cannot describe topic " + topic + " on " + bootstrapServers + ": "
                     + (cause == null ? e.getMessage() : cause.getMessage()));
         } catch (TimeoutException e) {
-            throw unreachable(bootstrapServers, timeout);
+            throw unreachable(bootstrapServers, timeout, kafkaConfig);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new KafkaUnavailableException("interrupted while checking topic " + topic);
@@ -110,9 +145,13 @@ public final class KafkaSettings {
         }
     }
 
-    private static KafkaUnavailableException unreachable(String bootstrapServers, Duration timeout) {
+    private static KafkaUnavailableException unreachable(
+            String bootstrapServers, Duration timeout, KafkaClientConfig kafkaConfig) {
         return new KafkaUnavailableException("no Kafka broker answered at --bootstrap-servers " + bootstrapServers
-                + " within " + timeout.toMillis() / 1000.0 + " s (is the broker running?)");
+                + " within " + timeout.toMillis() / 1000.0 + " s (is the broker running?"
+                + (kafkaConfig.isEmpty()
+                        ? " A secured cluster needs --kafka-config FILE.)"
+                        : " Does " + kafkaConfig.source().orElseThrow() + " match its listener (security.protocol)?)"));
     }
 
     /** The broker or the topic is not there; the message says which and what to do. */

@@ -38,6 +38,8 @@ import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.itsrt.cli.KafkaClientConfig;
+import org.itsrt.cli.KafkaRefusal;
 import org.itsrt.stack.ChildJvm;
 
 /**
@@ -87,6 +89,11 @@ public final class LocalKafka implements AutoCloseable {
     private static final int START_ATTEMPTS = 3;
 
     private final Path dir;
+    /** Null for a PLAINTEXT cluster. */
+    private final KafkaSecurity security;
+    /** How this class's own admin clients connect: as {@code admin} on a secured cluster. */
+    private final KafkaClientConfig adminConfig;
+
     private final List<Integer> brokerPorts;
     private final List<NodeCheck> checks;
     /** Node id N at index N-1; null until that node has started. */
@@ -107,6 +114,9 @@ public final class LocalKafka implements AutoCloseable {
      * @param brokerPorts     each node's client (PLAINTEXT) port by node id, or empty for free ports
      * @param controllerPorts each node's controller (KRaft quorum) port by node id, or empty for
      *                        free ports
+     * @param secure          clients connect with SASL_SSL as one of the users of
+     *                        {@link KafkaSecurity}, under ACLs; else PLAINTEXT without
+     *                        authentication
      */
     public record Options(
             String heap,
@@ -115,7 +125,8 @@ public final class LocalKafka implements AutoCloseable {
             String classPath,
             int brokers,
             List<Integer> brokerPorts,
-            List<Integer> controllerPorts) {
+            List<Integer> controllerPorts,
+            boolean secure) {
 
         public Options {
             extraJvmArgs = List.copyOf(extraJvmArgs);
@@ -135,20 +146,20 @@ public final class LocalKafka implements AutoCloseable {
             String classPath = Stream.of(System.getProperty("java.class.path").split(File.pathSeparator))
                     .filter(entry -> !entry.contains("slf4j-simple"))
                     .collect(Collectors.joining(File.pathSeparator));
-            return new Options("512m", List.of(), null, classPath, 1, List.of(), List.of());
+            return new Options("512m", List.of(), null, classPath, 1, List.of(), List.of(), false);
         }
 
         public Options withHeap(String heap) {
-            return new Options(heap, extraJvmArgs, parentDir, classPath, brokers, brokerPorts, controllerPorts);
+            return new Options(heap, extraJvmArgs, parentDir, classPath, brokers, brokerPorts, controllerPorts, secure);
         }
 
         public Options withExtraJvmArgs(List<String> args) {
-            return new Options(heap, args, parentDir, classPath, brokers, brokerPorts, controllerPorts);
+            return new Options(heap, args, parentDir, classPath, brokers, brokerPorts, controllerPorts, secure);
         }
 
         /** Where the temporary cluster folder goes (default: java.io.tmpdir). */
         public Options withParentDir(Path parent) {
-            return new Options(heap, extraJvmArgs, parent, classPath, brokers, brokerPorts, controllerPorts);
+            return new Options(heap, extraJvmArgs, parent, classPath, brokers, brokerPorts, controllerPorts, secure);
         }
 
         /**
@@ -157,7 +168,7 @@ public final class LocalKafka implements AutoCloseable {
          * @throws IllegalArgumentException for a count other than 1 or 3
          */
         public Options withBrokers(int count) {
-            return new Options(heap, extraJvmArgs, parentDir, classPath, count, brokerPorts, controllerPorts);
+            return new Options(heap, extraJvmArgs, parentDir, classPath, count, brokerPorts, controllerPorts, secure);
         }
 
         /**
@@ -176,7 +187,15 @@ public final class LocalKafka implements AutoCloseable {
                     throw new IllegalArgumentException("port " + port + " is not a TCP port (1..65535)");
                 }
             }
-            return new Options(heap, extraJvmArgs, parentDir, classPath, brokers, brokerPorts, controllerPorts);
+            return new Options(heap, extraJvmArgs, parentDir, classPath, brokers, brokerPorts, controllerPorts, secure);
+        }
+
+        /**
+         * A secured cluster (true): one SASL_SSL listener per node, SCRAM users with random
+         * passwords, ACLs and a client properties file per user ({@link KafkaSecurity}).
+         */
+        public Options withSecurity(boolean on) {
+            return new Options(heap, extraJvmArgs, parentDir, classPath, brokers, brokerPorts, controllerPorts, on);
         }
     }
 
@@ -206,11 +225,18 @@ public final class LocalKafka implements AutoCloseable {
         }
     }
 
-    private LocalKafka(Path dir, List<Integer> brokerPorts) {
+    private LocalKafka(Path dir, List<Integer> brokerPorts, KafkaSecurity security) throws IOException {
         this.dir = dir;
+        this.security = security;
         this.brokerPorts = List.copyOf(brokerPorts);
+        if (security != null) {
+            security.writeClientFiles(bootstrapServers());
+            this.adminConfig = security.clientConfig(KafkaSecurity.User.ADMIN);
+        } else {
+            this.adminConfig = KafkaClientConfig.none();
+        }
         this.checks = IntStream.rangeClosed(1, brokerPorts.size())
-                .mapToObj(id -> new NodeCheck(id, address(brokerPorts.get(id - 1))))
+                .mapToObj(id -> new NodeCheck(id, address(brokerPorts.get(id - 1)), adminConfig))
                 .toList();
         this.nodes = new AtomicReferenceArray<>(brokerPorts.size());
         // The nodes' own hooks stop them; this one also removes the cluster folder around them.
@@ -271,10 +297,19 @@ public final class LocalKafka implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("could not prepare the local Kafka cluster: " + e.getMessage(), e);
         }
-        LocalKafka kafka = new LocalKafka(dir, brokerPorts);
+        LocalKafka kafka;
+        try {
+            kafka = new LocalKafka(dir, brokerPorts, options.secure() ? KafkaSecurity.create(dir) : null);
+        } catch (IOException | RuntimeException e) {
+            ChildJvm.deleteQuietly(dir);
+            throw new IllegalStateException("could not prepare the secured local Kafka cluster: " + e.getMessage(), e);
+        }
         try {
             kafka.startNodes(options, controllerPorts);
             kafka.awaitMembers(MEMBERSHIP_TIMEOUT);
+            if (kafka.security != null) {
+                kafka.createAcls();
+            }
             return kafka;
         } catch (RuntimeException | Error e) {
             kafka.close();
@@ -378,7 +413,8 @@ public final class LocalKafka implements AutoCloseable {
                                     options,
                                     nodeDir,
                                     new NodeConfig(id, n, brokerPorts.get(id - 1), controllerPort, voters),
-                                    clusterId),
+                                    clusterId,
+                                    security),
                             check));
         } finally {
             check.close();
@@ -392,6 +428,19 @@ public final class LocalKafka implements AutoCloseable {
     /** Every broker's address, node 1 first: {@code 127.0.0.1:P1,127.0.0.1:P2,127.0.0.1:P3}. */
     public String bootstrapServers() {
         return brokerPorts.stream().map(LocalKafka::address).collect(Collectors.joining(","));
+    }
+
+    /** The users, passwords and client files of a secured cluster; empty for a PLAINTEXT one. */
+    public Optional<KafkaSecurity> security() {
+        return Optional.ofNullable(security);
+    }
+
+    /**
+     * The client settings of {@code user} on a secured cluster (its file in {@link #dataDir()});
+     * on a PLAINTEXT cluster, none for every user.
+     */
+    public KafkaClientConfig clientConfig(KafkaSecurity.User user) {
+        return security == null ? KafkaClientConfig.none() : security.clientConfig(user);
     }
 
     /** The number of nodes, whether running or not. */
@@ -486,7 +535,7 @@ public final class LocalKafka implements AutoCloseable {
                 ? Map.of(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, Integer.toString(minInsync(brokers())))
                 : Map.of();
         try {
-            createTopics(bootstrapServers(), names, partitions, Optional.of((short) brokers()), configs);
+            createTopics(bootstrapServers(), adminConfig, names, partitions, Optional.of((short) brokers()), configs);
             awaitInSync(names, TOPIC_SYNC_TIMEOUT);
         } catch (IllegalStateException e) {
             throw new IllegalStateException(e.getMessage() + "; broker logs: " + dir + "/broker-*/" + LOG_FILE, e);
@@ -498,16 +547,23 @@ public final class LocalKafka implements AutoCloseable {
      * default replication factor; existing ones are left as they are.
      */
     public static void ensureTopics(String bootstrapServers, Collection<String> names, int partitions) {
-        createTopics(bootstrapServers, names, partitions, Optional.empty(), Map.of());
+        ensureTopics(bootstrapServers, KafkaClientConfig.none(), names, partitions);
+    }
+
+    /** {@link #ensureTopics(String, Collection, int)} with a client properties file's settings. */
+    public static void ensureTopics(
+            String bootstrapServers, KafkaClientConfig clientConfig, Collection<String> names, int partitions) {
+        createTopics(bootstrapServers, clientConfig, names, partitions, Optional.empty(), Map.of());
     }
 
     private static void createTopics(
             String bootstrapServers,
+            KafkaClientConfig clientConfig,
             Collection<String> names,
             int partitions,
             Optional<Short> replicationFactor,
             Map<String, String> configs) {
-        try (Admin admin = admin(bootstrapServers)) {
+        try (Admin admin = admin(bootstrapServers, clientConfig)) {
             List<NewTopic> topics = names.stream()
                     .map(n -> new NewTopic(n, Optional.of(partitions), replicationFactor).configs(configs))
                     .toList();
@@ -516,10 +572,13 @@ public final class LocalKafka implements AutoCloseable {
                     entry.getValue().get(30, TimeUnit.SECONDS);
                 } catch (ExecutionException e) {
                     if (!(e.getCause() instanceof TopicExistsException)) {
-                        throw new IllegalStateException(
-                                "cannot create topic " + entry.getKey() + " on " + bootstrapServers + ": "
-                                        + e.getCause().getMessage(),
-                                e.getCause());
+                        throw KafkaRefusal.refused(
+                                        e.getCause(), clientConfig, bootstrapServers, List.of(entry.getKey()))
+                                .map(IllegalStateException.class::cast)
+                                .orElseGet(() -> new IllegalStateException(
+                                        "cannot create topic " + entry.getKey() + " on " + bootstrapServers + ": "
+                                                + e.getCause().getMessage(),
+                                        e.getCause()));
                     }
                 }
             }
@@ -573,12 +632,18 @@ public final class LocalKafka implements AutoCloseable {
 
     /** The partitions of {@code topics} on this cluster, by topic in the order given. */
     public Map<String, List<PartitionState>> describe(Collection<String> topics) {
-        return describe(bootstrapServers(), topics);
+        return describe(bootstrapServers(), adminConfig, topics);
     }
 
     /** The partitions of {@code topics} on any Kafka cluster, by topic in the order given. */
     public static Map<String, List<PartitionState>> describe(String bootstrapServers, Collection<String> topics) {
-        try (Admin admin = admin(bootstrapServers)) {
+        return describe(bootstrapServers, KafkaClientConfig.none(), topics);
+    }
+
+    /** {@link #describe(String, Collection)} with a client properties file's settings. */
+    public static Map<String, List<PartitionState>> describe(
+            String bootstrapServers, KafkaClientConfig clientConfig, Collection<String> topics) {
+        try (Admin admin = admin(bootstrapServers, clientConfig)) {
             return describe(admin, topics);
         } catch (ExecutionException e) {
             throw new IllegalStateException(
@@ -619,9 +684,26 @@ public final class LocalKafka implements AutoCloseable {
         return nodes.stream().map(Node::id).toList();
     }
 
-    /** An admin client on every broker of this cluster; the caller closes it. */
+    /** An admin client on every broker of this cluster (as {@code admin} when secured); the caller closes it. */
     public Admin admin() {
-        return admin(bootstrapServers());
+        return admin(bootstrapServers(), adminConfig);
+    }
+
+    /** Gives every user of the secured cluster its ACLs ({@link KafkaSecurity#acls()}). */
+    private void createAcls() {
+        try (Admin admin = admin()) {
+            admin.createAcls(KafkaSecurity.acls()).all().get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(
+                    "cannot create the ACLs on " + bootstrapServers() + ": "
+                            + e.getCause().getMessage(),
+                    e.getCause());
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("creating the ACLs on " + bootstrapServers() + " timed out", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while creating ACLs", e);
+        }
     }
 
     /**
@@ -731,14 +813,13 @@ public final class LocalKafka implements AutoCloseable {
         return "127.0.0.1:" + port;
     }
 
-    private static Admin admin(String bootstrapServers) {
-        return Admin.create(Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                bootstrapServers,
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
-                10_000,
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
-                30_000));
+    private static Admin admin(String bootstrapServers, KafkaClientConfig clientConfig) {
+        Map<String, Object> config = new LinkedHashMap<>();
+        config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+        config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000);
+        clientConfig.applyTo(config);
+        config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        return Admin.create(config);
     }
 
     /** Three brokers take writes with one of them down; one broker has no other replica. */
@@ -756,17 +837,19 @@ public final class LocalKafka implements AutoCloseable {
 
         private final int nodeId;
         private final String bootstrap;
+        private final KafkaClientConfig clientConfig;
         private Admin admin;
 
-        NodeCheck(int nodeId, String bootstrap) {
+        NodeCheck(int nodeId, String bootstrap, KafkaClientConfig clientConfig) {
             this.nodeId = nodeId;
             this.bootstrap = bootstrap;
+            this.clientConfig = clientConfig;
         }
 
         @Override
         public synchronized boolean isReady(Path dir) throws InterruptedException {
             if (admin == null) {
-                admin = admin(bootstrap);
+                admin = admin(bootstrap, clientConfig);
             }
             try {
                 admin.describeConfigs(List.of(new ConfigResource(ConfigResource.Type.BROKER, Integer.toString(nodeId))))
@@ -791,9 +874,9 @@ public final class LocalKafka implements AutoCloseable {
     private record NodeConfig(int nodeId, int brokers, int brokerPort, int controllerPort, String voters) {}
 
     /** A node's configuration and formatted KRaft storage in {@code dir}; what to run on them. */
-    private static ChildJvm.Launch prepare(Options options, Path dir, NodeConfig node, String clusterId)
-            throws IOException {
-        Path config = writeConfig(dir, node);
+    private static ChildJvm.Launch prepare(
+            Options options, Path dir, NodeConfig node, String clusterId, KafkaSecurity security) throws IOException {
+        Path config = writeConfig(dir, node, security);
         List<String> jvmOptions = new ArrayList<>();
         jvmOptions.add("-Xms" + options.heap());
         jvmOptions.add("-Xmx" + options.heap());
@@ -811,14 +894,29 @@ public final class LocalKafka implements AutoCloseable {
                 .withLogFiles(LOG_FILE);
         // KRaft storage must be formatted before the first start, every node with the same
         // cluster id; a restart runs the broker alone on the formatted storage.
-        ChildJvm.runToEnd(
-                "formatting the KRaft storage",
-                dir,
-                broker.withMain(
-                        "format",
-                        "kafka.tools.StorageTool",
-                        List.of("format", "-t", clusterId, "-c", config.toString())),
-                FORMAT_TIMEOUT);
+        List<String> format = new ArrayList<>(List.of("format", "-t", clusterId, "-c", config.toString()));
+        if (security == null) {
+            ChildJvm.runToEnd(
+                    "formatting the KRaft storage",
+                    dir,
+                    broker.withMain("format", "kafka.tools.StorageTool", format),
+                    FORMAT_TIMEOUT);
+            return broker;
+        }
+        // The SCRAM users go into the first metadata with the format; their passwords reach the
+        // formatting JVM in a file that it deletes on reading.
+        format.addAll(security.scramFormatArguments());
+        Path arguments = dir.resolve("format.args");
+        KafkaClientConfig.writeOwnerOnly(arguments, String.join("\n", format) + "\n");
+        try {
+            ChildJvm.runToEnd(
+                    "formatting the KRaft storage",
+                    dir,
+                    broker.withMain("format", StorageFormatMain.class.getName(), List.of(arguments.toString())),
+                    FORMAT_TIMEOUT);
+        } finally {
+            Files.deleteIfExists(arguments);
+        }
         return broker;
     }
 
@@ -848,7 +946,7 @@ public final class LocalKafka implements AutoCloseable {
         return p;
     }
 
-    private static Path writeConfig(Path dir, NodeConfig node) throws IOException {
+    private static Path writeConfig(Path dir, NodeConfig node, KafkaSecurity security) throws IOException {
         Properties p = new Properties();
         p.setProperty("process.roles", "broker,controller");
         p.setProperty("node.id", Integer.toString(node.nodeId()));
@@ -864,7 +962,12 @@ public final class LocalKafka implements AutoCloseable {
         p.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
         p.setProperty("log.dirs", dir.resolve("data").toString());
         p.putAll(brokerSettings(node.brokers()));
+        if (security != null) {
+            p.putAll(security.brokerSettings(node.brokerPort(), node.controllerPort()));
+        }
         Path file = dir.resolve("server.properties");
+        // Owner only: a secured node's file holds the key store password and the admin's.
+        KafkaClientConfig.writeOwnerOnly(file, "");
         try (var out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             p.store(out, "KRaft node " + node.nodeId() + " of " + node.brokers() + " for local runs");
         }

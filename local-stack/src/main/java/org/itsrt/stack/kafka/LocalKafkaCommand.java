@@ -49,6 +49,13 @@ public final class LocalKafkaCommand implements Callable<Integer> {
             description = "each broker JVM's heap, -Xms and -Xmx (default: ${DEFAULT-VALUE})")
     String heap;
 
+    @Option(
+            names = "--secure",
+            description = "one SASL_SSL listener per broker (TLS with a CA made at start, SCRAM-SHA-512 users admin, "
+                    + "job, producer and probe with random passwords, ACLs); writes one client properties file per "
+                    + "user, for --kafka-config (docs/security.md)")
+    boolean secure;
+
     @Override
     public Integer call() throws InterruptedException {
         if (partitions < 1) {
@@ -56,7 +63,10 @@ public final class LocalKafkaCommand implements Callable<Integer> {
         }
         LocalKafka.Options options;
         try {
-            options = LocalKafka.Options.defaults().withHeap(heap).withBrokers(brokers);
+            options = LocalKafka.Options.defaults()
+                    .withHeap(heap)
+                    .withBrokers(brokers)
+                    .withSecurity(secure);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--brokers: " + e.getMessage());
         }
@@ -85,6 +95,13 @@ public final class LocalKafkaCommand implements Callable<Integer> {
                         + kafka.broker(id).pid() + ", log " + kafka.logFile(id));
             }
         }
+        kafka.security().ifPresent(security -> {
+            System.out.println("SASL_SSL with SCRAM-SHA-512 and ACLs; client properties files (pass with "
+                    + "--kafka-config; they hold the passwords, made for this start only):");
+            for (KafkaSecurity.User user : KafkaSecurity.User.values()) {
+                System.out.println("  " + user.userName() + ": " + security.clientFile(user));
+            }
+        });
         System.out.println("Ctrl-C stops it and deletes " + kafka.dataDir());
         // LocalKafka's shutdown hook stops the broker on Ctrl-C; this thread only waits.
         new CountDownLatch(1).await();

@@ -4,13 +4,22 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.itsrt.cli.KafkaClientConfig;
 
-/** Kafka producer properties tuned for latency, each default explained; the user's overrides win. */
+/**
+ * Kafka producer properties tuned for latency, each default explained; a client properties file
+ * ({@code --kafka-config}) goes over them, and the user's overrides over both.
+ */
 public final class ProducerSettings {
 
     private ProducerSettings() {}
 
     public static Map<String, Object> forLatency(String bootstrapServers, String acks, Map<String, String> overrides) {
+        return forLatency(bootstrapServers, acks, KafkaClientConfig.none(), overrides);
+    }
+
+    public static Map<String, Object> forLatency(
+            String bootstrapServers, String acks, KafkaClientConfig kafkaConfig, Map<String, String> overrides) {
         Map<String, Object> p = new LinkedHashMap<>();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         // Kafka 4.x waits 5 ms by default to fill a batch; at 10 records/s per producer that wait
@@ -36,6 +45,7 @@ public final class ProducerSettings {
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "120000");
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        kafkaConfig.applyTo(p);
         p.putAll(overrides);
         return p;
     }
