@@ -211,7 +211,7 @@ public final class RecordJson {
         } catch (JsonEOFException e) {
             throw new RecordFormatException("truncated JSON: " + e.getOriginalMessage());
         } catch (JsonProcessingException e) {
-            String message = e.getOriginalMessage();
+            String message = withoutLocation(e.getOriginalMessage());
             if (message.startsWith("Unexpected end-of-input")) {
                 throw new RecordFormatException("truncated JSON: " + message);
             }
@@ -225,6 +225,12 @@ public final class RecordJson {
         } catch (IOException e) {
             throw new RecordFormatException("not valid JSON: " + e.getMessage());
         }
+    }
+
+    /** Jackson's message without the parser's location notes, which say nothing about the record. */
+    private static String withoutLocation(String message) {
+        return message.replaceAll("\\s*\\(start marker at \\[Source: [^]]*][^)]*\\)", "")
+                .replaceAll("\\s*at \\[Source: [^]]*]", "");
     }
 
     /**

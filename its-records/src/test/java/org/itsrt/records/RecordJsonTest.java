@@ -125,6 +125,13 @@ class RecordJsonTest {
     }
 
     @Test
+    void aReasonCarriesNoParserLocationNotes() {
+        assertThatThrownBy(() -> RecordJson.readReading("{\"v\":[1,".getBytes(StandardCharsets.UTF_8)))
+                .hasMessageStartingWith("truncated JSON: Unexpected end-of-input")
+                .hasMessageNotContaining("Source");
+    }
+
+    @Test
     void anEmptyRecordIsRejected() {
         assertThatThrownBy(() -> RecordJson.readReading(new byte[0])).hasMessage("empty record: 0 bytes");
         assertThatThrownBy(() -> RecordJson.readReading(" ".getBytes(StandardCharsets.UTF_8)))
