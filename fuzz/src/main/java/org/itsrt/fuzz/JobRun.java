@@ -118,10 +118,12 @@ final class JobRun {
             JobClient job = stack.submit(settings, "its-rt (fuzz: " + name + ")");
             try {
                 handshake(job, producer, deadIn);
+                FlinkJobState.prime(stack.restAddress(), job.getJobID().toHexString());
+                long sendStartNs = System.nanoTime();
                 log.println("its-fuzz: " + name + ": job " + job.getJobID() + " is live; sending " + records.size()
                         + " records");
                 List<Future<RecordMetadata>> futures = new ArrayList<>(records.size());
-                String lockstepNote = send(records, producer, adviceIn, deadIn, futures, startNs);
+                String lockstepNote = send(records, producer, adviceIn, deadIn, futures, sendStartNs);
                 producer.flush();
                 Map<Position, Integer> sent = new HashMap<>();
                 Map<Integer, String> sendErrors = new HashMap<>();
@@ -138,7 +140,7 @@ final class JobRun {
                 long expectedDead = sent.values().stream()
                         .filter(i -> !records.get(i).advised())
                         .count();
-                drain(adviceIn, deadIn, expectedAdvice, expectedDead, sent, records.size(), startNs);
+                drain(adviceIn, deadIn, expectedAdvice, expectedDead, sent, records.size(), sendStartNs);
                 FlinkJobState state =
                         FlinkJobState.read(stack.restAddress(), job.getJobID().toHexString());
                 List<SeenDeadLetter> own = deadLetters.stream()
@@ -309,11 +311,22 @@ final class JobRun {
     /** What identifies a reading's advice. */
     record AdviceKey(long detector, long seq) {}
 
+    /** Records sent and the time at the last progress line: the ETA is at the latest rate. */
+    private int sentBefore;
+
+    private long progressBeforeNs;
+
     private void progress(int sent, int total, long expectedAdvice, long startNs) {
-        double elapsedS = (System.nanoTime() - startNs) / 1e9;
-        String eta = sent == 0 || sent >= total
+        long now = System.nanoTime();
+        long sinceNs = now - (progressBeforeNs == 0 ? startNs : progressBeforeNs);
+        int lately = sent - sentBefore;
+        sentBefore = sent;
+        progressBeforeNs = now;
+        String eta = sent >= total
                 ? "draining"
-                : String.format(Locale.ROOT, "ETA %.0f s", elapsedS / sent * (total - sent));
+                : lately <= 0
+                        ? "ETA unknown"
+                        : String.format(Locale.ROOT, "ETA %.0f s", sinceNs / 1e9 / lately * (total - sent));
         log.printf(
                 Locale.ROOT,
                 "its-fuzz: %s: sent %,d/%,d, advice %,d/%,d, dead letters %,d/%,d, %s%n",
