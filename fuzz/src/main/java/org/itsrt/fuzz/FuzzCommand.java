@@ -207,6 +207,7 @@ public final class FuzzCommand implements Callable<Integer> {
             log.println("its-fuzz: interrupted: " + e.getMessage());
             return 130;
         } finally {
+            removeIfEmpty(dir);
             running = null;
             finished.countDown();
             try {
@@ -214,6 +215,17 @@ public final class FuzzCommand implements Callable<Integer> {
             } catch (IllegalStateException shuttingDown) {
                 // Ctrl-C: the hook is running and lets the JVM exit once it returns.
             }
+        }
+    }
+
+    /** A run that wrote no report leaves no folder behind. */
+    private static void removeIfEmpty(Path dir) {
+        try (java.util.stream.Stream<Path> entries = Files.list(dir)) {
+            if (entries.findAny().isEmpty()) {
+                Files.delete(dir);
+            }
+        } catch (java.io.IOException e) {
+            // Left as it is: a folder that cannot be listed or deleted is not this run's to force.
         }
     }
 
