@@ -196,10 +196,15 @@ public final class CampaignResult {
         checks.add(new Check(
                 "advice equal to the clean run's",
                 adviceEqual(),
-                compared + " readings compared, " + differences.size() + " differences, " + cleanMissing
-                        + " missing in the clean run (clean run: state "
-                        + clean.job().state() + ", restarts "
-                        + restarts(clean.job()) + ")"));
+                String.format(
+                        java.util.Locale.ROOT,
+                        "%,d readings compared, %,d differences, %,d missing in the clean run (clean run: state %s,"
+                                + " restarts %s)",
+                        compared,
+                        differences.size(),
+                        cleanMissing,
+                        clean.job().state(),
+                        restarts(clean.job()))));
         if (fuzz.lockstepNote() != null || clean.lockstepNote() != null) {
             checks.add(new Check(
                     "lockstep kept (each reading's advice before the next reading)",
