@@ -162,12 +162,12 @@ final class JobRun {
         }
     }
 
-    private static void fromTheEnd(KafkaConsumer<byte[], byte[]> consumer, String topic) {
+    private void fromTheEnd(KafkaConsumer<byte[], byte[]> consumer, String topic) {
         List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
                 .map(p -> new TopicPartition(p.topic(), p.partition()))
                 .toList();
         if (partitions.isEmpty()) {
-            throw new IllegalStateException("topic " + topic + " does not exist at " + "the brokers");
+            throw new IllegalStateException("topic " + topic + " does not exist at " + ends.bootstrapServers());
         }
         consumer.assign(partitions);
         consumer.seekToEnd(partitions);
