@@ -3,6 +3,8 @@ package org.itsrt.job;
 import java.util.Optional;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.streaming.api.datastream.BroadcastStream;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -20,6 +22,7 @@ import org.itsrt.job.functions.ParseAndValidate;
 import org.itsrt.job.functions.PredictFlow;
 import org.itsrt.job.functions.PredictFlowBatched;
 import org.itsrt.job.functions.RouteWithNetworkState;
+import org.itsrt.job.functions.SequenceCheck;
 import org.itsrt.job.functions.ToConditionUpdate;
 import org.itsrt.job.kafka.KafkaJobIO;
 import org.itsrt.job.records.ConditionUpdate;
@@ -36,9 +39,9 @@ import org.slf4j.LoggerFactory;
  * The ITS job (docs/job.md):
  *
  * <pre>
- * readings -> parse and validate -+-> predict flow -+-> route (A*, network state) -> advice
- *                                 |                 +-> conditions --broadcast--^
- *                                 +-> dead letters
+ * readings -> parse and validate -> sequence check -+-> predict flow -+-> route (A*, network state) -> advice
+ *                   |                    |            |                 +-> conditions --broadcast--^
+ *                   +--------------------+------------+-> dead letters
  * </pre>
  *
  * {@link #main} reads the settings and runs the job between Kafka topics; tests and the demo call
@@ -80,11 +83,12 @@ public final class ItsJob {
         DataStream<RawReading> readings = env.fromSource(
                         io.readings(), WatermarkStrategy.noWatermarks(), io.describe(End.READINGS))
                 .uid("source-readings");
-        SingleOutputStreamOperator<ValidReading> valid = validate(readings, settings.routing());
+        Validated validated = validate(readings, settings.routing());
+        SingleOutputStreamOperator<ValidReading> valid = validated.valid();
         SingleOutputStreamOperator<RoutedAdvice> advice = settings.model().identity()
                 ? valid.map(new IdentityAdvice()).name("identity advice").uid("identity-advice")
                 : route(predict(valid, settings.model(), settings.runtime()), settings.routing());
-        DataStream<DeadLetter> deadLetters = valid.getSideOutput(ParseAndValidate.DEAD_LETTERS);
+        DataStream<DeadLetter> deadLetters = validated.deadLetters();
 
         advice.sinkTo(io.advice()).name(io.describe(End.ADVICE)).uid("sink-advice");
         deadLetters.sinkTo(io.deadLetters()).name(io.describe(End.DEAD_LETTERS)).uid("sink-dead-letters");
@@ -95,12 +99,27 @@ public final class ItsJob {
         return new JobStreams(advice, deadLetters, networkState);
     }
 
-    /** Valid readings of the graph's detectors; everything else on the dead-letter side output. */
-    private static SingleOutputStreamOperator<ValidReading> validate(
-            DataStream<RawReading> readings, RoutingSettings routing) {
-        return readings.process(new ParseAndValidate(routing.detectorIds()))
+    /** The readings that passed both checks, and the dead letters of both. */
+    private record Validated(SingleOutputStreamOperator<ValidReading> valid, DataStream<DeadLetter> deadLetters) {}
+
+    /**
+     * Valid readings of the graph's detectors, each detector's {@code seq} increasing; everything
+     * else as dead letters. The sequence check is keyed by detector, so its state follows a
+     * detector's readings at any parallelism.
+     */
+    private static Validated validate(DataStream<RawReading> readings, RoutingSettings routing) {
+        SingleOutputStreamOperator<ValidReading> parsed = readings.process(new ParseAndValidate(routing.detectorIds()))
                 .name("parse and validate")
                 .uid("parse-and-validate");
+        SingleOutputStreamOperator<ValidReading> inSequence = parsed.keyBy(
+                        (KeySelector<ValidReading, Long>) reading -> reading.detector, Types.LONG)
+                .process(new SequenceCheck())
+                .name("sequence check")
+                .uid("sequence-check");
+        return new Validated(
+                inSequence,
+                parsed.getSideOutput(ParseAndValidate.DEAD_LETTERS)
+                        .union(inSequence.getSideOutput(ParseAndValidate.DEAD_LETTERS)));
     }
 
     /** One model call per reading, or per micro-batch with {@code --max-batch} > 1. */

@@ -205,24 +205,24 @@ class ItsJobTest {
     private static Map<String, byte[]> malformedRecords(ReadingRecord valid) {
         String json = new String(RecordJson.write(valid), StandardCharsets.UTF_8);
         Map<String, byte[]> records = new LinkedHashMap<>();
-        records.put("unsupported version v=2", utf8(json.replace("\"v\":1", "\"v\":2")));
-        records.put("missing integer field seq", utf8(json.replaceFirst(",\"seq\":\\d+", "")));
+        records.put("field v: unsupported version 2, expected 1", utf8(json.replace("\"v\":1", "\"v\":2")));
+        records.put("field seq: missing", utf8(json.replaceFirst(",\"seq\":\\d+", "")));
         double[] eleven = Arrays.copyOf(valid.flow(), 11);
         records.put(
-                "field flow has 11 values, expected 12",
+                "field flow: has 11 values, expected 12",
                 RecordJson.write(new ReadingRecord(valid.detector(), valid.ts(), eleven, valid.speed(), 1, 1, 1)));
-        records.put("flow[3] is not a number: null", RecordJson.write(withFlow(valid, f -> {
+        records.put("field flow: [3] is not a number: null", RecordJson.write(withFlow(valid, f -> {
             f[3] = Double.NaN;
             return f;
         })));
-        records.put("flow[0] out of range 0..2000: -5.0", RecordJson.write(withFlow(valid, f -> {
+        records.put("field flow: [0] out of range 0..2000: -5", RecordJson.write(withFlow(valid, f -> {
             f[0] = -5;
             return f;
         })));
         records.put(
-                "unknown detector 999999: not in the routing graph",
+                "unknown detector: 999999 is not in the routing graph",
                 RecordJson.write(new ReadingRecord(999_999, valid.ts(), valid.flow(), valid.speed(), 0, 1, 1)));
-        records.put("not valid JSON", utf8("detector 764598, flow 300"));
+        records.put("not valid JSON: ", utf8("detector 764598, flow 300"));
         return records;
     }
 

@@ -15,4 +15,17 @@ public final class DeadLetterHeaders {
     public static final String SOURCE_OFFSET = "error.source.offset";
 
     private DeadLetterHeaders() {}
+
+    /**
+     * The category of a reason: the part before the first {@code ": "}, which names the field
+     * ({@code field seq}) or the kind of problem ({@code not valid JSON}, {@code duplicate field},
+     * {@code unknown detector}); the rest is the detail of one record. Reports count by it.
+     */
+    public static String category(String reason) {
+        if (reason == null) {
+            return "(no reason)";
+        }
+        int colon = reason.indexOf(": ");
+        return colon < 0 ? reason : reason.substring(0, colon);
+    }
 }

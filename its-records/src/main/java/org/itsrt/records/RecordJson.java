@@ -3,11 +3,22 @@ package org.itsrt.records;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.core.io.JsonEOFException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -19,6 +30,10 @@ import java.util.List;
  * bad record can be dead-lettered with a reason instead of failing the reader. Field names come from
  * {@link RecordFields}; a reader that needs only the identity and the stamps, at the rate the probe
  * polls, uses {@link RecordStampsReader} instead.
+ *
+ * <p>Every rejection's message has the form {@code CATEGORY: detail}, where the category names the
+ * field or the kind of parse error ({@link DeadLetterHeaders#category}); the edge cases and why
+ * each is rejected or accepted: docs/records.md, "What a reader rejects".
  */
 public final class RecordJson {
 
@@ -27,7 +42,35 @@ public final class RecordJson {
     /** Speeds above this (mph) are a fault. */
     public static final double MAX_SPEED = 120;
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    /**
+     * Records larger than this are rejected before they are parsed. A reading is about 300 bytes;
+     * the limit leaves room for fields a later version may add (which this version ignores) while
+     * keeping what one bad record can cost the job small.
+     */
+    public static final int MAX_RECORD_BYTES = 256 * 1024;
+
+    /**
+     * Objects and arrays nest at most this deep. A reading nests two levels; Jackson's own
+     * default (1,000) would let a record make the parser recurse far deeper than any record needs.
+     */
+    public static final int MAX_NESTING_DEPTH = 16;
+
+    /**
+     * Duplicate keys are an error, not "last one wins": two different {@code seq} values in one
+     * record cannot both be the reading's. Non-numeric numbers (NaN, Infinity) and trailing
+     * content after the object are errors too (Jackson's defaults, written out).
+     */
+    private static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
+                    .streamReadConstraints(StreamReadConstraints.builder()
+                            .maxNestingDepth(MAX_NESTING_DEPTH)
+                            .maxDocumentLength(MAX_RECORD_BYTES)
+                            .maxStringLength(MAX_RECORD_BYTES)
+                            .build())
+                    .build())
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
+
     private static final JsonFactory FACTORY = MAPPER.getFactory();
 
     private RecordJson() {}
@@ -88,7 +131,7 @@ public final class RecordJson {
             ts = Instant.parse(text(root, RecordFields.TS));
         } catch (DateTimeParseException e) {
             throw new RecordFormatException(
-                    "field " + RecordFields.TS + " is not an ISO-8601 UTC instant: " + root.get(RecordFields.TS));
+                    field(RecordFields.TS) + "not an ISO-8601 UTC instant: " + root.get(RecordFields.TS));
         }
         double[] flow = vector(root, RecordFields.FLOW, false, MAX_FLOW);
         double[] speed = vector(root, RecordFields.SPEED, true, MAX_SPEED);
@@ -109,7 +152,7 @@ public final class RecordJson {
         version(root);
         JsonNode route = root.get(RecordFields.ROUTE);
         if (route == null || !route.isArray()) {
-            throw new RecordFormatException("missing field " + RecordFields.ROUTE + " (array of detector ids)");
+            throw new RecordFormatException(field(RecordFields.ROUTE) + "missing (an array of detector ids)");
         }
         List<Long> nodes = new ArrayList<>(route.size());
         route.forEach(n -> nodes.add(n.asLong()));
@@ -117,7 +160,8 @@ public final class RecordJson {
         JsonNode cost = root.get(RecordFields.ROUTE_COST_S);
         if (flow == null || !flow.isNumber() || cost == null || !cost.isNumber()) {
             throw new RecordFormatException(
-                    "missing numeric field " + RecordFields.PREDICTED_FLOW + " or " + RecordFields.ROUTE_COST_S);
+                    field(flow == null || !flow.isNumber() ? RecordFields.PREDICTED_FLOW : RecordFields.ROUTE_COST_S)
+                            + "missing or not a number");
         }
         return new AdviceRecord(
                 positiveLong(root, RecordFields.DETECTOR),
@@ -133,43 +177,111 @@ public final class RecordJson {
                 anyLong(root, RecordFields.ROUTE_NS));
     }
 
+    /** "field NAME: ", the category of a problem with one field. */
+    private static String field(String name) {
+        return "field " + name + ": ";
+    }
+
     private static JsonNode tree(byte[] bytes) throws RecordFormatException {
+        if (bytes.length == 0) {
+            throw new RecordFormatException("empty record: 0 bytes");
+        }
+        if (bytes.length > MAX_RECORD_BYTES) {
+            throw new RecordFormatException(
+                    "record too large: " + bytes.length + " bytes, the limit is " + MAX_RECORD_BYTES);
+        }
+        requireUtf8(bytes);
         try {
             JsonNode root = MAPPER.readTree(bytes);
-            if (root == null || !root.isObject()) {
-                throw new RecordFormatException("not a JSON object");
+            if (root == null || root.isMissingNode()) {
+                throw new RecordFormatException("not valid JSON: no content");
+            }
+            if (!root.isObject()) {
+                throw new RecordFormatException(
+                        "not a JSON object: " + root.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
             }
             return root;
+        } catch (StreamConstraintsException e) {
+            String message = e.getOriginalMessage();
+            if (message.contains("nesting depth")) {
+                throw new RecordFormatException(
+                        "JSON nested too deep: more than " + MAX_NESTING_DEPTH + " levels of objects and arrays");
+            }
+            throw new RecordFormatException("JSON limit exceeded: " + message);
+        } catch (JsonEOFException e) {
+            throw new RecordFormatException("truncated JSON: " + e.getOriginalMessage());
         } catch (JsonProcessingException e) {
-            throw new RecordFormatException("not valid JSON: " + e.getOriginalMessage());
+            String message = withoutLocation(e.getOriginalMessage());
+            if (message.startsWith("Unexpected end-of-input")) {
+                throw new RecordFormatException("truncated JSON: " + message);
+            }
+            if (message.startsWith("Duplicate field ")) {
+                throw new RecordFormatException("duplicate field: " + message.substring("Duplicate field ".length()));
+            }
+            if (message.startsWith("Non-standard token") || message.contains("ALLOW_NON_NUMERIC_NUMBERS")) {
+                throw new RecordFormatException("non-finite number: " + message);
+            }
+            throw new RecordFormatException("not valid JSON: " + message);
         } catch (IOException e) {
-            throw new RecordFormatException("unreadable: " + e.getMessage());
+            throw new RecordFormatException("not valid JSON: " + e.getMessage());
+        }
+    }
+
+    /** Jackson's message without the parser's location notes, which say nothing about the record. */
+    private static String withoutLocation(String message) {
+        return message.replaceAll("\\s*\\(start marker at \\[Source: [^]]*][^)]*\\)", "")
+                .replaceAll("\\s*at \\[Source: [^]]*]", "");
+    }
+
+    /**
+     * D2 records are UTF-8. Checked on the whole value before parsing, because Jackson checks the
+     * encoding only inside strings it decodes; a name or value it skips could hide bad bytes.
+     */
+    private static void requireUtf8(byte[] bytes) throws RecordFormatException {
+        CharsetDecoder decoder = StandardCharsets.UTF_8
+                .newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        try {
+            decoder.decode(in);
+        } catch (CharacterCodingException e) {
+            throw new RecordFormatException("not UTF-8: malformed byte sequence at byte " + in.position());
         }
     }
 
     private static void version(JsonNode root) throws RecordFormatException {
         JsonNode v = root.get(RecordFields.VERSION);
         if (v == null) {
-            throw new RecordFormatException("missing field " + RecordFields.VERSION + " (record version)");
+            throw new RecordFormatException(field(RecordFields.VERSION) + "missing (the record version)");
         }
-        if (!v.isIntegralNumber() || v.asInt() != ReadingRecord.VERSION) {
-            throw new RecordFormatException("unsupported version " + RecordFields.VERSION + "=" + v + " (expected "
-                    + ReadingRecord.VERSION + ")");
+        if (!v.isIntegralNumber() || v.asInt() != ReadingRecord.VERSION || !v.canConvertToInt()) {
+            throw new RecordFormatException(
+                    field(RecordFields.VERSION) + "unsupported version " + v + ", expected " + ReadingRecord.VERSION);
         }
     }
 
     private static String text(JsonNode root, String field) throws RecordFormatException {
         JsonNode node = root.get(field);
-        if (node == null || !node.isTextual()) {
-            throw new RecordFormatException("missing text field " + field);
+        if (node == null) {
+            throw new RecordFormatException(field(field) + "missing");
+        }
+        if (!node.isTextual()) {
+            throw new RecordFormatException(field(field) + "not a string: " + abbreviate(node));
         }
         return node.asText();
     }
 
     private static long anyLong(JsonNode root, String field) throws RecordFormatException {
         JsonNode node = root.get(field);
-        if (node == null || !node.isIntegralNumber() || !node.canConvertToLong()) {
-            throw new RecordFormatException("missing integer field " + field);
+        if (node == null) {
+            throw new RecordFormatException(field(field) + "missing");
+        }
+        if (!node.isIntegralNumber()) {
+            throw new RecordFormatException(field(field) + "not an integer: " + abbreviate(node));
+        }
+        if (!node.canConvertToLong()) {
+            throw new RecordFormatException(field(field) + "out of the 64-bit range: " + abbreviate(node));
         }
         return node.asLong();
     }
@@ -177,7 +289,7 @@ public final class RecordJson {
     private static long nonNegativeLong(JsonNode root, String field) throws RecordFormatException {
         long value = anyLong(root, field);
         if (value < 0) {
-            throw new RecordFormatException("field " + field + " is negative: " + value);
+            throw new RecordFormatException(field(field) + "negative: " + value);
         }
         return value;
     }
@@ -185,7 +297,7 @@ public final class RecordJson {
     private static long positiveLong(JsonNode root, String field) throws RecordFormatException {
         long value = anyLong(root, field);
         if (value <= 0) {
-            throw new RecordFormatException("field " + field + " must be positive: " + value);
+            throw new RecordFormatException(field(field) + "must be positive: " + value);
         }
         return value;
     }
@@ -193,12 +305,16 @@ public final class RecordJson {
     private static double[] vector(JsonNode root, String field, boolean nullable, double max)
             throws RecordFormatException {
         JsonNode node = root.get(field);
-        if (node == null || !node.isArray()) {
-            throw new RecordFormatException("missing field " + field + " (array of " + ReadingRecord.WINDOW + ")");
+        if (node == null) {
+            throw new RecordFormatException(field(field) + "missing (an array of " + ReadingRecord.WINDOW + ")");
+        }
+        if (!node.isArray()) {
+            throw new RecordFormatException(
+                    field(field) + "not an array of " + ReadingRecord.WINDOW + ": " + abbreviate(node));
         }
         if (node.size() != ReadingRecord.WINDOW) {
             throw new RecordFormatException(
-                    "field " + field + " has " + node.size() + " values, expected " + ReadingRecord.WINDOW);
+                    field(field) + "has " + node.size() + " values, expected " + ReadingRecord.WINDOW);
         }
         double[] values = new double[ReadingRecord.WINDOW];
         for (int i = 0; i < values.length; i++) {
@@ -208,15 +324,22 @@ public final class RecordJson {
                 continue;
             }
             if (!element.isNumber()) {
-                throw new RecordFormatException(field + "[" + i + "] is not a number: " + element);
+                throw new RecordFormatException(field(field) + "[" + i + "] is not a number: " + abbreviate(element));
             }
             double value = element.asDouble();
             if (!(value >= 0) || value > max) {
-                throw new RecordFormatException(field + "[" + i + "] out of range 0.." + (long) max + ": " + value);
+                throw new RecordFormatException(
+                        field(field) + "[" + i + "] out of range 0.." + (long) max + ": " + element.asText());
             }
             values[i] = value;
         }
         return values;
+    }
+
+    /** A value for a message: at most 100 characters of its JSON, so a reason stays short. */
+    private static String abbreviate(JsonNode node) {
+        String text = node.toString();
+        return text.length() <= 100 ? text : text.substring(0, 100) + "... (" + text.length() + " characters)";
     }
 
     private static void writeArray(JsonGenerator g, String field, double[] values) throws IOException {

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.InputCoercionException;
 import java.io.IOException;
 
@@ -19,11 +21,19 @@ import java.io.IOException;
  * object with integer {@code detector}, {@code 0 <= seq < 2^31-1} and {@code sent_ns}; optional
  * stamps integer or {@code null}, stage durations not negative. A record that fails is rejected
  * with a {@link MalformedRecordException} whose {@linkplain MalformedRecordException#reason()
- * reason} is one of a few categories, so a report can count them.
+ * reason} is one of a few categories, so a report can count them. Nothing a record holds makes it
+ * throw anything else: a consumer that reads every record of a topic must survive whatever is
+ * written there (docs/fuzz.md). Duplicate keys are rejected ("not JSON"), as {@link RecordJson}
+ * rejects them, so a record cannot carry two stamps of which each reader would take another.
  */
 public final class RecordStampsReader {
 
-    private static final JsonFactory JSON = new JsonFactory();
+    private static final JsonFactory JSON = JsonFactory.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .streamReadConstraints(StreamReadConstraints.builder()
+                    .maxNestingDepth(RecordJson.MAX_NESTING_DEPTH)
+                    .build())
+            .build();
     private static final String VERSION_TEXT = Integer.toString(ReadingRecord.VERSION);
 
     private RecordStampsReader() {}
@@ -34,6 +44,16 @@ public final class RecordStampsReader {
      * @throws MalformedRecordException when the value cannot be measured (see the class comment)
      */
     public static RecordStamps read(byte[] value) throws MalformedRecordException {
+        try {
+            return readStamps(value);
+        } catch (RuntimeException e) {
+            // Not expected from Jackson's parser on a byte array; should one occur, the record is
+            // still only malformed, never the end of the reader.
+            throw new MalformedRecordException("not JSON", "unreadable: " + e);
+        }
+    }
+
+    private static RecordStamps readStamps(byte[] value) throws MalformedRecordException {
         if (value == null || value.length == 0) {
             throw new MalformedRecordException("empty value", "the record has no value");
         }

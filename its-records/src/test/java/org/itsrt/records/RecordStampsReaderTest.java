@@ -81,6 +81,9 @@ class RecordStampsReaderTest {
                 "not json at all                                              | not JSON",
                 "{\"detector\":1,\"seq\":0,\"sent_ns\":5                      | not JSON",
                 "{\"detector\":1,\"seq\":0,\"sent_ns\":5} {}                  | not JSON",
+                "{\"detector\":1,\"seq\":0,\"seq\":1,\"sent_ns\":5}          | not JSON",
+                "{\"detector\":1,\"seq\":0,\"sent_ns\":NaN}                   | not JSON",
+                "{\"detector\":1,\"seq\":0,\"sent_ns\":1e308}                 | invalid sent_ns",
                 "[1,2,3]                                                      | not a JSON object",
                 "{\"v\":2,\"detector\":1,\"seq\":0,\"sent_ns\":5}             | unsupported version",
                 "{\"seq\":0,\"sent_ns\":5}                                    | missing detector",
@@ -121,6 +124,31 @@ class RecordStampsReaderTest {
     void invalidUtf8IsMalformed() {
         byte[] bad = {'{', '"', 'd', (byte) 0xC3, (byte) 0x28, '"', ':', '1', '}'};
         assertThatThrownBy(() -> RecordStampsReader.read(bad)).isInstanceOf(MalformedRecordException.class);
+    }
+
+    @Test
+    void deepNestingAndHugeArraysAreMalformedOrSkippedNeverACrash() throws Exception {
+        String deep =
+                "{\"detector\":1,\"seq\":0,\"sent_ns\":5,\"x\":" + "[".repeat(100_000) + "]".repeat(100_000) + "}";
+        assertThatThrownBy(() -> read(deep))
+                .isInstanceOf(MalformedRecordException.class)
+                .satisfies(
+                        e -> assertThat(((MalformedRecordException) e).reason()).isEqualTo("not JSON"));
+        String wide = "{\"detector\":1,\"seq\":0,\"sent_ns\":5,\"route\":[" + "1,".repeat(99_999) + "1]}";
+        assertThat(read(wide).seq()).isZero();
+    }
+
+    @Test
+    void randomBytesAreMalformedNeverACrash() {
+        java.util.Random random = new java.util.Random(11);
+        for (int i = 0; i < 2_000; i++) {
+            byte[] garbage = new byte[1 + random.nextInt(200)];
+            random.nextBytes(garbage);
+            if (i % 2 == 0) {
+                garbage[0] = '{';
+            }
+            assertThatThrownBy(() -> RecordStampsReader.read(garbage)).isInstanceOf(MalformedRecordException.class);
+        }
     }
 
     private static RecordStamps read(String json) throws MalformedRecordException {

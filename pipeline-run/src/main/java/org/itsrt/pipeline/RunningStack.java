@@ -251,6 +251,23 @@ public final class RunningStack implements AutoCloseable {
         return cluster;
     }
 
+    /**
+     * Submits the job built from {@code settings} (its Kafka ends included) to this stack's
+     * cluster, for a caller that drives the topics itself ({@code ./its fuzz}); the caller
+     * cancels it.
+     */
+    public org.apache.flink.core.execution.JobClient submit(org.itsrt.job.config.JobSettings settings, String jobName)
+            throws Exception {
+        org.apache.flink.streaming.api.environment.StreamExecutionEnvironment env = cluster.environment();
+        org.itsrt.job.ItsJob.build(env, settings, org.itsrt.job.kafka.KafkaJobIO.of(settings));
+        return env.executeAsync(jobName);
+    }
+
+    /** The REST address of the cluster's JobManager, where a job's metrics are read. */
+    public java.net.URI restAddress() {
+        return cluster.restAddress();
+    }
+
     /** The process that runs the job's tasks, where it is on this host. */
     public OptionalLong clusterPid() {
         return cluster.pid();

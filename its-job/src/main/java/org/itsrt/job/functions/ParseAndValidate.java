@@ -17,7 +17,11 @@ import org.itsrt.records.RecordJson;
  * {@link #DEAD_LETTERS} side output with its original bytes and the reason; bad data never
  * throws, so one malformed record cannot fail and restart the job. A record of a detector that
  * is not in the routing graph is rejected too: its prediction could not take part in routing.
- * Measures {@code parse_ns}.
+ * Each reason is {@code CATEGORY: detail} (docs/records.md). Keeps no state, so a rejected record
+ * changes nothing for the ones after it. Measures {@code parse_ns}.
+ *
+ * <p>The readings it passes carry their original record on to {@link SequenceCheck}, the keyed
+ * check that follows, which dead-letters a {@code seq} that does not increase.
  */
 public class ParseAndValidate extends ProcessFunction<RawReading, ValidReading> {
 
@@ -26,6 +30,9 @@ public class ParseAndValidate extends ProcessFunction<RawReading, ValidReading> 
     /** Records that failed validation. */
     public static final OutputTag<DeadLetter> DEAD_LETTERS =
             new OutputTag<>("dead-letters", TypeInformation.of(DeadLetter.class));
+
+    /** The category of the reason for a detector outside the routing graph. */
+    public static final String UNKNOWN_DETECTOR = "unknown detector";
 
     private final long[] knownDetectors;
 
@@ -57,9 +64,9 @@ public class ParseAndValidate extends ProcessFunction<RawReading, ValidReading> 
         if (Arrays.binarySearch(knownDetectors, record.detector()) < 0) {
             ctx.output(
                     DEAD_LETTERS,
-                    new DeadLetter(raw, "unknown detector " + record.detector() + ": not in the routing graph"));
+                    new DeadLetter(raw, UNKNOWN_DETECTOR + ": " + record.detector() + " is not in the routing graph"));
             return;
         }
-        out.collect(ValidReading.of(record, System.nanoTime() - start));
+        out.collect(ValidReading.of(record, System.nanoTime() - start, raw));
     }
 }

@@ -23,9 +23,20 @@ public class ValidReading {
     /** Time spent parsing and validating this record in the job. */
     public long parseNs;
 
+    /**
+     * The record as it came off the topic, kept until the sequence check has passed it so that
+     * a reading it rejects is dead-lettered with its original bytes; null after that check.
+     */
+    public RawReading source;
+
     public ValidReading() {}
 
     public static ValidReading of(ReadingRecord record, long parseNs) {
+        return of(record, parseNs, null);
+    }
+
+    /** @param source the record the reading was read from, for a dead letter of a later check */
+    public static ValidReading of(ReadingRecord record, long parseNs, RawReading source) {
         ValidReading r = new ValidReading();
         r.detector = record.detector();
         r.ts = record.ts();
@@ -35,6 +46,7 @@ public class ValidReading {
         r.sentNs = record.sentNs();
         r.intendedNs = record.intendedNs();
         r.parseNs = parseNs;
+        r.source = source;
         return r;
     }
 
