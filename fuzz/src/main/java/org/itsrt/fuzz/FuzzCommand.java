@@ -150,7 +150,9 @@ public final class FuzzCommand implements Callable<Integer> {
             if (!Files.isDirectory(modelDir)) {
                 throw new IllegalArgumentException("--model: no such folder: " + modelDir);
             }
-            stack = stackSpec(jobJar != null ? jobJar : ProjectPaths.locate().jobJar());
+            // The stack's own clients (its topic check) connect with the same file as the campaign's.
+            stack = stackSpec(jobJar != null ? jobJar : ProjectPaths.locate().jobJar())
+                    .withKafkaConfig(clientConfig);
         } catch (IllegalArgumentException | MissingDefaultException | java.nio.file.NoSuchFileException e) {
             throw new CommandLine.ParameterException(
                     spec.commandLine(),

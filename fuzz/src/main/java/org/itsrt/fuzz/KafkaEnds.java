@@ -126,17 +126,18 @@ public record KafkaEnds(
         return changed;
     }
 
-    /** The job's options for these ends, the {@code --kafka-config} settings passed to its clients too. */
+    /**
+     * The job's options for these ends. The {@code --kafka-config} file goes to the job by its path,
+     * which the job reads where its main runs: its settings (passwords among them) never become job
+     * arguments, which Flink shows in its web UI.
+     */
     Map<String, String> jobOptions() {
         Map<String, String> options = new java.util.LinkedHashMap<>();
         options.put("bootstrap-servers", bootstrapServers);
         options.put("input-topic", readings);
         options.put("output-topic", advice);
         options.put("dead-letter-topic", deadLetters);
-        config.properties().forEach((key, value) -> {
-            options.put("consumer." + key, value);
-            options.put("producer." + key, value);
-        });
+        config.source().ifPresent(file -> options.put("kafka-config", file.toString()));
         return options;
     }
 }

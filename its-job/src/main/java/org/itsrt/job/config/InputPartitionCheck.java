@@ -73,15 +73,17 @@ public final class InputPartitionCheck {
     }
 
     /**
-     * The servers and the consumer's own client properties (security settings given as {@code
-     * --consumer.KEY}) that an admin client knows; the rest are consumer-only and would be
-     * logged as unknown.
+     * The servers, the {@code --kafka-config} file's settings and the consumer's own client
+     * properties (given as {@code --consumer.KEY}) that an admin client knows, as the job's source
+     * would connect; the rest are consumer-only and would be logged as unknown.
      */
-    private static Properties adminProperties(KafkaSettings kafka, Duration timeout) {
+    static Properties adminProperties(KafkaSettings kafka, Duration timeout) {
+        Map<String, Object> client = kafka.clientConfig().applyTo(new java.util.HashMap<>());
+        kafka.consumerProperties().forEach(client::put);
         Properties p = new Properties();
-        for (Map.Entry<String, String> e : kafka.consumerProperties().entrySet()) {
+        for (Map.Entry<String, Object> e : client.entrySet()) {
             if (AdminClientConfig.configNames().contains(e.getKey())) {
-                p.setProperty(e.getKey(), e.getValue());
+                p.setProperty(e.getKey(), String.valueOf(e.getValue()));
             }
         }
         p.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());

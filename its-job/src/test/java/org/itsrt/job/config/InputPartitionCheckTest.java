@@ -78,4 +78,27 @@ class InputPartitionCheckTest {
                 .asString()
                 .startsWith("partition check of input topic 'its.readings' skipped: cannot reach Kafka at " + servers);
     }
+
+    @Test
+    void theAdminClientConnectsAsTheSourceDoes(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path file = java.nio.file.Files.writeString(
+                dir.resolve("client.properties"), "security.protocol=SASL_SSL\nsasl.mechanism=SCRAM-SHA-512\n");
+        KafkaSettings settings = new KafkaSettings(
+                "b:9092",
+                "in",
+                "out",
+                "dead",
+                "group",
+                KafkaSettings.StartingOffsets.LATEST,
+                Map.of("sasl.mechanism", "PLAIN", "max.poll.records", "10"),
+                Map.of(),
+                org.itsrt.cli.KafkaClientConfig.load(file));
+
+        assertThat(InputPartitionCheck.adminProperties(settings, Duration.ofSeconds(1)))
+                .containsEntry("security.protocol", "SASL_SSL")
+                // --consumer.KEY over the file, as in the source; consumer-only keys left out.
+                .containsEntry("sasl.mechanism", "PLAIN")
+                .doesNotContainKey("max.poll.records");
+    }
 }
