@@ -68,7 +68,7 @@ class JobJarIT {
     @Test
     void startsOnFlinksClassPathAndNamesABadOption() throws Exception {
         String classPath =
-                JAR + File.pathSeparator + Files.readString(FLINK_CLASSPATH).trim();
+                JAR + File.pathSeparator + Files.readString(FLINK_CLASSPATH).trim() + File.pathSeparator + slf4jApi();
         Result help = java(classPath, "--help");
         assertThat(help.exit).as(help.output).isZero();
         assertThat(help.output).contains("--bootstrap-servers HOST:PORT", "--max-batch-wait-us");
@@ -79,6 +79,18 @@ class JobJarIT {
     }
 
     private record Result(int exit, String output) {}
+
+    /**
+     * SLF4J's API, which a Flink distribution's lib/ holds (flink-dist, beside the Log4j bridge) and
+     * the job logs through, but which Flink's Maven artifacts only mark provided: taken from this
+     * test's own class path, where Kafka's client brings it.
+     */
+    private static String slf4jApi() {
+        return Stream.of(System.getProperty("java.class.path").split(File.pathSeparator))
+                .filter(entry -> Path.of(entry).getFileName().toString().startsWith("slf4j-api-"))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("slf4j-api is not on the test's class path"));
+    }
 
     private static Result java(String classPath, String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of(
