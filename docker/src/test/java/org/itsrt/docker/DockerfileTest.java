@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The images' builds stay in step with the repository (hadolint checks the rest: check-docker.sh). */
 class DockerfileTest {
@@ -53,6 +54,104 @@ class DockerfileTest {
                 }
             }
         }
+    }
+
+    /**
+     * The build stage for real, without an engine: what it copies from the repository, into an
+     * empty folder, then its Maven steps with the shell, as the image build would run them (the
+     * apt-get step aside: this host has gcc). A module the build needs but does not copy the
+     * sources of fails here, as it would fail {@code docker build}.
+     */
+    @Test
+    void theBuildStageBuildsFromWhatItCopies(@TempDir Path context) throws Exception {
+        List<String> stage = buildStage(read("docker/Dockerfile"));
+        Path out = context.resolve("out");
+        Path work = Files.createDirectories(context.resolve("build"));
+        List<String> runs = new ArrayList<>();
+        for (String instruction : stage) {
+            if (instruction.startsWith("COPY ")) {
+                List<String> words = new ArrayList<>(Arrays.asList(instruction.split("\\s+")));
+                words.remove(0);
+                String target = words.remove(words.size() - 1);
+                for (String source : words) {
+                    Path from = ComposeStack.root().resolve(source);
+                    // Docker's rule: a file copied to a path ending in / keeps its name there.
+                    Path to = Files.isRegularFile(from) && target.endsWith("/")
+                            ? work.resolve(target).resolve(from.getFileName())
+                            : work.resolve(target);
+                    copy(from, to);
+                }
+            } else if (instruction.startsWith("RUN mvn ")) {
+                runs.add(instruction.substring("RUN ".length()).replace("/out", out.toString()));
+            }
+        }
+        assertThat(runs).as("the build stage's Maven steps").hasSizeGreaterThanOrEqualTo(2);
+        for (String run : runs) {
+            Process process = new ProcessBuilder(
+                            "sh", "-c", "mvn() { command mvn -Dstyle.color=never \"$@\"; }; " + run)
+                    .directory(work.toFile())
+                    .redirectErrorStream(true)
+                    .start();
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(process.waitFor()).as("%s%n%s", run, tail(output)).isZero();
+        }
+        assertThat(out.resolve("its-job.jar")).isRegularFile();
+        try (var lib = Files.list(out.resolve("flink-lib"))) {
+            assertThat(lib.map(p -> p.getFileName().toString())).anyMatch(n -> n.startsWith("tensorflow-core-api-"));
+        }
+        try (var lib = Files.list(out.resolve("tools-lib"))) {
+            assertThat(lib.map(p -> p.getFileName().toString()))
+                    .anyMatch(n -> n.startsWith("producers-"))
+                    .anyMatch(n -> n.startsWith("latency-probe-"))
+                    .noneMatch(n -> n.startsWith("local-stack-"));
+        }
+    }
+
+    /** The instructions of the first stage, each on one line (continuations joined), comments left out. */
+    private static List<String> buildStage(String dockerfile) {
+        List<String> instructions = new ArrayList<>();
+        StringBuilder current = new StringBuilder();
+        boolean inStage = false;
+        for (String line : dockerfile.lines().toList()) {
+            String trimmed = line.trim();
+            if (trimmed.startsWith("#") || (trimmed.isEmpty() && current.isEmpty())) {
+                continue;
+            }
+            if (trimmed.startsWith("FROM ")) {
+                if (inStage) {
+                    break;
+                }
+                inStage = true;
+                continue;
+            }
+            current.append(trimmed.endsWith("\\") ? trimmed.substring(0, trimmed.length() - 1) : trimmed)
+                    .append(' ');
+            if (!trimmed.endsWith("\\")) {
+                instructions.add(current.toString().trim().replaceAll("\\s+", " "));
+                current.setLength(0);
+            }
+        }
+        return instructions;
+    }
+
+    private static void copy(Path source, Path target) throws Exception {
+        if (Files.isDirectory(source)) {
+            try (var files = Files.walk(source)) {
+                for (Path file : files.filter(Files::isRegularFile).toList()) {
+                    Path to = target.resolve(source.relativize(file).toString());
+                    Files.createDirectories(to.getParent());
+                    Files.copy(file, to);
+                }
+            }
+        } else {
+            Files.createDirectories(target.getParent());
+            Files.copy(source, target);
+        }
+    }
+
+    private static String tail(String output) {
+        List<String> lines = output.lines().toList();
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
     }
 
     @Test
