@@ -69,12 +69,11 @@ class SecureLocalKafkaTest {
 
     @Test
     void aUserWithoutAnAclForATopicIsRefused() {
-        long start = System.nanoTime();
+        // Refused, not left to hang: a send that waited would end in a TimeoutException instead.
         assertThatThrownBy(() -> send(KafkaSecurity.User.PROBE, Topics.READINGS, "not allowed"))
                 .hasRootCauseInstanceOf(TopicAuthorizationException.class)
                 .rootCause()
                 .hasMessageContaining(Topics.READINGS);
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
     }
 
     @Test
