@@ -5,9 +5,6 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -20,6 +17,7 @@ import org.itsrt.cli.KafkaClientConfig;
 import org.itsrt.cli.KafkaConfigOption;
 import org.itsrt.cli.MissingDefaultException;
 import org.itsrt.cli.ProjectPaths;
+import org.itsrt.cli.RunFolders;
 import org.itsrt.pipeline.PipelineRun;
 import org.itsrt.pipeline.RunningStack;
 import org.itsrt.pipeline.StackSpec;
@@ -158,12 +156,7 @@ public final class FuzzCommand implements Callable<Integer> {
                     spec.commandLine(),
                     e instanceof java.nio.file.NoSuchFileException missing ? missing.getReason() : e.getMessage());
         }
-        Path dir = out != null
-                ? out
-                : Path.of(
-                        "results",
-                        "fuzz",
-                        LocalDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        Path dir = RunFolders.orDefault(out, "fuzz");
         if (Files.exists(dir.resolve(FuzzReport.MARKDOWN))) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--out " + dir + " already holds a report");
         }

@@ -5,9 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,6 +20,7 @@ import org.itsrt.cli.Durations;
 import org.itsrt.cli.KafkaClientConfig;
 import org.itsrt.cli.KafkaConfigOption;
 import org.itsrt.cli.KafkaRefusal;
+import org.itsrt.cli.RunFolders;
 import org.itsrt.clock.Clocks;
 import org.itsrt.clock.LatencyClock;
 import org.itsrt.probe.arrival.ConsumeLoop;
@@ -238,12 +236,7 @@ public final class ProbeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ProbeRun.Options options = options();
-        Path folder = out != null
-                ? out
-                : Path.of(
-                        "results",
-                        "probe",
-                        LocalDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        Path folder = RunFolders.orDefault(out, "probe");
         if (Files.exists(folder.resolve(RunReport.SUMMARY_JSON))) {
             throw new CommandLine.ParameterException(
                     spec.commandLine(),

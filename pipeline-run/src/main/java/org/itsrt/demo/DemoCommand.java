@@ -4,9 +4,6 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,6 +18,7 @@ import org.itsrt.cli.KafkaClientConfig;
 import org.itsrt.cli.KafkaConfigOption;
 import org.itsrt.cli.KafkaRefusal;
 import org.itsrt.cli.MissingDefaultException;
+import org.itsrt.cli.RunFolders;
 import org.itsrt.pipeline.BudgetHook;
 import org.itsrt.pipeline.JobSpec;
 import org.itsrt.pipeline.LoadSpec;
@@ -269,12 +267,7 @@ public final class DemoCommand implements Callable<Integer> {
                     spec.commandLine(),
                     e instanceof java.nio.file.NoSuchFileException missing ? missing.getReason() : e.getMessage());
         }
-        Path run = out != null
-                ? out
-                : Path.of(
-                        "results",
-                        "demo",
-                        LocalDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        Path run = RunFolders.orDefault(out, "demo");
         if (Files.exists(run.resolve("summary.md")) || Files.exists(run.resolve(CompareReport.MARKDOWN))) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--out " + run + " already holds a run");
         }

@@ -2,13 +2,11 @@ package org.itsrt.experiment.cli;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.itsrt.cli.KafkaConfigOption;
+import org.itsrt.cli.RunFolders;
 import org.itsrt.demo.PipelineInputs;
 import org.itsrt.experiment.backend.RowBackend;
 import org.itsrt.experiment.report.Environment;
@@ -161,14 +159,7 @@ public final class ExperimentCommand implements Callable<Integer> {
             System.err.println("its-experiment: " + problem);
             return 2;
         }
-        Path dir = out != null
-                ? out
-                : Path.of(
-                        "results",
-                        "experiments",
-                        spec.name() + "-"
-                                + LocalDateTime.now(ZoneOffset.UTC)
-                                        .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        Path dir = RunFolders.orDefault(out, "experiments", spec.name());
         if (Files.exists(dir.resolve(ExperimentReport.MARKDOWN))) {
             System.err.println("its-experiment: --out " + dir + " already holds results");
             return 2;

@@ -5,9 +5,6 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -19,6 +16,7 @@ import org.itsrt.cli.BadDurationException;
 import org.itsrt.cli.Durations;
 import org.itsrt.cli.KafkaClientConfig;
 import org.itsrt.cli.KafkaConfigOption;
+import org.itsrt.cli.RunFolders;
 import org.itsrt.demo.PipelineInputs;
 import org.itsrt.experiment.backend.RowBackend;
 import org.itsrt.experiment.report.Environment;
@@ -222,14 +220,7 @@ public final class TuneCommand implements Callable<Integer> {
             return 2;
         }
         ExperimentSpec base = plan.base();
-        Path dir = out != null
-                ? out
-                : Path.of(
-                        "results",
-                        "tune",
-                        base.name() + "-"
-                                + LocalDateTime.now(ZoneOffset.UTC)
-                                        .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        Path dir = RunFolders.orDefault(out, "tune", base.name());
         if (kafkaConfig.file() != null && inputs.clusterDir() == null) {
             err.println("its-tune: --kafka-config is for a Kafka cluster that already runs: give --cluster");
             err.flush();
