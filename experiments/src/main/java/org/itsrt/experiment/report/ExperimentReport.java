@@ -87,14 +87,14 @@ public final class ExperimentReport {
                 Locale.ROOT,
                 "Backend `%s`, %d CPU(s) on the real-time side; %,d records per run at "
                         + "%s records/s from each of six detectors; %d repetition(s) per row, each on a fresh broker and "
-                        + "Flink cluster; steady state from %s. SLO: steady-state p99 <= %s ms and max <= %s ms. "
+                        + "Flink cluster; %s. SLO: steady-state p99 <= %s ms and max <= %s ms. "
                         + "Experiment file: `%s` (copied here as `experiment.yaml`).%n%n",
                 spec.backend().yamlName,
                 spec.vcpus(),
                 spec.records(),
                 fmt(spec.load().rateHz()),
                 spec.repetitions(),
-                spec.warmup(),
+                spec.warmup().describe(spec.load().rateHz(), org.itsrt.producers.ProducerRun.STUDY_DETECTORS.size()),
                 fmt(spec.slo().p99Ms()),
                 fmt(spec.slo().maxMs()),
                 specFile));
