@@ -106,6 +106,44 @@ class ExperimentSpecTest {
                 .hasMessageContaining("rows[2].threads: only linux-deadline");
     }
 
+    private static ExperimentSpec readYaml(Path dir, String name, String extra) throws IOException {
+        Path file = dir.resolve(name + ".yaml");
+        Files.writeString(file, "name: " + name + "\nbackend: none\nrows: [{}]\nrecords: 10\n" + extra);
+        return ExperimentSpec.read(file);
+    }
+
+    @Test
+    void theWarmupIsATimeOrARecordCountAndTheSteadyStateCutIsApart(@TempDir Path dir) throws IOException {
+        ExperimentSpec.Warmup byDefault = readYaml(dir, "default", "").warmup();
+        assertThat(byDefault.recordsAt(10, 6)).isEqualTo(3_600);
+        assertThat(byDefault.steadyAfterDuration()).isZero();
+        ExperimentSpec.Warmup time =
+                readYaml(dir, "time", "warmup: 30s\nsteady_after: 1m\n").warmup();
+        assertThat(time.recordsAt(5, 6)).isEqualTo(900);
+        assertThat(time.steadyAfterDuration()).isEqualTo(java.time.Duration.ofMinutes(1));
+        assertThat(time.describe(5, 6)).isEqualTo("30s warm-up (900 records), steady state from 1m");
+        ExperimentSpec.Warmup records =
+                readYaml(dir, "records", "warmup_records: 120\n").warmup();
+        assertThat(records.recordsAt(10, 6)).isEqualTo(120);
+        ExperimentSpec.Warmup none = readYaml(dir, "none", "warmup: 0s\n").warmup();
+        assertThat(none.recordsAt(10, 6)).isZero();
+        assertThat(none.describe(10, 6)).isEqualTo("no warm-up, steady state from 0s");
+    }
+
+    @Test
+    void aWarmupGivenBothWaysOrOutOfRangeIsNamed(@TempDir Path dir) throws IOException {
+        assertThatThrownBy(() -> readYaml(dir, "both", "warmup: 30s\nwarmup_records: 10\n"))
+                .isInstanceOf(SpecException.class)
+                .hasMessageContaining("both.yaml: warmup: give warmup (a time) or warmup_records (a count), not both");
+        assertThatThrownBy(() -> readYaml(dir, "negative", "warmup_records: -1\nsteady_after: later\n"))
+                .isInstanceOf(SpecException.class)
+                .hasMessageContaining("negative.yaml: warmup_records: must be >= 0, got -1")
+                .hasMessageContaining("negative.yaml: steady_after: 'later' is not a duration");
+        assertThatThrownBy(() -> readYaml(dir, "typed", "warmup_records: many\n"))
+                .isInstanceOf(SpecException.class)
+                .hasMessageContaining("warmup_records");
+    }
+
     @Test
     void anUnknownKeyOrAWrongTypeNamesTheLineAndColumn(@TempDir Path dir) throws IOException {
         Path unknownTop = dir.resolve("unknown-top.yaml");

@@ -41,10 +41,12 @@ public final class CampaignPlan {
     private static final int HUGE_ARRAY_LENGTH = 100_000;
     private static final int NESTING_LEVELS = 100_000;
 
+    private final List<FuzzRecord> warmup;
     private final List<FuzzRecord> records;
     private final Map<FuzzKind, Integer> counts;
 
-    private CampaignPlan(List<FuzzRecord> records, Map<FuzzKind, Integer> counts) {
+    private CampaignPlan(List<FuzzRecord> warmup, List<FuzzRecord> records, Map<FuzzKind, Integer> counts) {
+        this.warmup = List.copyOf(warmup);
         this.records = List.copyOf(records);
         this.counts = Collections.unmodifiableMap(new EnumMap<>(counts));
     }
@@ -54,6 +56,19 @@ public final class CampaignPlan {
      * @param detectors the routing graph's detectors: the readings' stations
      */
     public static CampaignPlan generate(int records, long[] detectors, long seed) {
+        return generate(records, detectors, seed, 0);
+    }
+
+    /**
+     * As {@link #generate(int, long[], long)}, after {@code warmupReadings} valid readings flagged
+     * as warm-up records ({@code "warmup":true}) that come first in both runs: the detectors' first
+     * readings, seq from 0, so the campaign's readings go on from them. With none, the campaign is
+     * the very one the same size and seed always gave.
+     */
+    public static CampaignPlan generate(int records, long[] detectors, long seed, int warmupReadings) {
+        if (warmupReadings < 0) {
+            throw new IllegalArgumentException("the warm-up must be >= 0 readings, got " + warmupReadings);
+        }
         if (records < FuzzKind.values().length) {
             throw new IllegalArgumentException("--records must be at least " + FuzzKind.values().length
                     + " (one record of each kind), got " + records);
@@ -67,12 +82,16 @@ public final class CampaignPlan {
         Random random = new Random(seed);
         Collections.shuffle(kinds, random);
         Generator generator = new Generator(detectors, random);
+        List<FuzzRecord> warmup = new ArrayList<>(warmupReadings);
+        for (int i = 0; i < warmupReadings; i++) {
+            warmup.add(generator.warmup());
+        }
         List<FuzzRecord> sequence = new ArrayList<>(2 * records);
         for (int i = 0; i < records; i++) {
             sequence.add(generator.valid());
             sequence.add(generator.fuzz(kinds.get(i)));
         }
-        return new CampaignPlan(sequence, counts);
+        return new CampaignPlan(warmup, sequence, counts);
     }
 
     /**
@@ -98,7 +117,15 @@ public final class CampaignPlan {
         return counts;
     }
 
-    /** Every record, in send order. */
+    /**
+     * The warm-up: valid readings flagged as such, sent in lockstep before the campaign in both
+     * runs; their advice is flagged too and left out of the comparison and every count.
+     */
+    public List<FuzzRecord> warmup() {
+        return warmup;
+    }
+
+    /** Every record of the campaign, in send order (the warm-up not among them). */
     public List<FuzzRecord> records() {
         return records;
     }
@@ -141,6 +168,12 @@ public final class CampaignPlan {
             this.detectors = detectors.clone();
             Arrays.sort(this.detectors);
             this.random = random;
+        }
+
+        /** A valid reading flagged as a warm-up record. */
+        FuzzRecord warmup() {
+            ReadingRecord r = nextReading(true).withWarmup(true);
+            return advised(null, r, RecordJson.write(r));
         }
 
         FuzzRecord valid() {

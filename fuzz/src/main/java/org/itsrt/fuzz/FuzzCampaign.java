@@ -79,7 +79,7 @@ public final class FuzzCampaign {
             run.stop();
         }
         try {
-            return run.run(records, plan.largestValue());
+            return run.run(plan.warmup(), records, plan.largestValue());
         } finally {
             current = null;
         }

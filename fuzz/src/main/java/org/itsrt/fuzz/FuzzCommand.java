@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,6 +14,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.itsrt.cli.DurationConverter;
 import org.itsrt.cli.KafkaClientConfig;
 import org.itsrt.cli.KafkaConfigOption;
 import org.itsrt.cli.MissingDefaultException;
@@ -53,6 +55,17 @@ import picocli.CommandLine.Spec;
         })
 public final class FuzzCommand implements Callable<Integer> {
 
+    /**
+     * The default warm-up, in seconds at the study's rate: 120 readings on the six study
+     * detectors. The campaign compares advice, not latency; a short warm-up is enough to carry the
+     * job past its first records (class loading, the first model calls) before the records that
+     * are compared, and costs the two lockstep runs little.
+     */
+    static final int DEFAULT_WARMUP_S = 2;
+
+    /** Records per second per detector of the study's load, which turns --warmup into readings. */
+    static final double STUDY_RATE_HZ = 10;
+
     @Spec
     private CommandSpec spec;
 
@@ -62,6 +75,21 @@ public final class FuzzCommand implements Callable<Integer> {
             paramLabel = "N",
             description = "malformed or edge-case records, and as many valid readings (default: ${DEFAULT-VALUE})")
     int records;
+
+    @Option(
+            names = "--warmup",
+            paramLabel = "TIME",
+            converter = DurationConverter.class,
+            description = "valid warm-up readings sent first in each run, flagged and left out of the comparison and "
+                    + "the counts, as many as the study's load (10 records/s per detector) sends in this long; 0 for "
+                    + "none (default: " + DEFAULT_WARMUP_S + "s)")
+    Duration warmup;
+
+    @Option(
+            names = "--warmup-records",
+            paramLabel = "N",
+            description = "the warm-up as N readings instead of a time (not with --warmup)")
+    Integer warmupRecords;
 
     @Option(
             names = "--seed",
@@ -139,6 +167,12 @@ public final class FuzzCommand implements Callable<Integer> {
         KafkaClientConfig clientConfig;
         Path modelDir;
         try {
+            if (warmup != null && warmupRecords != null) {
+                throw new IllegalArgumentException("--warmup and --warmup-records are mutually exclusive: give one");
+            }
+            if (warmupRecords != null && warmupRecords < 0) {
+                throw new IllegalArgumentException("--warmup-records must be >= 0, got " + warmupRecords);
+            }
             if (records < FuzzKind.values().length) {
                 throw new IllegalArgumentException("--records must be at least " + FuzzKind.values().length
                         + " (one record of each kind), got " + records);
@@ -182,7 +216,8 @@ public final class FuzzCommand implements Callable<Integer> {
         try (RunningStack started = RunningStack.start(stack, dir.resolve(PipelineRun.FLINK_TMP), log)) {
             KafkaEnds ends = new KafkaEnds(
                     started.bootstrapServers(), clientConfig, Topics.READINGS, Topics.ADVICE, Topics.DEAD_LETTERS);
-            CampaignPlan plan = CampaignPlan.generate(records, FuzzCampaign.detectors(ends, modelDir), seed);
+            long[] detectors = FuzzCampaign.detectors(ends, modelDir);
+            CampaignPlan plan = CampaignPlan.generate(records, detectors, seed, warmupReadings(detectors.length));
             log.println("its-fuzz: " + plan + "; kinds: " + FuzzReport.sentLine(plan.counts()));
             FuzzCampaign campaign = new FuzzCampaign(started, ends, modelDir, log);
             running = campaign;
@@ -224,12 +259,27 @@ public final class FuzzCommand implements Callable<Integer> {
         }
     }
 
+    /** Warm-up readings for {@code detectors}: as given, or the warm-up time at the study's rate. */
+    int warmupReadings(int detectors) {
+        if (warmupRecords != null) {
+            return warmupRecords;
+        }
+        Duration time = warmup != null ? warmup : Duration.ofSeconds(DEFAULT_WARMUP_S);
+        return Math.toIntExact(Math.round(time.toNanos() / 1e9 * STUDY_RATE_HZ) * detectors);
+    }
+
     private List<String> facts(Instant start, RunningStack stack, CampaignPlan plan, KafkaClientConfig clientConfig) {
         List<String> facts = new ArrayList<>();
         facts.add("started " + start + ", "
                 + String.format(Locale.ROOT, "%,d", plan.records().size())
                 + " records: " + String.format(Locale.ROOT, "%,d", plan.validReadings()) + " valid readings and "
                 + String.format(Locale.ROOT, "%,d", records) + " of the kinds below, seed " + seed);
+        if (!plan.warmup().isEmpty()) {
+            facts.add("warm-up: "
+                    + String.format(Locale.ROOT, "%,d", plan.warmup().size())
+                    + " valid readings flagged as warm-up records first in each run, in lockstep; left out of the "
+                    + "comparison and every count below");
+        }
         facts.add("stack: " + stack.describe());
         facts.add("topics: " + Topics.READINGS + " -> " + Topics.ADVICE + ", " + Topics.DEAD_LETTERS);
         facts.add("clean run: a fresh job given only the records it must advise, in the same order; then the fuzz "

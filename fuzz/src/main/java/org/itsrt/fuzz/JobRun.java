@@ -89,6 +89,9 @@ final class JobRun {
 
     private final List<AdviceRecord> advice = new ArrayList<>();
     private final Set<AdviceKey> adviceKeys = new HashSet<>();
+    /** Advice of warm-up readings: only for lockstep, in no list or count of the outcome. */
+    private final Set<AdviceKey> warmupKeys = new HashSet<>();
+
     private final List<SeenDeadLetter> deadLetters = new ArrayList<>();
     private long unreadable;
     private long lastArrivalNs;
@@ -107,7 +110,12 @@ final class JobRun {
         stopped = true;
     }
 
-    Outcome run(List<FuzzRecord> records, int largestValue) throws Exception {
+    /**
+     * @param warmup  valid readings flagged as warm-up records, sent first in lockstep; nothing of
+     *                them is in the outcome
+     * @param records the campaign's records
+     */
+    Outcome run(List<FuzzRecord> warmup, List<FuzzRecord> records, int largestValue) throws Exception {
         long startNs = System.nanoTime();
         try (KafkaConsumer<byte[], byte[]> adviceIn = ends.consumer();
                 KafkaConsumer<byte[], byte[]> deadIn = ends.consumer();
@@ -119,11 +127,18 @@ final class JobRun {
             try {
                 handshake(job, producer, deadIn);
                 FlinkJobState.prime(stack.restAddress(), job.getJobID().toHexString());
+                if (!warmup.isEmpty()) {
+                    log.println("its-fuzz: " + name + ": warm-up, " + warmup.size() + " flagged readings");
+                    String note = send(warmup, true, producer, adviceIn, deadIn, new ArrayList<>(), System.nanoTime());
+                    if (note != null) {
+                        log.println("its-fuzz: " + name + ": warm-up: " + note);
+                    }
+                }
                 long sendStartNs = System.nanoTime();
                 log.println("its-fuzz: " + name + ": job " + job.getJobID() + " is live; sending " + records.size()
                         + " records");
                 List<Future<RecordMetadata>> futures = new ArrayList<>(records.size());
-                String lockstepNote = send(records, producer, adviceIn, deadIn, futures, sendStartNs);
+                String lockstepNote = send(records, false, producer, adviceIn, deadIn, futures, sendStartNs);
                 producer.flush();
                 Map<Position, Integer> sent = new HashMap<>();
                 Map<Integer, String> sendErrors = new HashMap<>();
@@ -199,9 +214,13 @@ final class JobRun {
                 + "record sent to " + ends.readings() + " reached " + ends.deadLetters());
     }
 
-    /** @return why lockstep was given up, or null */
+    /**
+     * @param warmup whether these are warm-up readings, whose advice is flagged and kept apart
+     * @return why lockstep was given up, or null
+     */
     private String send(
             List<FuzzRecord> records,
+            boolean warmup,
             KafkaProducer<byte[], byte[]> producer,
             KafkaConsumer<byte[], byte[]> adviceIn,
             KafkaConsumer<byte[], byte[]> deadIn,
@@ -218,7 +237,8 @@ final class JobRun {
             if (record.advised() && note == null) {
                 long deadline = System.nanoTime() + ADVICE_TIMEOUT.toNanos();
                 AdviceKey key = new AdviceKey(record.detector(), record.seq());
-                while (!adviceKeys.contains(key) && !stopped) {
+                Set<AdviceKey> arrived = warmup ? warmupKeys : adviceKeys;
+                while (!arrived.contains(key) && !stopped) {
                     if (System.nanoTime() > deadline) {
                         note = "the advice of detector " + record.detector() + " seq " + record.seq()
                                 + " did not arrive within " + ADVICE_TIMEOUT.toSeconds()
@@ -269,6 +289,10 @@ final class JobRun {
             lastArrivalNs = System.nanoTime();
             try {
                 AdviceRecord a = RecordJson.readAdvice(r.value() == null ? new byte[0] : r.value());
+                if (a.warmup()) {
+                    warmupKeys.add(new AdviceKey(a.detector(), a.seq()));
+                    continue;
+                }
                 advice.add(a);
                 adviceKeys.add(new AdviceKey(a.detector(), a.seq()));
             } catch (RecordFormatException e) {

@@ -35,6 +35,34 @@ class CampaignPlanTest {
     }
 
     @Test
+    void aWarmupComesApartFlaggedAndTheCampaignsSeqsGoOnFromIt() throws Exception {
+        CampaignPlan plan = CampaignPlan.generate(300, STUDY, 5, 12);
+        assertThat(plan.warmup()).hasSize(12);
+        assertThat(plan.records()).hasSize(600);
+        assertThat(plan.validReadings()).isEqualTo(300);
+        Map<Long, Long> lastSeq = new HashMap<>();
+        for (FuzzRecord r : plan.warmup()) {
+            ReadingRecord reading = RecordJson.readReading(r.value());
+            assertThat(reading.warmup()).isTrue();
+            assertThat(reading.seq()).isEqualTo(lastSeq.getOrDefault(reading.detector(), -1L) + 1);
+            lastSeq.put(reading.detector(), reading.seq());
+        }
+        assertThat(lastSeq.values()).containsOnly(1L);
+        FuzzRecord first = plan.records().get(0);
+        ReadingRecord firstReading = RecordJson.readReading(first.value());
+        assertThat(firstReading.warmup()).isFalse();
+        assertThat(firstReading.seq())
+                .as("after two warm-up readings per detector")
+                .isEqualTo(2);
+        // No warm-up: the very campaign the same size and seed always gave.
+        List<FuzzRecord> without = CampaignPlan.generate(300, STUDY, 5, 0).records();
+        List<FuzzRecord> before = CampaignPlan.generate(300, STUDY, 5).records();
+        for (int i = 0; i < before.size(); i++) {
+            assertThat(without.get(i).value()).isEqualTo(before.get(i).value());
+        }
+    }
+
+    @Test
     void oneSeedAndSizeGiveTheSameBytes() {
         List<FuzzRecord> a = CampaignPlan.generate(300, STUDY, 5).records();
         List<FuzzRecord> b = CampaignPlan.generate(300, STUDY, 5).records();

@@ -36,6 +36,30 @@ class FuzzCommandTest {
     }
 
     @Test
+    void theWarmupIsATimeOrAReadingCountNotBoth(@TempDir Path dir) {
+        Result both = run(
+                "--warmup",
+                "2s",
+                "--warmup-records",
+                "6",
+                "--out",
+                dir.resolve("out").toString());
+        assertThat(both.exit()).isEqualTo(2);
+        assertThat(both.err()).contains("--warmup and --warmup-records are mutually exclusive");
+        assertThat(dir.resolve("out")).doesNotExist();
+
+        FuzzCommand byDefault = new FuzzCommand();
+        new CommandLine(byDefault).parseArgs();
+        assertThat(byDefault.warmupReadings(6)).isEqualTo(120);
+        FuzzCommand none = new FuzzCommand();
+        new CommandLine(none).parseArgs("--warmup", "0");
+        assertThat(none.warmupReadings(6)).isZero();
+        FuzzCommand counted = new FuzzCommand();
+        new CommandLine(counted).parseArgs("--warmup-records", "7");
+        assertThat(counted.warmupReadings(6)).isEqualTo(7);
+    }
+
+    @Test
     void aRunningDeploymentNeedsBothItsAddresses(@TempDir Path dir) {
         Result r = run("--bootstrap-servers", "localhost:9092", "--out", dir.toString());
         assertThat(r.exit()).isEqualTo(2);

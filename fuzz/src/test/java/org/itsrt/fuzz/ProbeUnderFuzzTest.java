@@ -80,7 +80,7 @@ class ProbeUnderFuzzTest {
                     run.toString(),
                     "--records",
                     Integer.toString(measurable.size()),
-                    "--warmup",
+                    "--steady-after",
                     "0s",
                     "--duration",
                     "120s",

@@ -111,8 +111,10 @@ class ItsJobTest {
     @Test
     void everyValidReadingIsAdvisedAndEveryBadOneDeadLettered() throws Exception {
         // Phase 1: five readings of each detector, with every kind of bad record among them.
-        List<ReadingRecord> phase1 = readings(0, 4);
-        Map<String, byte[]> malformed = malformedRecords(phase1.get(0));
+        // Each detector's first reading is a warm-up record: its advice must carry the flag.
+        Map<String, byte[]> malformed = malformedRecords(readings(0, 4).get(0));
+        List<ReadingRecord> phase1 =
+                readings(0, 4).stream().map(r -> r.withWarmup(r.seq() == 0)).toList();
         List<byte[]> input = new ArrayList<>();
         List<byte[]> bad = new ArrayList<>(malformed.values());
         for (int i = 0; i < phase1.size(); i++) {
@@ -158,6 +160,7 @@ class ItsJobTest {
                 assertThat(a.predictedFlow()).isCloseTo(predict(predictor, r), within(1e-4));
                 assertThat(a.sentNs()).isEqualTo(r.sentNs());
                 assertThat(a.intendedNs()).isEqualTo(r.intendedNs());
+                assertThat(a.warmup()).isEqualTo(r.warmup());
                 assertThat(a.model()).isEqualTo("lstm-flow/" + Engine.DEFAULT.engineName());
                 assertThat(a.parseNs()).isPositive();
                 assertThat(a.inferNs()).isPositive();
@@ -223,6 +226,9 @@ class ItsJobTest {
                 "unknown detector: 999999 is not in the routing graph",
                 RecordJson.write(new ReadingRecord(999_999, valid.ts(), valid.flow(), valid.speed(), 0, 1, 1)));
         records.put("not valid JSON: ", utf8("detector 764598, flow 300"));
+        records.put(
+                "field warmup: not a boolean: \"yes\"",
+                utf8(json.substring(0, json.length() - 1) + ",\"warmup\":\"yes\"}"));
         return records;
     }
 
@@ -269,7 +275,8 @@ class ItsJobTest {
 
     @Test
     void identityAdvisesWithTheLastFlowAndNoRoute() throws Exception {
-        List<ReadingRecord> records = readings(0, 1);
+        List<ReadingRecord> records =
+                readings(0, 1).stream().map(r -> r.withWarmup(r.seq() == 0)).toList();
         Run run = run("identity", values(records), "--identity", "--parallelism", "1");
         assertThat(run.advice).hasSize(records.size());
         for (AdviceRecord a : run.advice) {
@@ -280,13 +287,15 @@ class ItsJobTest {
             assertThat(a.routeCostS()).isZero();
             assertThat(a.inferNs()).isZero();
             assertThat(a.routeNs()).isZero();
+            assertThat(a.warmup()).isEqualTo(r.warmup());
         }
         assertThat(run.keptNetworkState).as("identity keeps no network state").isFalse();
     }
 
     @Test
     void microBatchesPredictWhatSingleCallsPredict() throws Exception {
-        List<ReadingRecord> records = readings(0, 4);
+        List<ReadingRecord> records =
+                readings(0, 4).stream().map(r -> r.withWarmup(r.seq() < 2)).toList();
         Run run = run(
                 "batched", values(records), "--parallelism", "1", "--max-batch", "4", "--max-batch-wait-us", "2000");
         assertThat(run.advice).hasSize(records.size());
@@ -294,6 +303,7 @@ class ItsJobTest {
             for (AdviceRecord a : run.advice) {
                 double single = predict(predictor, recordOf(records, a));
                 assertThat(a.predictedFlow()).isCloseTo(single, within(1e-5 * Math.max(1, single)));
+                assertThat(a.warmup()).isEqualTo(recordOf(records, a).warmup());
             }
         }
     }

@@ -14,6 +14,7 @@ import java.util.Objects;
  * @param parseNs       time to parse and validate the input record, in the job
  * @param inferNs       time to predict
  * @param routeNs       time to route
+ * @param warmup        the reading it answers was a warm-up record (docs/records.md)
  */
 public record AdviceRecord(
         long detector,
@@ -26,10 +27,39 @@ public record AdviceRecord(
         double routeCostS,
         long parseNs,
         long inferNs,
-        long routeNs) {
+        long routeNs,
+        boolean warmup) {
 
     public AdviceRecord {
         Objects.requireNonNull(model, "model");
         route = List.copyOf(route);
+    }
+
+    /** The advice of a measured reading: not part of a warm-up. */
+    public AdviceRecord(
+            long detector,
+            long seq,
+            long sentNs,
+            long intendedNs,
+            double predictedFlow,
+            String model,
+            List<Long> route,
+            double routeCostS,
+            long parseNs,
+            long inferNs,
+            long routeNs) {
+        this(
+                detector,
+                seq,
+                sentNs,
+                intendedNs,
+                predictedFlow,
+                model,
+                route,
+                routeCostS,
+                parseNs,
+                inferNs,
+                routeNs,
+                false);
     }
 }

@@ -14,9 +14,17 @@ import java.util.Objects;
  * @param seq        per-detector sequence number, from 0, so the probe can tell loss from reordering
  * @param sentNs     producer clock just before {@code send}
  * @param intendedNs when the open-loop schedule meant to send it, on the same clock
+ * @param warmup     sent in the run's warm-up phase: the probe keeps it out of the measured statistics
  */
 public record ReadingRecord(
-        long detector, Instant ts, double[] flow, double[] speed, long seq, long sentNs, long intendedNs) {
+        long detector,
+        Instant ts,
+        double[] flow,
+        double[] speed,
+        long seq,
+        long sentNs,
+        long intendedNs,
+        boolean warmup) {
 
     public static final int VERSION = 1;
     public static final int WINDOW = 12;
@@ -27,8 +35,19 @@ public record ReadingRecord(
         Objects.requireNonNull(speed, "speed");
     }
 
+    /** A measured reading: not part of a warm-up. */
+    public ReadingRecord(
+            long detector, Instant ts, double[] flow, double[] speed, long seq, long sentNs, long intendedNs) {
+        this(detector, ts, flow, speed, seq, sentNs, intendedNs, false);
+    }
+
+    /** The same record flagged as a warm-up record, or not. */
+    public ReadingRecord withWarmup(boolean warmup) {
+        return new ReadingRecord(detector, ts, flow, speed, seq, sentNs, intendedNs, warmup);
+    }
+
     /** The same record stamped at send time. */
     public ReadingRecord stamped(long sentNs, long intendedNs) {
-        return new ReadingRecord(detector, ts, flow, speed, seq, sentNs, intendedNs);
+        return new ReadingRecord(detector, ts, flow, speed, seq, sentNs, intendedNs, warmup);
     }
 }

@@ -16,6 +16,8 @@ public final class RecordFields {
     public static final String SEQ = "seq";
     public static final String SENT_NS = "sent_ns";
     public static final String INTENDED_NS = "intended_ns";
+    /** {@code true} on a record of the run's warm-up phase; omitted (never {@code false}) otherwise. */
+    public static final String WARMUP = "warmup";
 
     // its.readings only
     public static final String TS = "ts";

@@ -87,6 +87,7 @@ public final class RecordJson {
             g.writeNumberField(RecordFields.SEQ, r.seq());
             g.writeNumberField(RecordFields.SENT_NS, r.sentNs());
             g.writeNumberField(RecordFields.INTENDED_NS, r.intendedNs());
+            writeWarmup(g, r.warmup());
             g.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -114,6 +115,7 @@ public final class RecordJson {
             g.writeNumberField(RecordFields.PARSE_NS, a.parseNs());
             g.writeNumberField(RecordFields.INFER_NS, a.inferNs());
             g.writeNumberField(RecordFields.ROUTE_NS, a.routeNs());
+            writeWarmup(g, a.warmup());
             g.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -143,7 +145,8 @@ public final class RecordJson {
                 speed,
                 seq,
                 anyLong(root, RecordFields.SENT_NS),
-                anyLong(root, RecordFields.INTENDED_NS));
+                anyLong(root, RecordFields.INTENDED_NS),
+                warmup(root));
     }
 
     /** Reads an advice record (the probe and tests use it). */
@@ -174,7 +177,31 @@ public final class RecordJson {
                 cost.asDouble(),
                 anyLong(root, RecordFields.PARSE_NS),
                 anyLong(root, RecordFields.INFER_NS),
-                anyLong(root, RecordFields.ROUTE_NS));
+                anyLong(root, RecordFields.ROUTE_NS),
+                warmup(root));
+    }
+
+    /**
+     * The warm-up flag: absent is false (every record before the flag existed is measured); when
+     * present it must be a JSON boolean, so that {@code "warmup":"false"} or {@code 1} cannot be
+     * read as one thing by one reader and another by the next.
+     */
+    private static boolean warmup(JsonNode root) throws RecordFormatException {
+        JsonNode node = root.get(RecordFields.WARMUP);
+        if (node == null) {
+            return false;
+        }
+        if (!node.isBoolean()) {
+            throw new RecordFormatException(field(RecordFields.WARMUP) + "not a boolean: " + abbreviate(node));
+        }
+        return node.booleanValue();
+    }
+
+    /** Written only when true, so that a measured record is byte for byte what it was before the flag. */
+    private static void writeWarmup(JsonGenerator g, boolean warmup) throws IOException {
+        if (warmup) {
+            g.writeBooleanField(RecordFields.WARMUP, true);
+        }
     }
 
     /** "field NAME: ", the category of a problem with one field. */

@@ -16,12 +16,26 @@ package org.itsrt.records;
  * @param parseNs    in-job parse duration, or {@link #ABSENT}
  * @param inferNs    in-job inference duration, or {@link #ABSENT}
  * @param routeNs    in-job routing duration, or {@link #ABSENT}
+ * @param warmup     the record belongs to the run's warm-up phase ({@code "warmup":true})
  */
 public record RecordStamps(
-        long detector, long seq, long sentNs, long intendedNs, long parseNs, long inferNs, long routeNs) {
+        long detector,
+        long seq,
+        long sentNs,
+        long intendedNs,
+        long parseNs,
+        long inferNs,
+        long routeNs,
+        boolean warmup) {
 
     /** Marks an optional field the record does not carry (no clock reading or duration is this value). */
     public static final long ABSENT = Long.MIN_VALUE;
+
+    /** The stamps of a measured record: not part of a warm-up. */
+    public RecordStamps(
+            long detector, long seq, long sentNs, long intendedNs, long parseNs, long inferNs, long routeNs) {
+        this(detector, seq, sentNs, intendedNs, parseNs, inferNs, routeNs, false);
+    }
 
     public boolean hasIntended() {
         return intendedNs != ABSENT;

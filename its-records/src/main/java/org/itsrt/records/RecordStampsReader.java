@@ -12,7 +12,7 @@ import java.io.IOException;
 /**
  * Reads the {@link RecordStamps} of a record of either topic (docs/records.md): {@code detector},
  * {@code seq}, {@code sent_ns}, and where present {@code intended_ns}, {@code parse_ns},
- * {@code infer_ns}, {@code route_ns}. Everything else (flows, speeds, route, prediction) is skipped
+ * {@code infer_ns}, {@code route_ns}, {@code warmup}. Everything else (flows, speeds, route, prediction) is skipped
  * token by token without being built into objects, so a consumer that measures every record (the
  * latency probe, between two polls) pays little for it. {@link RecordJson} reads and validates
  * whole records; both take the field names from {@link RecordFields}.
@@ -67,6 +67,7 @@ public final class RecordStampsReader {
         long parse = RecordStamps.ABSENT;
         long infer = RecordStamps.ABSENT;
         long route = RecordStamps.ABSENT;
+        boolean warmup = false;
         try (JsonParser json = JSON.createParser(value)) {
             if (json.nextToken() != JsonToken.START_OBJECT) {
                 throw new MalformedRecordException("not a JSON object", "the value is not a JSON object");
@@ -101,6 +102,7 @@ public final class RecordStampsReader {
                     case RecordFields.PARSE_NS -> parse = optional(json, fieldValue, RecordFields.PARSE_NS, true);
                     case RecordFields.INFER_NS -> infer = optional(json, fieldValue, RecordFields.INFER_NS, true);
                     case RecordFields.ROUTE_NS -> route = optional(json, fieldValue, RecordFields.ROUTE_NS, true);
+                    case RecordFields.WARMUP -> warmup = flag(json, fieldValue, RecordFields.WARMUP);
                     default -> json.skipChildren();
                 }
             }
@@ -131,7 +133,7 @@ public final class RecordStampsReader {
         if (!hasSent) {
             throw missing(RecordFields.SENT_NS);
         }
-        return new RecordStamps(detector, seq, sent, intended, parse, infer, route);
+        return new RecordStamps(detector, seq, sent, intended, parse, infer, route, warmup);
     }
 
     private static MalformedRecordException missing(String field) {
@@ -165,6 +167,21 @@ public final class RecordStampsReader {
             throw new MalformedRecordException("invalid " + field, "\"" + field + "\" is out of range");
         }
         return value;
+    }
+
+    /** A boolean field: {@code true} or {@code false}, nothing else (as {@link RecordJson} reads it). */
+    private static boolean flag(JsonParser json, JsonToken token, String field)
+            throws IOException, MalformedRecordException {
+        if (token == JsonToken.VALUE_TRUE) {
+            return true;
+        }
+        if (token == JsonToken.VALUE_FALSE) {
+            return false;
+        }
+        json.skipChildren();
+        String description = describe(json, token);
+        throw new MalformedRecordException(
+                "invalid " + field, "\"" + field + "\" is " + description + ", expected true or false");
     }
 
     private static long longValue(JsonParser json, String field) throws IOException, MalformedRecordException {

@@ -60,6 +60,58 @@ class RecordJsonTest {
         assertThat(RecordJson.readAdvice(RecordJson.write(advice))).isEqualTo(advice);
     }
 
+    @Test
+    void theWarmupFlagRoundTripsAndIsWrittenOnlyWhenTrue() throws Exception {
+        ReadingRecord measured = sample();
+        ReadingRecord warmup = measured.withWarmup(true);
+
+        assertThat(new String(RecordJson.write(measured), StandardCharsets.UTF_8))
+                .doesNotContain("warmup");
+        assertThat(new String(RecordJson.write(warmup), StandardCharsets.UTF_8))
+                .endsWith(",\"intended_ns\":123000000,\"warmup\":true}");
+        assertThat(RecordJson.readReading(RecordJson.write(warmup)).warmup()).isTrue();
+        assertThat(RecordJson.readReading(RecordJson.write(measured)).warmup()).isFalse();
+        assertThat(RecordJson.readReading(RecordJson.write(warmup.stamped(5, 4)))
+                        .warmup())
+                .as("stamping keeps the flag")
+                .isTrue();
+
+        AdviceRecord advice =
+                new AdviceRecord(764598, 3, 10, 9, 312.25, "lstm-flow/kernel", List.of(764598L), 0.0, 1, 2, 3, true);
+        assertThat(new String(RecordJson.write(advice), StandardCharsets.UTF_8)).endsWith(",\"warmup\":true}");
+        assertThat(RecordJson.readAdvice(RecordJson.write(advice))).isEqualTo(advice);
+    }
+
+    @Test
+    void anExplicitFalseFlagIsAMeasuredRecord() throws Exception {
+        String json = VALID.replace("\"seq\":3", "\"seq\":3,\"warmup\":false");
+        assertThat(RecordJson.readReading(json.getBytes(StandardCharsets.UTF_8)).warmup())
+                .isFalse();
+    }
+
+    @ParameterizedTest(name = "warmup {0}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "\"true\" | field warmup: not a boolean: \"true\"",
+                "1 | field warmup: not a boolean: 1",
+                "null | field warmup: not a boolean: null",
+                "[true] | field warmup: not a boolean: [true]",
+            })
+    void aWarmupFlagThatIsNotABooleanIsRejected(String value, String reason) {
+        String reading = VALID.replace("\"seq\":3", "\"seq\":3,\"warmup\":" + value);
+        assertThatThrownBy(() -> RecordJson.readReading(reading.getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(RecordFormatException.class)
+                .hasMessage(reason);
+        String advice = new String(
+                        RecordJson.write(new AdviceRecord(5, 3, 10, 9, 1.0, "m", List.of(5L), 0.0, 1, 2, 3)),
+                        StandardCharsets.UTF_8)
+                .replace("}", ",\"warmup\":" + value + "}");
+        assertThatThrownBy(() -> RecordJson.readAdvice(advice.getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(RecordFormatException.class)
+                .hasMessage(reason);
+    }
+
     private static final String VALID = "{\"v\":1,\"detector\":5,\"ts\":\"2018-03-01T08:55:00Z\","
             + "\"flow\":[1,2,3,4,5,6,7,8,9,10,11,12],\"speed\":[1,2,3,4,5,6,7,8,9,10,11,12],"
             + "\"seq\":3,\"sent_ns\":10,\"intended_ns\":9}";

@@ -53,6 +53,43 @@ class RecordStampsReaderTest {
     }
 
     @Test
+    void readsTheWarmupFlagOfBothKindsAndAbsentIsMeasured() throws Exception {
+        double[] flow = new double[ReadingRecord.WINDOW];
+        double[] speed = new double[ReadingRecord.WINDOW];
+        Arrays.fill(flow, 300);
+        Arrays.fill(speed, 60);
+        ReadingRecord reading =
+                new ReadingRecord(717731, Instant.parse("2018-03-01T08:55:00Z"), flow, speed, 0, 100, 90, true);
+        AdviceRecord advice = new AdviceRecord(717731, 0, 100, 90, 1.0, "m", List.of(717731L), 0.0, 1, 2, 3, true);
+
+        assertThat(RecordStampsReader.read(RecordJson.write(reading)).warmup()).isTrue();
+        assertThat(RecordStampsReader.read(RecordJson.write(advice)).warmup()).isTrue();
+        assertThat(RecordStampsReader.read(RecordJson.write(reading.withWarmup(false)))
+                        .warmup())
+                .isFalse();
+        assertThat(read("{\"detector\":1,\"seq\":0,\"sent_ns\":5,\"warmup\":false}")
+                        .warmup())
+                .isFalse();
+    }
+
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "\"true\" | \"warmup\" is the string \"true\", expected true or false",
+                "1 | \"warmup\" is 1, expected true or false",
+                "null | \"warmup\" is null, expected true or false",
+                "{} | \"warmup\" is an object, expected true or false",
+            })
+    void aWarmupFlagThatIsNotABooleanIsMalformed(String value, String detail) {
+        assertThatThrownBy(() -> read("{\"detector\":1,\"seq\":0,\"sent_ns\":5,\"warmup\":" + value + "}"))
+                .isInstanceOfSatisfying(MalformedRecordException.class, e -> {
+                    assertThat(e.reason()).isEqualTo("invalid warmup");
+                    assertThat(e.getMessage()).contains(detail);
+                });
+    }
+
+    @Test
     void intendedTimeAndStagesMayBeNullOrAbsent() throws Exception {
         RecordStamps s =
                 read("{\"v\":1,\"detector\":1,\"seq\":0,\"sent_ns\":5,\"intended_ns\":null,\"parse_ns\":null}");

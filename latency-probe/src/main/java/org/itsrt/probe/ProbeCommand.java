@@ -105,8 +105,8 @@ public final class ProbeCommand implements Callable<Integer> {
             names = "--records",
             defaultValue = "0",
             paramLabel = "N",
-            description = "stop after N distinct readings (measurable records; a duplicate of one already received "
-                    + "does not count) (default: no limit)")
+            description = "stop after N distinct measured records (a duplicate of one already received and a "
+                    + "warm-up record do not count) (default: no limit)")
     long records;
 
     @Option(
@@ -128,8 +128,8 @@ public final class ProbeCommand implements Callable<Integer> {
             names = "--expect",
             defaultValue = "0",
             paramLabel = "N",
-            description = "records the producers will send in all; the report gives the shortfall and progress "
-                    + "an ETA (default: unknown)")
+            description = "measured records the producers will send in all, warm-up records not counted; the "
+                    + "report gives the shortfall and progress an ETA (default: unknown)")
     long expect;
 
     @Option(
@@ -160,13 +160,18 @@ public final class ProbeCommand implements Callable<Integer> {
     double sloMs;
 
     @Option(
-            names = "--warmup",
+            names = "--steady-after",
             defaultValue = "120s",
             converter = DurationConverter.class,
             paramLabel = "TIME",
-            description = "left out of the steady-state rows, counted from the first arrival "
+            description = "left out of the steady-state rows, counted from the first measured arrival; warm-up "
+                    + "records (\"warmup\":true, sent by producers with --warmup) are kept apart whatever this is "
                     + "(default: ${DEFAULT-VALUE})")
-    Duration warmup;
+    Duration steadyAfter;
+
+    /** The old name of --steady-after: refused with a pointer, since --warmup now names the producers' phase. */
+    @Option(names = "--warmup", hidden = true, paramLabel = "TIME")
+    String oldWarmup;
 
     @Option(
             names = "--faults",
@@ -289,6 +294,13 @@ public final class ProbeCommand implements Callable<Integer> {
     /** Checks every option and turns them into the run's options; a bad one fails naming it. */
     ProbeRun.Options options() {
         CommandLine cmd = spec.commandLine();
+        if (oldWarmup != null) {
+            throw new CommandLine.ParameterException(
+                    cmd,
+                    "--warmup is not a probe option: the steady-state cut is --steady-after " + oldWarmup
+                            + "; a warm-up phase is sent by the producers (--warmup there), and the probe keeps "
+                            + "its flagged records apart by itself");
+        }
         if (records < 0) {
             throw new CommandLine.ParameterException(cmd, "--records must be >= 0, got " + records);
         }
@@ -346,7 +358,7 @@ public final class ProbeCommand implements Callable<Integer> {
                 fromBeginning,
                 Map.copyOf(consumerProps),
                 new ConsumeLoop.Limits(records, durationNs, idleNs),
-                new RunStats.Settings(window.toNanos(), sloNs, warmup.toNanos()),
+                new RunStats.Settings(window.toNanos(), sloNs, steadyAfter.toNanos()),
                 expect,
                 progress.toNanos(),
                 stops,

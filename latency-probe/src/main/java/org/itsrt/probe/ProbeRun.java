@@ -45,8 +45,9 @@ public final class ProbeRun {
 
     /**
      * @param limits         when to stop
-     * @param settings       SLO window, SLO and warm-up
-     * @param expected       records the producers will send ({@code --expect}), 0 when unknown
+     * @param settings       SLO window, SLO and steady-state cut
+     * @param expected       measured records the producers will send ({@code --expect}), 0 when
+     *                       unknown; warm-up records are not counted
      * @param progressEveryNs time between progress lines, 0 for none
      * @param stopDescription why the run stopped, per reason, for the report (e.g. {@code --records 20000})
      * @param faultsFile     a faults file ({@link FaultFile}) written by the process that injects
@@ -281,10 +282,16 @@ public final class ProbeRun {
                         "its-probe topic " + options.topic() + " at " + options.bootstrapServers(),
                         "clock " + clock.info().describe(),
                         "values in ns"));
-        ArrivalSink sink = ArrivalSink.all(List.of(stats, csv, hlog, timeline, progress));
+        // Warm-up records go to the statistics (which keep them apart) and to the progress line;
+        // the raw latencies and the plots hold measured records only.
+        ArrivalSink sink = ArrivalSink.all(List.of(
+                stats,
+                ArrivalSink.measuredOnly(csv),
+                ArrivalSink.measuredOnly(hlog),
+                ArrivalSink.measuredOnly(timeline),
+                progress));
 
-        ConsumeLoop consumeLoop = new ConsumeLoop(
-                consumer, clock, sink, options.limits(), () -> stats.sequences().distinctTotal());
+        ConsumeLoop consumeLoop = new ConsumeLoop(consumer, clock, sink, options.limits(), stats::measuredDistinct);
         loop = consumeLoop;
         if (stopRequested) {
             consumeLoop.stop();

@@ -73,6 +73,8 @@ class ProbeAgainstKafkaTest {
     void measuresEveryRecordTheProducersSendOnce(@TempDir Path dir) throws Exception {
         Path run = dir.resolve("run");
         int records = 120;
+        // Two flagged warm-up records per detector first: kept apart, not counted by --records.
+        int warmupRecords = 12;
         CompletableFuture<Result> probe = CompletableFuture.supplyAsync(() -> probe(
                 "--bootstrap-servers",
                 kafka.bootstrapServers(),
@@ -84,7 +86,7 @@ class ProbeAgainstKafkaTest {
                 Integer.toString(records),
                 "--expect",
                 Integer.toString(records),
-                "--warmup",
+                "--steady-after",
                 "0s",
                 "--duration",
                 "60s",
@@ -101,6 +103,8 @@ class ProbeAgainstKafkaTest {
                         SAMPLE.toString(),
                         "--records",
                         Integer.toString(records),
+                        "--warmup-records",
+                        Integer.toString(warmupRecords),
                         "--rate",
                         "20",
                         "--progress-every",
@@ -123,6 +127,9 @@ class ProbeAgainstKafkaTest {
         assertThat(summary.at("/sequence/total/duplicated").asLong()).isZero();
         assertThat(summary.at("/sequence/total/reordered").asLong()).isZero();
         assertThat(summary.at("/sequence/per_detector").size()).isEqualTo(6);
+        assertThat(summary.at("/sequence/total/distinct").asLong()).isEqualTo(records + warmupRecords);
+        assertThat(summary.at("/warmup/records").asLong()).isEqualTo(warmupRecords);
+        assertThat(summary.at("/warmup/max_ms").isNumber()).isTrue();
         assertThat(summary.at("/latency/from_sent/all/count").asLong()).isEqualTo(records);
         // Same clock on both ends: every arrival comes after its send, which comes after its intended time,
         // and each row's latencies are its own stamps' differences.

@@ -23,7 +23,7 @@ class ProbeCommandTest {
                 "0.5s",
                 "--window",
                 "250ms",
-                "--warmup",
+                "--steady-after",
                 "PT2M",
                 "--progress",
                 "0",
@@ -35,12 +35,21 @@ class ProbeCommandTest {
         assertThat(options.limits().durationNs()).isEqualTo(90_000_000_000L);
         assertThat(options.limits().idleNs()).isEqualTo(500_000_000L);
         assertThat(options.settings().windowNs()).isEqualTo(250_000_000L);
-        assertThat(options.settings().warmupNs()).isEqualTo(120_000_000_000L);
+        assertThat(options.settings().steadyAfterNs()).isEqualTo(120_000_000_000L);
         assertThat(options.progressEveryNs()).isZero();
         assertThat(options.faultsFile()).isEqualTo(java.nio.file.Path.of("chaos", "faults.csv"));
         assertThat(options.stopDescription().get(ConsumeLoop.StopReason.DURATION))
                 .isEqualTo("--duration 1m30s");
         assertThat(options.stopDescription().get(ConsumeLoop.StopReason.IDLE)).startsWith("--idle-timeout 500ms ");
+    }
+
+    @Test
+    void theOldWarmupOptionPointsToSteadyAfter() {
+        CommandLine cmd = ProbeCommand.commandLine();
+        cmd.parseArgs("--warmup", "30s");
+        assertThatThrownBy(() -> ((ProbeCommand) cmd.getCommand()).options())
+                .isInstanceOf(CommandLine.ParameterException.class)
+                .hasMessageContaining("--warmup is not a probe option: the steady-state cut is --steady-after 30s");
     }
 
     @Test

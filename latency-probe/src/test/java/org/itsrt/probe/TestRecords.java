@@ -41,6 +41,12 @@ public final class TestRecords {
                 .getBytes(StandardCharsets.UTF_8);
     }
 
+    /** The same record flagged as a warm-up record ({@code "warmup":true} last, as the codec writes it). */
+    public static byte[] warmup(byte[] record) {
+        String json = new String(record, StandardCharsets.UTF_8);
+        return (json.substring(0, json.length() - 1) + ",\"warmup\":true}").getBytes(StandardCharsets.UTF_8);
+    }
+
     public static ConsumerRecord<byte[], byte[]> record(String topic, int partition, long offset, byte[] value) {
         return new ConsumerRecord<>(topic, partition, offset, null, value);
     }

@@ -68,6 +68,16 @@ import picocli.CommandLine.Spec;
         })
 public final class DemoCommand implements Callable<Integer> {
 
+    /**
+     * The warm-up of a full run, in seconds: long enough for the job's JIT compilation, the
+     * predictor's and Kafka's caches and Flink's network buffers to settle before the study's
+     * 20,000 records are measured (docs/pipeline-run.md, "Warm-up", gives the settle times behind it).
+     */
+    static final int DEFAULT_WARMUP_S = 60;
+
+    /** The warm-up of {@code --quick}: a third of its 30 s of measured records. */
+    static final int QUICK_WARMUP_S = 10;
+
     @Spec
     private CommandSpec spec;
 
@@ -75,11 +85,13 @@ public final class DemoCommand implements Callable<Integer> {
             names = "--records",
             defaultValue = "20000",
             paramLabel = "N",
-            description =
-                    "records to send and measure, all detectors together (default: ${DEFAULT-VALUE}, the study's run)")
+            description = "measured records to send, all detectors together, after the warm-up (default: "
+                    + "${DEFAULT-VALUE}, the study's run)")
     long records;
 
-    @Option(names = "--quick", description = "a 30-second run: 30 s of records at the rate, 10 s warm-up")
+    @Option(
+            names = "--quick",
+            description = "a 30-second run: 30 s of measured records at the rate, after a 10 s warm-up")
     boolean quick;
 
     @CommandLine.Mixin
@@ -217,8 +229,24 @@ public final class DemoCommand implements Callable<Integer> {
             names = "--warmup",
             paramLabel = "TIME",
             converter = DurationConverter.class,
-            description = "left out of the steady-state rows, e.g. 500ms, 30s, 2m (default: 120s; 10s with --quick)")
+            description = "a warm-up phase before the measured records: the producers send flagged records for this "
+                    + "long first, on the same schedule, and the probe reports them apart; 0 for none, today's runs "
+                    + "(default: " + DEFAULT_WARMUP_S + "s; " + QUICK_WARMUP_S + "s with --quick)")
     Duration warmup;
+
+    @Option(
+            names = "--warmup-records",
+            paramLabel = "N",
+            description = "the warm-up as N records in all instead of a time (not with --warmup)")
+    Long warmupRecords;
+
+    @Option(
+            names = "--steady-after",
+            paramLabel = "TIME",
+            converter = DurationConverter.class,
+            description = "left out of the steady-state rows, counted from the first measured arrival (default: 0 "
+                    + "with a warm-up, which already keeps the start out; without one 120s, 10s with --quick)")
+    Duration steadyAfter;
 
     @Option(
             names = "--slo-ms",
@@ -351,6 +379,10 @@ public final class DemoCommand implements Callable<Integer> {
                 load.records());
         System.out.println(report.latencyTable());
         System.out.println(report.deliveryLine());
+        String settle = report.settleLine();
+        if (settle != null && result.probe().warmup().records() > 0) {
+            System.out.println("warm-up: " + settle);
+        }
         System.out.println("results: " + summary + " (probe: "
                 + result.dir().resolve("probe").resolve("summary.md") + ", producers: "
                 + result.dir().resolve("producer.md") + ")");
@@ -438,13 +470,36 @@ public final class DemoCommand implements Callable<Integer> {
         return new StackSpec(broker, cluster, parallelism, pins).withKafkaConfig(clientConfig);
     }
 
-    private LoadSpec loadSpec() {
+    LoadSpec loadSpec() {
         if (records <= 0) {
             throw new IllegalArgumentException("--records must be > 0, got " + records);
         }
+        if (warmup != null && warmupRecords != null) {
+            throw new IllegalArgumentException("--warmup and --warmup-records are mutually exclusive: give one");
+        }
+        if (warmupRecords != null && warmupRecords < 0) {
+            throw new IllegalArgumentException("--warmup-records must be >= 0, got " + warmupRecords);
+        }
         long total = quick ? Math.round(rate * ProducerRun.STUDY_DETECTORS.size() * 30) : records;
-        Duration warm = warmup != null ? warmup : quick ? Duration.ofSeconds(10) : Duration.ofSeconds(120);
+        long warmupTotal = warmupRecords != null
+                ? warmupRecords
+                : ProducerRun.warmupRecordsOf(
+                        warmup != null ? warmup : Duration.ofSeconds(quick ? QUICK_WARMUP_S : DEFAULT_WARMUP_S),
+                        rate,
+                        ProducerRun.STUDY_DETECTORS.size());
+        // Without a warm-up phase the steady-state rows cut the start as they always did.
+        Duration cut = steadyAfter != null
+                ? steadyAfter
+                : warmupTotal > 0 ? Duration.ZERO : Duration.ofSeconds(quick ? 10 : 120);
         return new LoadSpec(
-                inputs.data(), ProducerRun.STUDY_DETECTORS, rate, total, warm, sloMs, producerProps, consumerProps);
+                inputs.data(),
+                ProducerRun.STUDY_DETECTORS,
+                rate,
+                total,
+                cut,
+                sloMs,
+                producerProps,
+                consumerProps,
+                warmupTotal);
     }
 }

@@ -158,6 +158,13 @@ final class Measurement {
                 load.detectors().size(),
                 load.ratePerDetector(),
                 load.data()));
+        if (load.warmupRecords() > 0) {
+            facts.add(String.format(
+                    java.util.Locale.ROOT,
+                    "warm-up: %,d records (%s) sent first, flagged, and kept out of the measured figures",
+                    load.warmupRecords(),
+                    org.itsrt.cli.Durations.format(load.warmupDuration())));
+        }
         facts.add(stack.describe());
         if (!stack.spec().pins().isEmpty()) {
             facts.add("pinned (taskset): " + stack.spec().pins());
@@ -197,7 +204,8 @@ final class Measurement {
                 "all",
                 load.producerProperties(),
                 PROGRESS_EVERY,
-                stack.clientConfig(KafkaSecurity.User.PRODUCER));
+                stack.clientConfig(KafkaSecurity.User.PRODUCER),
+                load.warmupRecords());
         ProducerRun replay = ProducerRun.prepare(plan, log);
         producers = replay;
         if (stopped) {
@@ -293,7 +301,7 @@ final class Measurement {
                         new RunStats.Settings(
                                 SLO_WINDOW.toNanos(),
                                 Math.round(load.sloMs() * 1e6),
-                                load.warmup().toNanos()),
+                                load.steadyAfter().toNanos()),
                         total,
                         PROGRESS_EVERY.toNanos(),
                         stops)

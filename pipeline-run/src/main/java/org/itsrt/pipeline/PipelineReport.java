@@ -29,7 +29,10 @@ public final class PipelineReport {
         return result.identity() ? "Pipeline run: identity floor" : "Pipeline run: the ITS pipeline";
     }
 
-    /** The latency table (ms): both latencies, the whole run and its steady state. */
+    /**
+     * The latency table (ms): both latencies, the whole run and its steady state (when the
+     * steady-state cut leaves something out), and the warm-up records apart.
+     */
     public String latencyTable() {
         ProbeSummary probe = result.probe();
         StringBuilder md = new StringBuilder("| latency (ms) | span |");
@@ -38,15 +41,55 @@ public final class PipelineReport {
         }
         md.append("\n|---|---|");
         md.append("---:|".repeat(COLUMNS.length)).append('\n');
-        double warmup = probe.settings().warmupS();
+        double steadyAfter = probe.settings().steadyAfterS();
         for (String kind : List.of("from_intended", "from_sent")) {
             ProbeSummary.Spans<LatencyStats> spans = probe.latency().of(kind);
             row(md, kind, "all", spans.all());
-            if (spans.steadyState() != null) {
-                row(md, kind, String.format(Locale.ROOT, "steady state (from %.0f s)", warmup), spans.steadyState());
+            // With no cut the steady state is the whole run again: one row says it.
+            if (spans.steadyState() != null && steadyAfter > 0) {
+                row(
+                        md,
+                        kind,
+                        String.format(Locale.ROOT, "steady state (from %.0f s)", steadyAfter),
+                        spans.steadyState());
             }
         }
+        ProbeSummary.Warmup warmup = probe.warmup();
+        if (warmup.records() > 0) {
+            md.append("| ")
+                    .append(probe.primaryLatency().replace('_', ' '))
+                    .append(" | warm-up (not measured) | ")
+                    .append(String.format(Locale.ROOT, "%,d", warmup.records()))
+                    .append(" |");
+            for (Double value : new Double[] {warmup.p50Ms(), null, warmup.p99Ms(), null, warmup.maxMs()}) {
+                md.append(value == null ? " - |" : String.format(Locale.ROOT, " %.2f |", value));
+            }
+            md.append('\n');
+        }
         return md.toString();
+    }
+
+    /**
+     * When latency settled, counted from the first arrival (warm-up records included): the end of
+     * the last SLO window whose p95 exceeded the probe's factor times the measured median; null
+     * when the probe could not tell (no measured window).
+     */
+    public String settleLine() {
+        ProbeSummary probe = result.probe();
+        ProbeSummary.Warmup w = probe.warmup();
+        if (w.settledAfterS() == null) {
+            return null;
+        }
+        return String.format(
+                Locale.ROOT,
+                "latency settled %.0f s after the first arrival (last %.0f s window with p95 > %.0f x the measured "
+                        + "median %.2f ms; %d such window(s), %d among the measured records)",
+                w.settledAfterS(),
+                probe.settings().windowS(),
+                w.settleFactor(),
+                w.medianWindowP95Ms(),
+                w.windowsOver(),
+                w.measuredWindowsOver());
     }
 
     private static void row(StringBuilder md, String kind, String span, LatencyStats s) {
@@ -109,6 +152,11 @@ public final class PipelineReport {
                         + "stamp; percentiles are HdrHistogram's. Delivery: ")
                 .append(deliveryLine())
                 .append(".\n\n");
+        String settle = settleLine();
+        // Only beside a warm-up: a run without one keeps the report it always had.
+        if (settle != null && result.probe().warmup().records() > 0) {
+            md.append("Warm-up: ").append(settle).append(".\n\n");
+        }
         md.append(
                 "Details: [the probe's report](probe/summary.md) (per-detector delivery, stages, SLO windows, plots), "
                         + "[the producers' report](producer.md).\n\n");

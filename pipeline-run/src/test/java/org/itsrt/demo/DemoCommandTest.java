@@ -9,6 +9,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import org.itsrt.pipeline.LoadSpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -35,8 +37,8 @@ class DemoCommandTest {
                             "120",
                             "--rate",
                             "10",
-                            "--warmup",
-                            "0s",
+                            "--warmup-records",
+                            "12",
                             "--data",
                             ROOT.resolve("data/sample/synthetic-readings.csv").toString(),
                             "--model",
@@ -54,17 +56,25 @@ class DemoCommandTest {
         String console = out.toString(StandardCharsets.UTF_8);
 
         assertThat(exit).as(console).isZero();
+        // 12 warm-up records first: reported apart, not among the 120 measured.
         assertThat(console)
                 .contains("120 of 120 records measured end to end")
-                .contains("lost 0, duplicated 0, reordered 0, never arrived 0, dead-lettered 0");
+                .contains("| warm-up (not measured) | 12 |")
+                .contains("lost 0, duplicated 0, reordered 0, never arrived 0, dead-lettered 0")
+                .contains("warm-up: latency settled ");
         JsonNode probe =
                 new ObjectMapper().readTree(run.resolve("probe/summary.json").toFile());
         assertThat(probe.at("/run/topic").asText()).isEqualTo("its.advice");
         assertThat(probe.at("/records/measured").asLong()).isEqualTo(120);
         // Advice carries the job's stage durations: the probe saw inference for every record.
         assertThat(probe.at("/stages/infer/count").asLong()).isEqualTo(120);
+        assertThat(probe.at("/warmup/records").asLong()).isEqualTo(12);
+        assertThat(probe.at("/sequence/total/distinct").asLong()).isEqualTo(132);
+        assertThat(probe.at("/settings/steady_after_s").asDouble()).isZero();
+        assertThat(probe.at("/warmup/settled_after_s").isNumber()).isTrue();
         assertThat(Files.readString(run.resolve("summary.md")))
                 .contains("## End-to-end latency")
+                .contains("warm-up: 12 records (200ms) sent first, flagged")
                 .contains("predict (LSTM) and route (A*)")
                 .contains("standalone cluster (JobManager pid")
                 .contains("-XX:+UseSerialGC")
@@ -90,8 +100,8 @@ class DemoCommandTest {
                             "60",
                             "--rate",
                             "10",
-                            "--warmup",
-                            "0s",
+                            "--warmup-records",
+                            "6",
                             "--data",
                             ROOT.resolve("data/sample/synthetic-readings.csv").toString(),
                             "--model",
@@ -110,6 +120,9 @@ class DemoCommandTest {
                 .readTree(run.resolve("job/probe/summary.json").toFile());
         assertThat(floor.at("/records/measured").asLong()).isEqualTo(60);
         assertThat(job.at("/records/measured").asLong()).isEqualTo(60);
+        // Each phase has its own warm-up.
+        assertThat(floor.at("/warmup/records").asLong()).isEqualTo(6);
+        assertThat(job.at("/warmup/records").asLong()).isEqualTo(6);
         // The floor does no inference; the job infers every record.
         assertThat(floor.at("/stages/infer/max_us").asDouble()).isZero();
         assertThat(job.at("/stages/infer/count").asLong()).isEqualTo(60);
@@ -121,6 +134,40 @@ class DemoCommandTest {
         assertThat(Files.readString(run.resolve("job/summary.md")))
                 .contains("dead-lettered 0")
                 .contains("MiniCluster in this process");
+    }
+
+    private static LoadSpec load(String... args) {
+        DemoCommand demo = new DemoCommand();
+        String[] withData = java.util.stream.Stream.concat(
+                        java.util.Arrays.stream(args),
+                        java.util.stream.Stream.of(
+                                "--data",
+                                ROOT.resolve("data/sample/synthetic-readings.csv")
+                                        .toString()))
+                .toArray(String[]::new);
+        new CommandLine(demo).parseArgs(withData);
+        return demo.loadSpec();
+    }
+
+    @Test
+    void theWarmupDefaultsAndTheirOffSwitch() {
+        // Full run: 60 s at 10 records/s on six detectors, then the 20,000 measured records, no cut.
+        LoadSpec full = load();
+        assertThat(full.records()).isEqualTo(20_000);
+        assertThat(full.warmupRecords()).isEqualTo(3_600);
+        assertThat(full.steadyAfter()).isZero();
+        LoadSpec quick = load("--quick");
+        assertThat(quick.records()).isEqualTo(1_800);
+        assertThat(quick.warmupRecords()).isEqualTo(600);
+        assertThat(quick.warmupDuration()).isEqualTo(Duration.ofSeconds(10));
+        // --warmup 0: no warm-up records and the steady-state cut of before, 120 s or 10 s.
+        assertThat(load("--warmup", "0").warmupRecords()).isZero();
+        assertThat(load("--warmup", "0").steadyAfter()).isEqualTo(Duration.ofSeconds(120));
+        assertThat(load("--warmup", "0", "--quick").steadyAfter()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(load("--warmup", "2s", "--rate", "5").warmupRecords()).isEqualTo(60);
+        assertThat(load("--warmup-records", "7").warmupRecords()).isEqualTo(7);
+        assertThat(load("--warmup-records", "7", "--steady-after", "30s").steadyAfter())
+                .isEqualTo(Duration.ofSeconds(30));
     }
 
     @Test
@@ -140,6 +187,8 @@ class DemoCommandTest {
                 "--kafka-config",
                 dir.resolve("absent.properties").toString()
             },
+            {"--warmup", "10s", "--warmup-records", "60"},
+            {"--warmup-records", "-1"},
         };
         String[] named = {
             "--pin gpu",
@@ -150,7 +199,9 @@ class DemoCommandTest {
             "--flink-jvm-arg",
             "--secure",
             "--kafka-config is for a Kafka cluster the run does not start",
-            "absent.properties: no such file"
+            "absent.properties: no such file",
+            "--warmup and --warmup-records are mutually exclusive",
+            "--warmup-records must be >= 0, got -1"
         };
         try {
             Files.writeString(dir.resolve("client.properties"), "security.protocol=SASL_SSL\n");

@@ -95,6 +95,21 @@ public final class ProducerCommand implements Callable<Integer> {
     Duration duration;
 
     @Option(
+            names = "--warmup",
+            paramLabel = "TIME",
+            converter = DurationConverter.class,
+            description = "send flagged warm-up records for this long first, on the same schedule, before "
+                    + "--records or --duration; the probe keeps them out of its measured statistics "
+                    + "(default: none)")
+    Duration warmup;
+
+    @Option(
+            names = "--warmup-records",
+            paramLabel = "N",
+            description = "send N flagged warm-up records in all first, instead of --warmup (default: none)")
+    Long warmupRecords;
+
+    @Option(
             names = "--acks",
             defaultValue = "all",
             description = "all, 1 or 0 (default: ${DEFAULT-VALUE}; " + "idempotence is on with all and off otherwise)")
@@ -161,7 +176,10 @@ public final class ProducerCommand implements Callable<Integer> {
                 acks,
                 producerProps,
                 progressEvery,
-                clientConfig);
+                clientConfig,
+                0);
+        plan = plan.withWarmupRecords(
+                warmupRecords != null ? warmupRecords : warmup != null ? plan.warmupRecordsFor(warmup) : 0);
         ProducerRun run;
         try {
             run = ProducerRun.prepare(plan, System.err);
@@ -177,7 +195,7 @@ public final class ProducerCommand implements Callable<Integer> {
         if (sweep == null) {
             double seconds = duration != null ? duration.toNanos() / 1e9 : Double.NaN;
             long total = duration != null ? Math.round(seconds * rate) * run.detectors() : records;
-            RunSummary summary = run.replay(rate * run.detectors(), total);
+            RunSummary summary = run.replay(rate * run.detectors(), total, plan.warmupRecords());
             markdown = run.markdown(summary);
             failures = summary.failed() > 0 || summary.acked() < summary.sent();
         } else {
@@ -219,6 +237,18 @@ public final class ProducerCommand implements Callable<Integer> {
         }
         if (!List.of("all", "-1", "1", "0").contains(acks)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--acks must be all, 1 or 0: " + acks);
+        }
+        if (warmup != null && warmupRecords != null) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "--warmup and --warmup-records are mutually exclusive: give one");
+        }
+        if (warmupRecords != null && warmupRecords < 0) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "--warmup-records must be >= 0: " + warmupRecords);
+        }
+        if (sweep != null && (warmup != null || warmupRecords != null)) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "--warmup and --warmup-records apply to one replay, not to --sweep");
         }
         if (sweep != null && sweep.stream().anyMatch(r -> !(r > 0))) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--sweep rates must be positive: " + sweep);

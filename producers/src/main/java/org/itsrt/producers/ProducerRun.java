@@ -42,6 +42,8 @@ public final class ProducerRun {
      * @param kafkaConfig     a client properties file's settings ({@code --kafka-config}), applied
      *                        to the producers and the checks over the latency defaults, under
      *                        {@code producerProperties}
+     * @param warmupRecords   warm-up records in all, shared by the detectors like {@code records}
+     *                        and sent before them, flagged, on the same schedule (0: none)
      */
     public record Plan(
             String bootstrapServers,
@@ -53,7 +55,8 @@ public final class ProducerRun {
             String acks,
             Map<String, String> producerProperties,
             Duration progressEvery,
-            KafkaClientConfig kafkaConfig) {
+            KafkaClientConfig kafkaConfig,
+            long warmupRecords) {
 
         public Plan {
             if (kafkaConfig == null) {
@@ -67,6 +70,9 @@ public final class ProducerRun {
             }
             if (records < 1) {
                 throw new IllegalArgumentException("records must be >= 1, got " + records);
+            }
+            if (warmupRecords < 0) {
+                throw new IllegalArgumentException("warm-up records must be >= 0, got " + warmupRecords);
             }
             if (!List.of("all", "-1", "1", "0").contains(acks)) {
                 throw new IllegalArgumentException("acks must be all, 1 or 0, got " + acks);
@@ -97,7 +103,59 @@ public final class ProducerRun {
                     acks,
                     producerProperties,
                     progressEvery,
-                    KafkaClientConfig.none());
+                    KafkaClientConfig.none(),
+                    0);
+        }
+
+        /** A plan without warm-up records. */
+        public Plan(
+                String bootstrapServers,
+                String topic,
+                Path data,
+                List<Long> detectors,
+                double ratePerDetector,
+                long records,
+                String acks,
+                Map<String, String> producerProperties,
+                Duration progressEvery,
+                KafkaClientConfig kafkaConfig) {
+            this(
+                    bootstrapServers,
+                    topic,
+                    data,
+                    detectors,
+                    ratePerDetector,
+                    records,
+                    acks,
+                    producerProperties,
+                    progressEvery,
+                    kafkaConfig,
+                    0);
+        }
+
+        /**
+         * The same plan with {@code total} warm-up records before the measured ones (0: none).
+         * Warm-up is counted in records, not time, so the producers, the probe and a report all
+         * agree on how many there were; {@link #warmupRecordsFor} turns a duration into records.
+         */
+        public Plan withWarmupRecords(long total) {
+            return new Plan(
+                    bootstrapServers,
+                    topic,
+                    data,
+                    detectors,
+                    ratePerDetector,
+                    records,
+                    acks,
+                    producerProperties,
+                    progressEvery,
+                    kafkaConfig,
+                    total);
+        }
+
+        /** Warm-up records in all that {@code warmup} takes at this plan's rate over its detectors. */
+        public long warmupRecordsFor(Duration warmup) {
+            return ProducerRun.warmupRecordsOf(warmup, ratePerDetector, detectors.size());
         }
 
         /** The same plan with a client properties file's settings ({@code --kafka-config}). */
@@ -112,7 +170,8 @@ public final class ProducerRun {
                     acks,
                     producerProperties,
                     progressEvery,
-                    config);
+                    config,
+                    warmupRecords);
         }
 
         /** The study's load: its six detectors at 10 records/s each, acks=all, a progress line every 2 s. */
@@ -140,7 +199,8 @@ public final class ProducerRun {
                     acks,
                     producerProperties,
                     progressEvery,
-                    kafkaConfig);
+                    kafkaConfig,
+                    warmupRecords);
         }
 
         public Plan withDetectors(List<Long> ids) {
@@ -154,7 +214,8 @@ public final class ProducerRun {
                     acks,
                     producerProperties,
                     progressEvery,
-                    kafkaConfig);
+                    kafkaConfig,
+                    warmupRecords);
         }
 
         public Plan withAcks(String value) {
@@ -168,7 +229,8 @@ public final class ProducerRun {
                     value,
                     producerProperties,
                     progressEvery,
-                    kafkaConfig);
+                    kafkaConfig,
+                    warmupRecords);
         }
 
         public Plan withProducerProperties(Map<String, String> properties) {
@@ -182,7 +244,8 @@ public final class ProducerRun {
                     acks,
                     properties,
                     progressEvery,
-                    kafkaConfig);
+                    kafkaConfig,
+                    warmupRecords);
         }
 
         public Plan withProgressEvery(Duration every) {
@@ -196,7 +259,8 @@ public final class ProducerRun {
                     acks,
                     producerProperties,
                     every,
-                    kafkaConfig);
+                    kafkaConfig,
+                    warmupRecords);
         }
 
         public Plan withRecords(long total) {
@@ -210,8 +274,20 @@ public final class ProducerRun {
                     acks,
                     producerProperties,
                     progressEvery,
-                    kafkaConfig);
+                    kafkaConfig,
+                    warmupRecords);
         }
+    }
+
+    /**
+     * The records a warm-up of {@code warmup} takes: {@code rate} records/s on each of
+     * {@code detectors}, rounded to whole records per detector so every detector warms up as long.
+     */
+    public static long warmupRecordsOf(Duration warmup, double ratePerDetector, int detectors) {
+        if (warmup.isNegative()) {
+            throw new IllegalArgumentException("the warm-up must not be negative: " + warmup);
+        }
+        return Math.round(warmup.toNanos() / 1e9 * ratePerDetector) * detectors;
     }
 
     /** The six detectors of the study, in the order of {@link StudyStation}. */
@@ -287,7 +363,7 @@ public final class ProducerRun {
 
     /** Sends the plan's records at its rate; returns after every producer is flushed and closed. */
     public RunSummary run() throws InterruptedException {
-        return replay(plan.ratePerDetector() * windows.size(), plan.records());
+        return replay(plan.ratePerDetector() * windows.size(), plan.records(), plan.warmupRecords());
     }
 
     /**
@@ -295,6 +371,14 @@ public final class ProducerRun {
      * detectors.
      */
     public RunSummary replay(double totalRate, long total) throws InterruptedException {
+        return replay(totalRate, total, 0);
+    }
+
+    /**
+     * {@code warmup} flagged warm-up records, then {@code total} measured ones, at
+     * {@code totalRate} records/s over all detectors, on one open-loop schedule.
+     */
+    public RunSummary replay(double totalRate, long total, long warmup) throws InterruptedException {
         double perDetector = totalRate / windows.size();
         ReplayRun run = new ReplayRun(windows, KafkaProducer::new, config, plan.topic(), clock);
         current = run;
@@ -302,11 +386,12 @@ public final class ProducerRun {
             run.stop();
         }
         long[] quota = ReplayRun.share(total, windows.size());
-        Progress progress = new Progress(total, System.nanoTime(), log);
+        long[] warmupQuota = ReplayRun.share(warmup, windows.size());
+        Progress progress = new Progress(warmup + total, warmup, System.nanoTime(), log);
         Duration every = plan.progressEvery().isZero() ? Duration.ofDays(1) : plan.progressEvery();
-        run.run(perDetector, quota, every, progress::print);
+        run.run(perDetector, warmupQuota, quota, every, progress::print);
         current = null;
-        return RunSummary.of(run.stats(), windows.size(), perDetector, total);
+        return RunSummary.of(run.stats(), windows.size(), perDetector, warmup + total, warmup);
     }
 
     /** Number of detectors replayed. */

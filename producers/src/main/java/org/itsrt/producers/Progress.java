@@ -4,15 +4,21 @@ import java.io.PrintStream;
 import java.util.Locale;
 import org.itsrt.producers.send.SendStats;
 
-/** The progress line on stderr: sent of total, rate, acknowledged, failed, send lag, ETA. */
+/**
+ * The progress line on stderr: the phase (warm-up or measured), sent of total, rate, acknowledged,
+ * failed, send lag, ETA.
+ */
 final class Progress {
 
     private final long total;
+    private final long warmupTotal;
     private final long startedNs;
     private final PrintStream log;
 
-    Progress(long total, long startedNs, PrintStream log) {
+    /** @param total every record, {@code warmupTotal} of them warm-up records sent first */
+    Progress(long total, long warmupTotal, long startedNs, PrintStream log) {
         this.total = total;
+        this.warmupTotal = warmupTotal;
         this.startedNs = startedNs;
         this.log = log;
     }
@@ -24,7 +30,8 @@ final class Progress {
         double eta = rate > 0 ? (total - sent) / rate : Double.NaN;
         log.printf(
                 Locale.ROOT,
-                "sent %,d/%,d (%.1f%%), %,.1f/s, acked %,d, failed %,d, send lag p99 %.2f ms, ETA %s%n",
+                "%ssent %,d/%,d (%.1f%%), %,.1f/s, acked %,d, failed %,d, send lag p99 %.2f ms, ETA %s%n",
+                warmupTotal == 0 ? "" : sent < warmupTotal ? "warm-up: " : "measured: ",
                 sent,
                 total,
                 100.0 * sent / total,

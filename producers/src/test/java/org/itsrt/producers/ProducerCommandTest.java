@@ -76,26 +76,39 @@ class ProducerCommandTest {
                 SAMPLE.toString(),
                 "--records",
                 "60",
+                "--warmup-records",
+                "12",
                 "--rate",
                 "20",
                 "--progress-every",
-                "500ms",
+                "200ms",
                 "--report",
                 report.toString());
 
         assertThat(result.exit()).as(result.err()).isZero();
-        assertThat(result.out()).contains("60 of 60 records sent").contains("acknowledged 60, failed 0");
+        assertThat(result.out())
+                .contains("72 of 72 records sent")
+                .contains("of which warm-up 12 of 12 (flagged, first), measured 60 of 60")
+                .contains("acknowledged 72, failed 0");
+        // The first progress line comes before the first send: still in the warm-up.
+        assertThat(result.err()).contains("warm-up: sent 0/72");
         assertThat(Files.readString(report)).isEqualTo(result.out());
 
         Map<Long, List<ReadingRecord>> byDetector = new TreeMap<>();
-        for (byte[] value : consume("its.readings", 60)) {
+        for (byte[] value : consume("its.readings", 72)) {
             ReadingRecord r = RecordJson.readReading(value);
             byDetector.computeIfAbsent(r.detector(), k -> new ArrayList<>()).add(r);
         }
         assertThat(byDetector).hasSize(6);
         long period = 50_000_000L;
         for (List<ReadingRecord> records : byDetector.values()) {
-            assertThat(records).extracting(ReadingRecord::seq).containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L);
+            // Two warm-up records, flagged, then ten measured ones, seq running on.
+            assertThat(records)
+                    .extracting(ReadingRecord::seq)
+                    .containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L, 11L);
+            assertThat(records)
+                    .extracting(ReadingRecord::warmup)
+                    .containsExactly(true, true, false, false, false, false, false, false, false, false, false, false);
             for (int k = 0; k < records.size(); k++) {
                 ReadingRecord r = records.get(k);
                 assertThat(r.intendedNs() - records.get(0).intendedNs()).isEqualTo(k * period);
@@ -142,6 +155,9 @@ class ProducerCommandTest {
         assertThat(run("--progress-every", "-1s").err())
                 .contains("Invalid value for option '--progress-every': " + "'-1s' is negative");
         assertThat(run("--acks", "2").err()).contains("--acks must be all, 1 or 0");
+        assertThat(run("--warmup", "10s", "--warmup-records", "5").err())
+                .contains("--warmup and --warmup-records are mutually exclusive");
+        assertThat(run("--warmup-records", "-1").err()).contains("--warmup-records must be >= 0: -1");
         assertThat(run("--topic", "its readings").err())
                 .contains("--topic: Topic name is invalid: 'its readings' contains");
         assertThat(run("--data", "/no/such.csv", "--records", "6").err()).contains("cannot read /no/such.csv");

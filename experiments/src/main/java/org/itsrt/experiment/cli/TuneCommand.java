@@ -152,8 +152,22 @@ public final class TuneCommand implements Callable<Integer> {
     @Option(
             names = "--warmup",
             paramLabel = "TIME",
-            description = "left out of the steady state, e.g. 30s, 2m, 1m30s (default: the file's warmup)")
+            description = "each run's warm-up phase: flagged records sent first and kept out of the SLO check, "
+                    + "e.g. 30s, 2m; 0 for none (default: the file's warmup)")
     String warmup;
+
+    @Option(
+            names = "--warmup-records",
+            paramLabel = "N",
+            description = "the warm-up as N records in all instead of a time (not with --warmup)")
+    Long warmupRecords;
+
+    @Option(
+            names = "--steady-after",
+            paramLabel = "TIME",
+            description = "left out of the steady state, counted from the first measured arrival (default: the "
+                    + "file's steady_after, else none)")
+    String steadyAfter;
 
     @Option(
             names = "--out",
@@ -427,17 +441,26 @@ public final class TuneCommand implements Callable<Integer> {
                 spec.load(),
                 records != null ? records : spec.records(),
                 spec.repetitions(),
-                warmup != null ? warmup : spec.warmup(),
+                warmup(spec.warmup()),
                 new ExperimentSpec.Slo(p99, max, spec.slo().windowP95Ms()),
                 spec.interference(),
                 spec.job(),
                 spec.study());
-        if (warmup != null) {
-            // Kept as text like the file's warmup, which the runs hand on to the probe as written.
-            try {
-                Durations.parse(warmup, "--warmup");
-            } catch (BadDurationException e) {
-                problems.add(e.getMessage());
+        if (warmup != null && warmupRecords != null) {
+            problems.add("--warmup and --warmup-records are mutually exclusive: give one");
+        }
+        require(
+                warmupRecords == null || warmupRecords >= 0,
+                "--warmup-records must be >= 0, got " + warmupRecords,
+                problems);
+        // Kept as text like the file's warmup, which the runs hand on to the producers as written.
+        for (String[] time : new String[][] {{"--warmup", warmup}, {"--steady-after", steadyAfter}}) {
+            if (time[1] != null) {
+                try {
+                    Durations.parse(time[1], time[0]);
+                } catch (BadDurationException e) {
+                    problems.add(e.getMessage());
+                }
             }
         }
 
@@ -541,7 +564,7 @@ public final class TuneCommand implements Callable<Integer> {
                 Locale.ROOT,
                 "tune %s: backend %s, %d CPU(s); a run "
                         + "meets the SLO with steady-state p99 <= %s ms, max <= %s ms and every record; %,d records per run "
-                        + "at %s records/s per detector, steady state from %s%n",
+                        + "at %s records/s per detector, %s%n",
                 base.name(),
                 base.backend().yamlName,
                 base.vcpus(),
@@ -549,7 +572,7 @@ public final class TuneCommand implements Callable<Integer> {
                 number(s.sloMaxMs()),
                 base.records(),
                 number(base.load().rateHz()),
-                base.warmup()));
+                base.warmup().describe(base.load().rateHz(), org.itsrt.producers.ProducerRun.STUDY_DETECTORS.size())));
         for (SearchRange r : s.ranges()) {
             Row top = points.row(r.maxBudgetUs(), r.periodUs());
             text.append(String.format(
@@ -642,5 +665,17 @@ public final class TuneCommand implements Callable<Integer> {
             long minutes = Math.round(seconds / 60);
             return seconds < 60 ? "under a minute" : "about " + minutes + " min";
         }
+    }
+
+    /** The file's warm-up with the command line's overrides: a warm-up given either way replaces the file's. */
+    private ExperimentSpec.Warmup warmup(ExperimentSpec.Warmup file) {
+        String cut = steadyAfter != null ? steadyAfter : file.steadyAfter();
+        if (warmup != null) {
+            return new ExperimentSpec.Warmup(warmup, null, cut);
+        }
+        if (warmupRecords != null) {
+            return new ExperimentSpec.Warmup(null, warmupRecords, cut);
+        }
+        return new ExperimentSpec.Warmup(file.time(), file.records(), cut);
     }
 }

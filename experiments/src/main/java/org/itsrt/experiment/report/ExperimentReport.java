@@ -87,14 +87,14 @@ public final class ExperimentReport {
                 Locale.ROOT,
                 "Backend `%s`, %d CPU(s) on the real-time side; %,d records per run at "
                         + "%s records/s from each of six detectors; %d repetition(s) per row, each on a fresh broker and "
-                        + "Flink cluster; steady state from %s. SLO: steady-state p99 <= %s ms and max <= %s ms. "
+                        + "Flink cluster; %s. SLO: steady-state p99 <= %s ms and max <= %s ms. "
                         + "Experiment file: `%s` (copied here as `experiment.yaml`).%n%n",
                 spec.backend().yamlName,
                 spec.vcpus(),
                 spec.records(),
                 fmt(spec.load().rateHz()),
                 spec.repetitions(),
-                spec.warmup(),
+                spec.warmup().describe(spec.load().rateHz(), org.itsrt.producers.ProducerRun.STUDY_DETECTORS.size()),
                 fmt(spec.slo().p99Ms()),
                 fmt(spec.slo().maxMs()),
                 specFile));
@@ -231,7 +231,8 @@ public final class ExperimentReport {
 
     static String csv(List<RunResult> results) {
         StringBuilder csv = new StringBuilder("row,budget_us,period_us,repetition,exit_code,count,p50_ms,p90_ms,p99_ms,"
-                + "p99_9_ms,max_ms,all_p99_ms,all_max_ms,slo_violation_ratio,lost,throttled_share,folder\n");
+                + "p99_9_ms,max_ms,all_p99_ms,all_max_ms,slo_violation_ratio,lost,throttled_share,warmup_records,"
+                + "warmup_p99_ms,settled_after_s,folder\n");
         for (RunResult r : results) {
             csv.append(String.join(
                             ",",
@@ -251,6 +252,9 @@ public final class ExperimentReport {
                             num(r.sloViolationRatio()),
                             Long.toString(r.lost()),
                             num(throttled(r)),
+                            Long.toString(r.warmup().records()),
+                            num(r.warmup().p99Ms()),
+                            num(r.warmup().settledAfterS()),
                             quote(r.dir().toString())))
                     .append('\n');
         }

@@ -62,8 +62,7 @@ public final class TuneReport {
                         + "as an experiment row's `budget_us`). SLO: a run meets it when its steady-state p99 <= %s ms, "
                         + "its max <= %s ms and every record arrived; a point (a budget) passes when every run at it "
                         + "meets it. %d run(s) per point, each on a fresh broker and Flink cluster, up to %d where they "
-                        + "disagree; %,d records per run at %s records/s from each of six detectors; steady state from "
-                        + "%s. Base file: `%s` (copied here as `base.yaml`; its rows are not run, they give the default "
+                        + "disagree; %,d records per run at %s records/s from each of six detectors; %s. Base file: `%s` (copied here as `base.yaml`; its rows are not run, they give the default "
                         + "search space).%n%n",
                 base.backend().yamlName,
                 base.vcpus(),
@@ -73,7 +72,7 @@ public final class TuneReport {
                 settings.maxRepetitions(),
                 base.records(),
                 ExperimentReport.fmt(base.load().rateHz()),
-                base.warmup(),
+                base.warmup().describe(base.load().rateHz(), org.itsrt.producers.ProducerRun.STUDY_DETECTORS.size()),
                 baseFile));
         md.append("Searched, by noise-aware bisection (docs/experiments.md): ");
         List<String> searched = new ArrayList<>();

@@ -198,15 +198,17 @@ public final class ExperimentRunner {
                 facts.set(during);
             };
         };
+        long warmupRecords = spec.warmup().recordsAt(spec.load().rateHz(), ProducerRun.STUDY_DETECTORS.size());
         LoadSpec load = new LoadSpec(
                 pipeline.data(),
                 ProducerRun.STUDY_DETECTORS,
                 spec.load().rateHz(),
                 spec.records(),
-                spec.warmupDuration(),
+                spec.warmup().steadyAfterDuration(),
                 spec.slo().windowP95Ms(),
                 Map.of(),
-                Map.of());
+                Map.of(),
+                warmupRecords);
         JobSpec job = new JobSpec(pipeline.model(), false, spec.job());
         org.itsrt.pipeline.RunResult run;
         try (InterferenceLoad load0 = startInterference()) {

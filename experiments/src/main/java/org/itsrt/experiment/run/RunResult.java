@@ -23,7 +23,40 @@ public record RunResult(
         Percentiles all,
         double sloViolationRatio,
         long lost,
-        Map<String, Object> applied) {
+        Map<String, Object> applied,
+        Warmup warmup) {
+
+    /**
+     * The run's warm-up, apart from its measured figures: records, their p99 (ms, from the
+     * intended send time) and the probe's settle time (s from the first arrival); NaN where the
+     * run had none or the probe could not tell.
+     */
+    public record Warmup(long records, double p99Ms, double settledAfterS) {
+
+        /** A run without a warm-up. */
+        public static final Warmup NONE = new Warmup(0, Double.NaN, Double.NaN);
+
+        static Warmup of(ProbeSummary.Warmup w) {
+            return new Warmup(
+                    w.records(),
+                    w.p99Ms() == null ? Double.NaN : w.p99Ms(),
+                    w.settledAfterS() == null ? Double.NaN : w.settledAfterS());
+        }
+    }
+
+    /** A run whose warm-up is not known (built by hand, not read from a probe's summary). */
+    public RunResult(
+            Row row,
+            int repetition,
+            Path dir,
+            int exitCode,
+            Percentiles steady,
+            Percentiles all,
+            double sloViolationRatio,
+            long lost,
+            Map<String, Object> applied) {
+        this(row, repetition, dir, exitCode, steady, all, sloViolationRatio, lost, applied, Warmup.NONE);
+    }
 
     /** Latency percentiles in ms; NaN where the span had no records. */
     public record Percentiles(long count, double p50, double p90, double p99, double p999, double max) {
@@ -54,7 +87,8 @@ public record RunResult(
                 Percentiles.of(latency.all()),
                 sloSpan.violationRatio() == null ? Double.NaN : sloSpan.violationRatio(),
                 summary.lostOrMissing(),
-                applied);
+                applied,
+                Warmup.of(summary.warmup()));
     }
 
     /** Reads the probe's summary.json of a run folder. */

@@ -41,8 +41,8 @@ import org.itsrt.sched.budget.LinuxLimits;
  * @param load         rate of each of the six detector producers
  * @param records      records measured per run
  * @param repetitions  runs per row (fresh broker and cluster each)
- * @param warmup       left out of the steady-state rows of each run, as written (e.g. {@code 30s}, {@code 1m30s};
- *                     {@link Durations} syntax, checked by {@link #read}); {@link #warmupDuration()} reads it
+ * @param warmup       each run's warm-up phase and steady-state cut (YAML {@code warmup},
+ *                     {@code warmup_records}, {@code steady_after}), checked by {@link #read}
  * @param slo          what a row must meet
  * @param interference optional background load beside the job
  * @param job          job options, passed as {@code --KEY VALUE}
@@ -57,7 +57,7 @@ public record ExperimentSpec(
         Load load,
         long records,
         int repetitions,
-        String warmup,
+        Warmup warmup,
         Slo slo,
         Interference interference,
         Map<String, String> job,
@@ -128,8 +128,45 @@ public record ExperimentSpec(
      */
     public record Interference(String kind, int threads, String cpus) {}
 
-    public Duration warmupDuration() {
-        return Durations.parse(warmup, "warmup");
+    /**
+     * A run's warm-up: flagged records the producers send before the measured ones, kept out of
+     * every measured figure by the probe, given as a time ({@code warmup}, e.g. {@code 60s}, in
+     * {@link Durations} syntax) or as records in all ({@code warmupRecords}), never both; and the
+     * steady-state cut within the measured records ({@code steadyAfter}).
+     *
+     * @param time        the warm-up as written, null when given as records
+     * @param records     the warm-up in records, null when given as a time
+     * @param steadyAfter the steady-state cut as written; null for none: the warm-up phase keeps
+     *                    the start out (and {@code warmup: 0s} then runs as such a file always did)
+     */
+    public record Warmup(String time, Long records, String steadyAfter) {
+
+        /** The default: a 60-s warm-up, as a full demo run's. */
+        public static final Warmup DEFAULT = new Warmup("60s", null, null);
+
+        /** Warm-up records in all for {@code detectors} producers at {@code rateHz} each. */
+        public long recordsAt(double rateHz, int detectors) {
+            if (records != null) {
+                return records;
+            }
+            return Math.round(Durations.parse(time, "warmup").toNanos() / 1e9 * rateHz) * detectors;
+        }
+
+        /** The steady-state cut: as given, else none. */
+        public Duration steadyAfterDuration() {
+            return steadyAfter != null ? Durations.parse(steadyAfter, "steady_after") : Duration.ZERO;
+        }
+
+        /** As reports print it, e.g. {@code 60s warm-up, steady state from 0s}. */
+        public String describe(double rateHz, int detectors) {
+            long n = recordsAt(rateHz, detectors);
+            String phase = n == 0
+                    ? "no warm-up"
+                    : (time != null
+                            ? String.format(java.util.Locale.ROOT, "%s warm-up (%,d records)", time, n)
+                            : String.format(java.util.Locale.ROOT, "%,d warm-up records", n));
+            return phase + ", steady state from " + Durations.format(steadyAfterDuration());
+        }
     }
 
     /** Reads and checks an experiment file; every error names the file and the field. */
@@ -243,7 +280,9 @@ public record ExperimentSpec(
         public RawLoad load = new RawLoad();
         public Long records;
         public Integer repetitions = 1;
-        public String warmup = "60s";
+        public String warmup;
+        public Long warmupRecords;
+        public String steadyAfter;
         public RawSlo slo = new RawSlo();
         public RawInterference interference;
         public Map<String, String> job = new LinkedHashMap<>();
@@ -269,10 +308,26 @@ public record ExperimentSpec(
                     load != null && load.rateHz != null && load.rateHz > 0,
                     "load.rate_hz",
                     "must be > 0, got " + (load == null ? null : load.rateHz));
-            try {
-                Durations.parse(warmup, "warmup");
-            } catch (BadDurationException e) {
-                p.fail("warmup", e.detail());
+            if (warmup != null && warmupRecords != null) {
+                p.fail("warmup", "give warmup (a time) or warmup_records (a count), not both");
+            }
+            if (warmup != null) {
+                try {
+                    Durations.parse(warmup, "warmup");
+                } catch (BadDurationException e) {
+                    p.fail("warmup", e.detail());
+                }
+            }
+            p.require(
+                    warmupRecords == null || warmupRecords >= 0,
+                    "warmup_records",
+                    "must be >= 0, got " + warmupRecords);
+            if (steadyAfter != null) {
+                try {
+                    Durations.parse(steadyAfter, "steady_after");
+                } catch (BadDurationException e) {
+                    p.fail("steady_after", e.detail());
+                }
             }
             p.require(
                     slo != null && slo.p99Ms > 0 && slo.maxMs > 0 && slo.windowP95Ms > 0,
@@ -312,7 +367,9 @@ public record ExperimentSpec(
                     new Load(load.rateHz),
                     records,
                     repetitions,
-                    warmup,
+                    warmup == null && warmupRecords == null
+                            ? new Warmup(Warmup.DEFAULT.time(), null, steadyAfter)
+                            : new Warmup(warmup, warmupRecords, steadyAfter),
                     new Slo(slo.p99Ms, slo.maxMs, slo.windowP95Ms),
                     interference == null
                             ? null

@@ -159,7 +159,7 @@ class TuneCommandTest {
                 .contains("tune tune-cgroup: backend linux-cgroup, 2 CPU(s)")
                 .contains("p99 <= 30 ms, max <= 100 ms")
                 .contains("7,200 records per run")
-                .contains("from 70s")
+                .contains("70s warm-up (4,200 records), steady state from 0s")
                 .contains("period 100000 us: budgets 6250..100000 us to within 1000 us, at most 9 points")
                 .contains("cpu.max \"200000 100000\"")
                 .contains("at most 18 runs (2 per point; up to 4");
@@ -194,7 +194,8 @@ class TuneCommandTest {
         assertThat(outcome.out())
                 .contains("p99 <= 12.5 ms, max <= 40 ms")
                 .contains("1,200 records per run")
-                .contains("from 10s")
+                .contains("10s warm-up (")
+                .contains("records), steady state from 0s")
                 .contains("period 50000 us: budgets 2000..20000 us to within 500 us, at most 8 points")
                 .contains("period 20000 us: budgets 2000..20000 us to within 500 us, at most 8 points")
                 .contains("at most 48 runs (3 per point; up to 4");

@@ -22,6 +22,7 @@ public class IdentityAdvice implements MapFunction<ValidReading, RoutedAdvice> {
         a.seq = reading.seq;
         a.sentNs = reading.sentNs;
         a.intendedNs = reading.intendedNs;
+        a.warmup = reading.warmup;
         a.predictedFlow = reading.lastFlow();
         a.route = NO_ROUTE;
         a.routeCostS = 0;

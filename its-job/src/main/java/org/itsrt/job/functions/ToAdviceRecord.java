@@ -39,6 +39,7 @@ public class ToAdviceRecord implements MapFunction<RoutedAdvice, AdviceRecord> {
                 a.routeCostS,
                 a.parseNs,
                 a.inferNs,
-                a.routeNs);
+                a.routeNs,
+                a.warmup);
     }
 }

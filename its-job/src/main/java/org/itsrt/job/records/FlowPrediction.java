@@ -14,6 +14,8 @@ public class FlowPrediction {
     public long seq;
     public long sentNs;
     public long intendedNs;
+    /** The reading was a warm-up record. */
+    public boolean warmup;
     /** The newest observed speed (mph); NaN = unknown. */
     public double speedMph;
     /** The predicted flow of the next interval (veh/5 min). */
@@ -31,6 +33,7 @@ public class FlowPrediction {
         p.seq = reading.seq;
         p.sentNs = reading.sentNs;
         p.intendedNs = reading.intendedNs;
+        p.warmup = reading.warmup;
         p.speedMph = reading.lastSpeed();
         p.predictedFlow = predictedFlow;
         p.parseNs = reading.parseNs;

@@ -11,6 +11,9 @@ public class RoutedAdvice {
     public long seq;
     public long sentNs;
     public long intendedNs;
+    /** The reading was a warm-up record. */
+    public boolean warmup;
+
     public double predictedFlow;
     /** VDS ids, origin first; empty from the identity step. */
     public long[] route;
@@ -28,6 +31,7 @@ public class RoutedAdvice {
         a.seq = p.seq;
         a.sentNs = p.sentNs;
         a.intendedNs = p.intendedNs;
+        a.warmup = p.warmup;
         a.predictedFlow = p.predictedFlow;
         a.route = route;
         a.routeCostS = routeCostS;

@@ -20,6 +20,8 @@ public class ValidReading {
     public long seq;
     public long sentNs;
     public long intendedNs;
+    /** A warm-up record (docs/records.md); carried to the advice so the probe can keep it apart. */
+    public boolean warmup;
     /** Time spent parsing and validating this record in the job. */
     public long parseNs;
 
@@ -45,6 +47,7 @@ public class ValidReading {
         r.seq = record.seq();
         r.sentNs = record.sentNs();
         r.intendedNs = record.intendedNs();
+        r.warmup = record.warmup();
         r.parseNs = parseNs;
         r.source = source;
         return r;

@@ -20,6 +20,7 @@ import org.itsrt.records.RecordStamps;
  * @param inferNs    in-job inference duration, or {@link #ABSENT}
  * @param routeNs    in-job routing duration, or {@link #ABSENT}
  * @param arrivalNs  the probe's stamp when the poll that returned this record came back
+ * @param warmup     a record of the run's warm-up phase: kept out of the measured statistics
  */
 public record Arrival(
         long detector,
@@ -29,10 +30,24 @@ public record Arrival(
         long parseNs,
         long inferNs,
         long routeNs,
-        long arrivalNs) {
+        long arrivalNs,
+        boolean warmup) {
 
     /** Marks an optional field the record does not carry. */
     public static final long ABSENT = RecordStamps.ABSENT;
+
+    /** A measured record's arrival: not part of a warm-up. */
+    public Arrival(
+            long detector,
+            long seq,
+            long sentNs,
+            long intendedNs,
+            long parseNs,
+            long inferNs,
+            long routeNs,
+            long arrivalNs) {
+        this(detector, seq, sentNs, intendedNs, parseNs, inferNs, routeNs, arrivalNs, false);
+    }
 
     /** The record's stamps with the probe's arrival stamp. */
     public static Arrival of(RecordStamps stamps, long arrivalNs) {
@@ -44,7 +59,8 @@ public record Arrival(
                 stamps.parseNs(),
                 stamps.inferNs(),
                 stamps.routeNs(),
-                arrivalNs);
+                arrivalNs,
+                stamps.warmup());
     }
 
     public boolean hasIntended() {

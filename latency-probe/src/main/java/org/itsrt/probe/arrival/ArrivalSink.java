@@ -22,6 +22,36 @@ public interface ArrivalSink {
     /** The run is over; flush what is buffered. */
     default void finish() throws IOException {}
 
+    /**
+     * {@code sink} for the measured records only: warm-up records ({@link Arrival#warmup()}) are
+     * not handed to it. For the raw files and plots of latencies, which hold measured records only.
+     */
+    static ArrivalSink measuredOnly(ArrivalSink sink) {
+        return new ArrivalSink() {
+            @Override
+            public void arrived(Arrival arrival) {
+                if (!arrival.warmup()) {
+                    sink.arrived(arrival);
+                }
+            }
+
+            @Override
+            public void malformed(MalformedRecord record) {
+                sink.malformed(record);
+            }
+
+            @Override
+            public void tick(long nowNs) {
+                sink.tick(nowNs);
+            }
+
+            @Override
+            public void finish() throws IOException {
+                sink.finish();
+            }
+        };
+    }
+
     /** All of {@code sinks}, in order. */
     static ArrivalSink all(List<? extends ArrivalSink> sinks) {
         List<ArrivalSink> copy = List.copyOf(sinks);

@@ -24,6 +24,7 @@ public record ProbeSummary(
         Run run,
         Settings settings,
         Records records,
+        Warmup warmup,
         @JsonProperty("primary_latency") String primaryLatency,
         ByKind<Spans<LatencyStats>> latency,
         Stages stages,
@@ -34,9 +35,10 @@ public record ProbeSummary(
 
     /**
      * The value of {@code format}; a file with another one was written by another version. 3 added
-     * {@code faults}.
+     * {@code faults}; 5 added {@code warmup} and renamed {@code settings.warmup_s} to
+     * {@code settings.steady_after_s}.
      */
-    public static final String FORMAT = "its-probe summary 4";
+    public static final String FORMAT = "its-probe summary 5";
 
     /** Where and when the probe read, and why it stopped. */
     public record Run(
@@ -58,7 +60,7 @@ public record ProbeSummary(
     public record Settings(
             @JsonProperty("window_s") double windowS,
             @JsonProperty("slo_ms") double sloMs,
-            @JsonProperty("warmup_s") double warmupS,
+            @JsonProperty("steady_after_s") double steadyAfterS,
             @JsonProperty("histogram_significant_digits") int histogramSignificantDigits) {}
 
     /**
@@ -74,6 +76,31 @@ public record ProbeSummary(
             @JsonProperty("negative_latency") ByKind<Long> negativeLatency,
             Long expected,
             Long shortfall) {}
+
+    /**
+     * The warm-up records, kept out of every other latency figure, and how long latency took to
+     * settle (docs/latency-probe.md, "Warm-up"). Latencies are the run's {@code primary_latency}.
+     *
+     * @param records             warm-up records received, duplicates included
+     * @param p50Ms               null without warm-up records, as are {@code p99Ms} and {@code maxMs}
+     * @param settleFactor        a window has not settled while its p95 exceeds this many times
+     *                            {@code medianWindowP95Ms}
+     * @param medianWindowP95Ms   the median p95 of the windows of the measured records; null without
+     * @param settledAfterS       from the first arrival of any record, warm-up included, to the end
+     *                            of the last window over the limit; 0 when none is; null without a median
+     * @param windowsOver         windows over the limit, warm-up and measured
+     * @param measuredWindowsOver of those, windows of the measured records
+     */
+    public record Warmup(
+            long records,
+            @JsonProperty("p50_ms") Double p50Ms,
+            @JsonProperty("p99_ms") Double p99Ms,
+            @JsonProperty("max_ms") Double maxMs,
+            @JsonProperty("settle_factor") double settleFactor,
+            @JsonProperty("median_window_p95_ms") Double medianWindowP95Ms,
+            @JsonProperty("settled_after_s") Double settledAfterS,
+            @JsonProperty("windows_over") long windowsOver,
+            @JsonProperty("measured_windows_over") long measuredWindowsOver) {}
 
     /** One value per latency kind. */
     public record ByKind<T>(@JsonProperty("from_sent") T fromSent, @JsonProperty("from_intended") T fromIntended) {
@@ -91,7 +118,7 @@ public record ProbeSummary(
     /**
      * A statistic over the whole run and over its steady state.
      *
-     * @param steadyState null when the run ended before its warm-up did
+     * @param steadyState null when the measured records ended before the steady-state cut
      */
     public record Spans<T>(T all, @JsonProperty("steady_state") T steadyState) {
 

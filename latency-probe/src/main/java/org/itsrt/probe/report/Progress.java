@@ -27,6 +27,7 @@ public final class Progress implements ArrivalSink {
     private long lastLineCount;
     private long malformed;
     private boolean waitingShown;
+    private boolean measuring;
 
     /**
      * @param everyNs time between lines; 0 prints nothing
@@ -43,8 +44,12 @@ public final class Progress implements ArrivalSink {
     public void arrived(Arrival arrival) {
         if (!started) {
             started = true;
-            firstArrivalNs = arrival.arrivalNs();
             lastLineNs = arrival.arrivalNs();
+        }
+        if (!measuring && !arrival.warmup()) {
+            // The ETA is judged on the measured records, the ones the target counts.
+            measuring = true;
+            firstArrivalNs = arrival.arrivalNs();
         }
     }
 
@@ -58,7 +63,7 @@ public final class Progress implements ArrivalSink {
         if (everyNs <= 0) {
             return;
         }
-        if (stats.isEmpty()) {
+        if (stats.isEmpty() && stats.warmupRecords() == 0) {
             if (!waitingShown && malformed > 0) {
                 out.println("its-probe: " + malformed + " malformed records and no measurable one yet");
                 waitingShown = true;
@@ -69,22 +74,25 @@ public final class Progress implements ArrivalSink {
             out.println(line(nowNs));
             out.flush();
             lastLineNs = nowNs;
-            lastLineCount = stats.records();
+            lastLineCount = stats.isEmpty() ? stats.warmupRecords() : stats.records();
         }
     }
 
     /** The final line, printed once the run has stopped. */
     public void finalLine(long nowNs) {
-        if (everyNs > 0 && !stats.isEmpty()) {
+        if (everyNs > 0 && !(stats.isEmpty() && stats.warmupRecords() == 0)) {
             out.println(line(nowNs));
             out.flush();
         }
     }
 
     String line(long nowNs) {
+        if (stats.isEmpty()) {
+            return warmupLine(nowNs);
+        }
         long records = stats.records();
         double sinceLast = Math.max((nowNs - lastLineNs) / 1e9, 1e-9);
-        double rate = (records - lastLineCount) / sinceLast;
+        double rate = Math.max(0, records - lastLineCount) / sinceLast;
         LatencyKind kind = stats.primaryKind();
         LatencyHistogram latency = stats.latency(kind);
         SequenceTracker.DetectorCounts total = stats.sequences().total();
@@ -102,6 +110,9 @@ public final class Progress implements ArrivalSink {
         if (malformed > 0) {
             line.append(", malformed ").append(malformed);
         }
+        if (stats.warmupRecords() > 0) {
+            line.append(String.format(Locale.ROOT, ", warm-up %,d apart", stats.warmupRecords()));
+        }
         if (target > 0) {
             double elapsed = Math.max((nowNs - firstArrivalNs) / 1e9, 1e-9);
             double averageRate = records / elapsed;
@@ -112,6 +123,23 @@ public final class Progress implements ArrivalSink {
             }
         }
         return line.toString();
+    }
+
+    /** While only warm-up records have arrived: their count and latency, marked as not measured. */
+    private String warmupLine(long nowNs) {
+        long records = stats.warmupRecords();
+        double sinceLast = Math.max((nowNs - lastLineNs) / 1e9, 1e-9);
+        LatencyKind kind = stats.primaryKind();
+        LatencyHistogram latency = stats.warmupLatency(kind);
+        return String.format(
+                Locale.ROOT,
+                "its-probe: warm-up, %,d records (not measured), %,.0f/s, p50 %s ms, p99 %s ms (%s)%s",
+                records,
+                Math.max(0, records - lastLineCount) / sinceLast,
+                Decimals.ms(latency.percentileNs(50), 3),
+                Decimals.ms(latency.percentileNs(99), 3),
+                kind.label(),
+                malformed > 0 ? ", malformed " + malformed : "");
     }
 
     private static String duration(double seconds) {

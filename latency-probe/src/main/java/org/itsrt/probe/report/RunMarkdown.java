@@ -57,6 +57,10 @@ final class RunMarkdown {
         run.row(List.of("stopped by", info.stoppedBy()));
         run.row(List.of("clock", info.clock()));
         run.row(List.of("records measured", String.format(Locale.ROOT, "%,d", stats.records())));
+        if (stats.warmupRecords() > 0) {
+            run.row(List.of(
+                    "warm-up records (apart, not measured)", String.format(Locale.ROOT, "%,d", stats.warmupRecords())));
+        }
         run.row(List.of(
                 "records malformed",
                 String.format(Locale.ROOT, "%,d", stats.malformed().total())));
@@ -64,15 +68,12 @@ final class RunMarkdown {
             run.row(List.of(
                     "records expected (`--expect`)",
                     String.format(
-                            Locale.ROOT,
-                            "%,d, shortfall %,d",
-                            info.expected(),
-                            stats.sequences().shortfall(info.expected()))));
+                            Locale.ROOT, "%,d, shortfall %,d", info.expected(), stats.shortfall(info.expected()))));
         }
         run.row(List.of(
-                "SLO window / SLO / warm-up",
+                "SLO window / SLO / steady state after",
                 Decimals.seconds(settings.windowNs()) + " / " + Decimals.millis(settings.sloNs()) + " / "
-                        + Decimals.seconds(settings.warmupNs())));
+                        + Decimals.seconds(settings.steadyAfterNs())));
         md.append(run).append('\n');
 
         md.append("## End-to-end latency (ms)\n\n");
@@ -86,14 +87,15 @@ final class RunMarkdown {
                     stats.hasSteadyState()
                             ? latencyRow(
                                     kind.label(),
-                                    "steady state (from " + Decimals.seconds(settings.warmupNs()) + ")",
+                                    "steady state (from " + Decimals.seconds(settings.steadyAfterNs()) + ")",
                                     stats.steadyLatency(kind).summary())
                             : noneRow(
                                     kind.label(),
-                                    "steady state: none, the run is shorter than the warm-up",
+                                    "steady state: none, the run is shorter than the steady-state cut",
                                     header.size()));
         }
         md.append(latency).append('\n');
+        md.append(warmup());
         md.append("*from sent* = arrival - `sent_ns` (the pipeline alone); *from intended* = arrival - `intended_ns` "
                 + "(also counts time a record waited to be sent). Min, mean and max are exact; percentiles are "
                 + "HdrHistogram's (3 significant digits, nearest rank), each within 0.1% above the value it stands "
@@ -436,5 +438,43 @@ final class RunMarkdown {
 
     private static String us(long ns) {
         return String.format(Locale.ROOT, "%.1f", ns / 1e3);
+    }
+
+    /**
+     * The warm-up records apart (count, p50, p99, max of the primary latency), and how long
+     * latency took to settle; empty when the run had no warm-up records and nothing to say.
+     */
+    private String warmup() {
+        LatencyKind kind = stats.primaryKind();
+        RunStats.Settle settle = stats.settle(kind);
+        StringBuilder md = new StringBuilder();
+        if (stats.warmupRecords() > 0) {
+            MarkdownTable table = table(List.of("records", "latency", "count", "p50", "p99", "max"));
+            LatencySummary w = stats.warmupLatency(kind).summary();
+            table.row(List.of(
+                    "warm-up (not measured)",
+                    kind.label(),
+                    String.format(Locale.ROOT, "%,d", w.count()),
+                    w.isEmpty() ? "-" : Decimals.ms(w.percentileNs(0), 3),
+                    w.isEmpty() ? "-" : Decimals.ms(w.percentileNs(3), 3),
+                    w.isEmpty() ? "-" : Decimals.ms(w.maxNs(), 3)));
+            md.append(table).append('\n');
+        }
+        if (settle.settledAfterNs() >= 0) {
+            md.append(String.format(
+                    Locale.ROOT,
+                    "Latency settled %s after the first arrival%s: the end of the last %s window whose p95 (%s) "
+                            + "exceeded %.0f x the median window p95 of the measured records (%s ms); %d such "
+                            + "window(s), %d among the measured records.%n%n",
+                    Decimals.seconds(settle.settledAfterNs()),
+                    stats.warmupRecords() > 0 ? " (warm-up records included)" : "",
+                    Decimals.seconds(stats.settings().windowNs()),
+                    kind.label(),
+                    RunStats.SETTLE_FACTOR,
+                    Decimals.ms(settle.medianWindowP95Ns(), 3),
+                    settle.windowsOver(),
+                    settle.measuredWindowsOver()));
+        }
+        return md.toString();
     }
 }

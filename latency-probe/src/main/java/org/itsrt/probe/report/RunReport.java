@@ -86,7 +86,7 @@ public final class RunReport {
         ProbeSummary.Settings settings = new ProbeSummary.Settings(
                 stats.settings().windowNs() / 1e9,
                 stats.settings().sloNs() / 1e6,
-                stats.settings().warmupNs() / 1e9,
+                stats.settings().steadyAfterNs() / 1e9,
                 LatencyHistogram.SIGNIFICANT_DIGITS);
         boolean expected = info.expected() > 0;
         ProbeSummary.Records records = new ProbeSummary.Records(
@@ -97,7 +97,7 @@ public final class RunReport {
                         stats.latency(LatencyKind.FROM_SENT).negative(),
                         stats.latency(LatencyKind.FROM_INTENDED).negative()),
                 expected ? info.expected() : null,
-                expected ? stats.sequences().shortfall(info.expected()) : null);
+                expected ? stats.shortfall(info.expected()) : null);
         ProbeSummary.ByKind<ProbeSummary.Spans<ProbeSummary.LatencyStats>> latency =
                 new ProbeSummary.ByKind<>(latencySpans(LatencyKind.FROM_SENT), latencySpans(LatencyKind.FROM_INTENDED));
         ProbeSummary.Stages stages =
@@ -125,6 +125,7 @@ public final class RunReport {
                 run,
                 settings,
                 records,
+                warmup(),
                 stats.primaryKind().key(),
                 latency,
                 stages,
@@ -132,6 +133,23 @@ public final class RunReport {
                 slo,
                 faults(),
                 files);
+    }
+
+    private ProbeSummary.Warmup warmup() {
+        LatencyKind kind = stats.primaryKind();
+        LatencySummary w = stats.warmupLatency(kind).summary();
+        RunStats.Settle settle = stats.settle(kind);
+        boolean settled = settle.settledAfterNs() >= 0;
+        return new ProbeSummary.Warmup(
+                stats.warmupRecords(),
+                w.isEmpty() ? null : w.percentileNs(0) / 1e6,
+                w.isEmpty() ? null : w.percentileNs(3) / 1e6,
+                w.isEmpty() ? null : w.maxNs() / 1e6,
+                RunStats.SETTLE_FACTOR,
+                settled ? settle.medianWindowP95Ns() / 1e6 : null,
+                settled ? settle.settledAfterNs() / 1e9 : null,
+                settle.windowsOver(),
+                settle.measuredWindowsOver());
     }
 
     private ProbeSummary.Faults faults() {

@@ -141,16 +141,17 @@ class ProbeSummaryTest {
 
     @Test
     void aSummaryOfTheFormerVersionIsRefusedForItsFormat() throws Exception {
-        // Version 3 had no fault ends: refused for its version, not for the fields it lacks.
+        // Version 4 had no warm-up and called the steady-state cut warmup_s: refused for its
+        // version, not for the fields it lacks.
         ObjectNode tree = (ObjectNode) TREE.readTree(written);
-        tree.put("format", "its-probe summary 3");
-        for (com.fasterxml.jackson.databind.JsonNode mark : tree.path("faults").path("marks")) {
-            ((ObjectNode) mark).remove(java.util.List.of("ended_at", "end_offset_s", "recovery_after_end_s"));
-        }
+        tree.put("format", "its-probe summary 4");
+        tree.remove("warmup");
+        ObjectNode settings = (ObjectNode) tree.path("settings");
+        settings.set("warmup_s", settings.remove("steady_after_s"));
 
         assertThatThrownBy(() -> readTree(tree))
                 .isInstanceOf(IOException.class)
-                .hasMessageContaining("format 'its-probe summary 3', expected 'its-probe summary 4'");
+                .hasMessageContaining("format 'its-probe summary 4', expected 'its-probe summary 5'");
     }
 
     @Test

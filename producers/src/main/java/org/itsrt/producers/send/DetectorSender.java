@@ -21,13 +21,17 @@ public final class DetectorSender implements Runnable {
     private final String topic;
     private final OpenLoopSchedule schedule;
     private final long records;
+    private final long warmupRecords;
     private final LatencyClock clock;
     private final SendStats stats;
     private final BooleanSupplier stopRequested;
     private final byte[] key;
 
     /**
-     * @param records how many to send; the sender also stops early when {@code stopRequested} says so
+     * @param records       how many measured records to send; the sender also stops early when
+     *                      {@code stopRequested} says so
+     * @param warmupRecords how many warm-up records to send first, flagged, on the same schedule;
+     *                      seq runs on across both phases so the probe tracks loss over all of them
      */
     public DetectorSender(
             DetectorWindows windows,
@@ -35,6 +39,7 @@ public final class DetectorSender implements Runnable {
             String topic,
             OpenLoopSchedule schedule,
             long records,
+            long warmupRecords,
             LatencyClock clock,
             SendStats stats,
             BooleanSupplier stopRequested) {
@@ -43,6 +48,7 @@ public final class DetectorSender implements Runnable {
         this.topic = topic;
         this.schedule = schedule;
         this.records = records;
+        this.warmupRecords = warmupRecords;
         this.clock = clock;
         this.stats = stats;
         this.stopRequested = stopRequested;
@@ -52,12 +58,14 @@ public final class DetectorSender implements Runnable {
 
     @Override
     public void run() {
-        for (long seq = 0; seq < records && !stopRequested.getAsBoolean(); seq++) {
+        long total = warmupRecords + records;
+        for (long seq = 0; seq < total && !stopRequested.getAsBoolean(); seq++) {
             long intended = schedule.intendedNs(seq);
             if (!waitUntil(intended)) {
                 return;
             }
-            ReadingRecord unstamped = windows.next(seq);
+            boolean warmup = seq < warmupRecords;
+            ReadingRecord unstamped = warmup ? windows.next(seq).withWarmup(true) : windows.next(seq);
             // Stamped just before send; serialising after the stamp costs a few microseconds,
             // which belong to the pipeline's latency as they would in any producer.
             long sent = clock.nanos();
@@ -69,7 +77,7 @@ public final class DetectorSender implements Runnable {
                     stats.recordFailure(error);
                 }
             });
-            stats.recordSend(intended, sent);
+            stats.recordSend(intended, sent, warmup);
         }
     }
 

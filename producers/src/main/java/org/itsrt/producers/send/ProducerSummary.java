@@ -14,6 +14,9 @@ import org.HdrHistogram.Histogram;
  * probe's summary. Written as {@code producer.json} next to the Markdown report and read back
  * with every field required.
  *
+ * @param target       every record the run was meant to send, warm-up records included
+ * @param warmupTarget of them, the warm-up records sent first (0: no warm-up)
+ * @param warmupSent   of {@code sent}, the warm-up records
  * @param firstError the first send failure's message, null when none failed
  * @param seconds    the active span: first to last send
  */
@@ -22,6 +25,8 @@ public record ProducerSummary(
         @JsonProperty("rate_per_detector") double ratePerDetector,
         long target,
         long sent,
+        @JsonProperty("warmup_target") long warmupTarget,
+        @JsonProperty("warmup_sent") long warmupSent,
         long acked,
         long failed,
         @JsonProperty("first_error") String firstError,
@@ -54,6 +59,8 @@ public record ProducerSummary(
                 run.ratePerDetector(),
                 run.target(),
                 run.sent(),
+                run.warmupTarget(),
+                run.warmupSent(),
                 run.acked(),
                 run.failed(),
                 run.firstError(),

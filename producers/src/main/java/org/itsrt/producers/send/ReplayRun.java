@@ -62,6 +62,21 @@ public final class ReplayRun {
      */
     public void run(double ratePerDetector, long[] quota, Duration progressEvery, Consumer<SendStats> progress)
             throws InterruptedException {
+        run(ratePerDetector, new long[quota.length], quota, progressEvery, progress);
+    }
+
+    /**
+     * As {@link #run(double, long[], Duration, Consumer)}, each detector first sending its
+     * {@code warmupQuota} of flagged warm-up records and then its {@code quota} of measured ones,
+     * on one continuous schedule.
+     */
+    public void run(
+            double ratePerDetector,
+            long[] warmupQuota,
+            long[] quota,
+            Duration progressEvery,
+            Consumer<SendStats> progress)
+            throws InterruptedException {
         // Start shortly after now, so every producer is connected before its first intended time.
         long start = clock.nanos() + Duration.ofMillis(500).toNanos();
         List<Producer<byte[], byte[]>> producers = new ArrayList<>();
@@ -76,7 +91,15 @@ public final class ReplayRun {
                 OpenLoopSchedule schedule = OpenLoopSchedule.staggered(start, ratePerDetector, i, detectors.size());
                 Thread t = new Thread(
                         new DetectorSender(
-                                windows, producer, topic, schedule, quota[i], clock, stats, () -> stopRequested),
+                                windows,
+                                producer,
+                                topic,
+                                schedule,
+                                quota[i],
+                                warmupQuota[i],
+                                clock,
+                                stats,
+                                () -> stopRequested),
                         "detector-" + windows.detector());
                 threads.add(t);
             }

@@ -6,12 +6,18 @@ import java.util.Locale;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
 
-/** What one replay (or one sweep step) sent, and how it went, as a Markdown report. */
+/**
+ * What one replay (or one sweep step) sent, and how it went, as a Markdown report. {@code target}
+ * and {@code sent} count every record; {@code warmupTarget} and {@code warmupSent} the warm-up
+ * records among them.
+ */
 public record RunSummary(
         int detectors,
         double ratePerDetector,
         long target,
         long sent,
+        long warmupTarget,
+        long warmupSent,
         long acked,
         long failed,
         String firstError,
@@ -20,11 +26,19 @@ public record RunSummary(
         Histogram ackLatencyNs) {
 
     public static RunSummary of(SendStats stats, int detectors, double ratePerDetector, long target) {
+        return of(stats, detectors, ratePerDetector, target, 0);
+    }
+
+    /** @param target every record, {@code warmupTarget} of them warm-up records */
+    public static RunSummary of(
+            SendStats stats, int detectors, double ratePerDetector, long target, long warmupTarget) {
         return new RunSummary(
                 detectors,
                 ratePerDetector,
                 target,
                 stats.sent(),
+                warmupTarget,
+                stats.warmupSent(),
                 stats.acked(),
                 stats.failed(),
                 stats.firstError(),
@@ -50,6 +64,15 @@ public record RunSummary(
                 target,
                 seconds,
                 achievedRate()));
+        if (warmupTarget > 0) {
+            md.append(String.format(
+                    Locale.ROOT,
+                    "- of which warm-up %,d of %,d (flagged, first), measured %,d of %,d%n",
+                    warmupSent,
+                    warmupTarget,
+                    sent - warmupSent,
+                    target - warmupTarget));
+        }
         md.append(String.format(
                 Locale.ROOT,
                 "- acknowledged %,d, failed %,d%s%n",

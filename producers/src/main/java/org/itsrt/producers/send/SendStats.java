@@ -17,15 +17,19 @@ public final class SendStats {
     private final Histogram sendLagTotal = new Histogram(3);
     private final Histogram ackLatencyTotal = new Histogram(3);
     private final AtomicLong sent = new AtomicLong();
+    private final AtomicLong warmupSent = new AtomicLong();
     private final AtomicLong acked = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
     private final AtomicReference<String> firstError = new AtomicReference<>();
     private final AtomicLong firstIntendedNs = new AtomicLong(Long.MAX_VALUE);
     private final AtomicLong lastSentNs = new AtomicLong(Long.MIN_VALUE);
 
-    void recordSend(long intendedNs, long sentNs) {
+    void recordSend(long intendedNs, long sentNs, boolean warmup) {
         sendLag.recordValue(Math.max(0, sentNs - intendedNs));
         sent.incrementAndGet();
+        if (warmup) {
+            warmupSent.incrementAndGet();
+        }
         firstIntendedNs.accumulateAndGet(intendedNs, Math::min);
         lastSentNs.accumulateAndGet(sentNs, Math::max);
     }
@@ -42,6 +46,11 @@ public final class SendStats {
 
     public long sent() {
         return sent.get();
+    }
+
+    /** Of {@link #sent()}, the warm-up records. */
+    public long warmupSent() {
+        return warmupSent.get();
     }
 
     public long acked() {

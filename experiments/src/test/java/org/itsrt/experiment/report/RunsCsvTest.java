@@ -1,0 +1,49 @@
+package org.itsrt.experiment.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.itsrt.experiment.run.RunResult;
+import org.itsrt.experiment.spec.ExperimentSpec;
+import org.junit.jupiter.api.Test;
+
+/** runs.csv gives each run's warm-up apart from its measured figures. */
+class RunsCsvTest {
+
+    private static String cell(List<String> lines, int row, String column) {
+        List<String> header = List.of(lines.get(0).split(","));
+        return lines.get(row).split(",")[header.indexOf(column)];
+    }
+
+    @Test
+    void theWarmupColumnsHoldTheRunsWarmupAndItsSettleTime() {
+        ExperimentSpec.Row row = new ExperimentSpec.Row("100000/100000", 100_000L, 100_000L, null, null, null);
+        RunResult.Percentiles measured = new RunResult.Percentiles(600, 2, 3, 4, 5, 6);
+        RunResult warmedUp = new RunResult(
+                row,
+                1,
+                Path.of("runs/01/rep-1"),
+                0,
+                measured,
+                measured,
+                0,
+                0,
+                Map.of(),
+                new RunResult.Warmup(120, 45.5, 7));
+        RunResult cold = new RunResult(row, 2, Path.of("runs/01/rep-2"), 0, measured, measured, 0, 0, Map.of());
+
+        List<String> lines =
+                List.of(ExperimentReport.csv(List.of(warmedUp, cold)).split("\n"));
+
+        assertThat(cell(lines, 1, "warmup_records")).isEqualTo("120");
+        assertThat(Double.parseDouble(cell(lines, 1, "warmup_p99_ms"))).isEqualTo(45.5);
+        assertThat(Double.parseDouble(cell(lines, 1, "settled_after_s"))).isEqualTo(7.0);
+        assertThat(cell(lines, 1, "p99_ms"))
+                .as("the measured figures stay the measured records'")
+                .startsWith("4");
+        assertThat(cell(lines, 2, "warmup_records")).isEqualTo("0");
+        assertThat(cell(lines, 2, "folder")).isEqualTo("\"runs/01/rep-2\"");
+    }
+}
