@@ -37,6 +37,14 @@ interface JobCluster extends AutoCloseable {
     /** One line for the run's report. */
     String describe();
 
+    /**
+     * The cluster's JVMs on this host by name ({@code jobmanager}, {@code taskmanager-1}, ...), for
+     * profiling; empty for a cluster in this JVM or elsewhere.
+     */
+    default java.util.Map<String, Long> processes() {
+        return java.util.Map.of();
+    }
+
     @Override
     void close() throws Exception;
 
@@ -139,6 +147,20 @@ interface JobCluster extends AutoCloseable {
             }
 
             @Override
+            public java.util.Map<String, Long> processes() {
+                java.util.Map<String, Long> pids = new java.util.LinkedHashMap<>();
+                List<Long> jobManagers = flink.jobManagerPids();
+                for (int i = 0; i < jobManagers.size(); i++) {
+                    pids.put(jobManagers.size() == 1 ? "jobmanager" : "jobmanager-" + (i + 1), jobManagers.get(i));
+                }
+                List<Long> taskManagers = flink.taskManagerPids();
+                for (int i = 0; i < taskManagers.size(); i++) {
+                    pids.put("taskmanager-" + (i + 1), taskManagers.get(i));
+                }
+                return pids;
+            }
+
+            @Override
             public String describe() {
                 return "standalone cluster (JobManager pid " + flink.jobManagerPid() + ", TaskManager pid"
                         + (taskManagers == 1 ? " " : "s ")
@@ -219,6 +241,11 @@ interface JobCluster extends AutoCloseable {
             @Override
             public OptionalLong pid() {
                 return OptionalLong.of(flink.pid());
+            }
+
+            @Override
+            public java.util.Map<String, Long> processes() {
+                return java.util.Map.of("flink (MiniCluster)", flink.pid());
             }
 
             @Override

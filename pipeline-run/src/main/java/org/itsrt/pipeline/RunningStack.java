@@ -273,6 +273,19 @@ public final class RunningStack implements AutoCloseable {
         return cluster.pid();
     }
 
+    /**
+     * The JVMs this stack started on this host by name: {@code broker}, then the cluster's
+     * ({@link JobCluster#processes()}); what to profile besides this JVM.
+     */
+    public Map<String, Long> processes() {
+        Map<String, Long> pids = new java.util.LinkedHashMap<>();
+        if (spec.broker() instanceof StackSpec.Broker.Local) {
+            broker.pid().ifPresent(pid -> pids.put("broker", pid));
+        }
+        pids.putAll(cluster.processes());
+        return pids;
+    }
+
     /** One line each for the broker and the cluster, for reports. */
     public String describe() {
         return "Kafka: " + spec.broker().describe() + "; Flink: " + cluster.describe();
