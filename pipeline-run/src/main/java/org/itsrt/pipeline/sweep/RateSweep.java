@@ -82,6 +82,10 @@ public final class RateSweep {
 
     private RateSweep() {}
 
+    private static String ms(Double v) {
+        return v == null ? "n/a" : String.format(Locale.ROOT, "%.1f", v);
+    }
+
     /**
      * Runs the sweep; returns the steps measured (fewer when {@code interrupted} turned true).
      *
@@ -127,15 +131,15 @@ public final class RateSweep {
             steps.add(step);
             log.printf(
                     Locale.ROOT,
-                    "its-demo: sweep step %d/%d: offered %,.0f/s, delivered %,.0f/s, p50 %s, p99 %s, max %s ms, "
-                            + "lost %d%n",
+                    "its-demo: sweep step %d/%d: offered %,.0f/s, delivered %,.0f/s, p50 %s, p99 %s, max %s ms "
+                            + "(steady state, from intended), lost %d%n",
                     i + 1,
                     n,
                     rate,
                     step.deliveredPerS(),
-                    step.p50Ms(),
-                    step.p99Ms(),
-                    step.maxMs(),
+                    ms(step.p50Ms()),
+                    ms(step.p99Ms()),
+                    ms(step.maxMs()),
                     step.lost());
             SweepReport.write(dir, steps, facts, interrupted.getAsBoolean() && i < n - 1);
         }
