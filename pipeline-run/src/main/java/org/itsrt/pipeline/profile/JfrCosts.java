@@ -28,6 +28,9 @@ import jdk.jfr.consumer.RecordingFile;
  * @param selfByMethod   samples per method on top of the stack, most first
  * @param byStack        samples per top-of-stack path ({@link #STACK_DEPTH} frames, innermost first), most first
  * @param byThread       samples per thread name, most first
+ * @param cpuByThread    CPU per thread name in thousandths of a core (user + system, kernel time included), from
+ *                       the periodic {@code jdk.ThreadCPULoad} events: each thread's mean load over the window,
+ *                       summed over the threads of a name; most first
  * @param allocByMethod  sampled allocation weight (bytes) per allocating method, most first
  * @param allocatedBytes all sampled allocation weight in the window
  * @param gcPauses       collector pauses in the window
@@ -38,6 +41,7 @@ public record JfrCosts(
         List<Map.Entry<String, Long>> selfByMethod,
         List<Map.Entry<String, Long>> byStack,
         List<Map.Entry<String, Long>> byThread,
+        List<Map.Entry<String, Long>> cpuByThread,
         List<Map.Entry<String, Long>> allocByMethod,
         long allocatedBytes,
         long gcPauses,
@@ -55,6 +59,10 @@ public record JfrCosts(
         Map<String, Long> stacks = new HashMap<>();
         Map<String, Long> threads = new HashMap<>();
         Map<String, Long> alloc = new HashMap<>();
+        // Per thread id: its name, the sum of its loads and how many there were.
+        Map<Long, String> loadThreadNames = new HashMap<>();
+        Map<Long, double[]> loads = new HashMap<>();
+        int hwThreads = 0;
         long samples = 0;
         long allocated = 0;
         long pauses = 0;
@@ -62,6 +70,11 @@ public record JfrCosts(
         try (RecordingFile file = new RecordingFile(jfr)) {
             while (file.hasMoreEvents()) {
                 RecordedEvent event = file.readEvent();
+                if ("jdk.CPUInformation".equals(event.getEventType().getName())) {
+                    // Emitted when a chunk starts, often before the window: the machine's size.
+                    hwThreads = event.getInt("hwThreads");
+                    continue;
+                }
                 Instant start = event.getStartTime();
                 if (start.isBefore(from) || start.isAfter(to)) {
                     continue;
@@ -86,6 +99,16 @@ public record JfrCosts(
                             alloc.merge(allocatingMethod(trace), weight, Long::sum);
                         }
                     }
+                    case "jdk.ThreadCPULoad" -> {
+                        RecordedThread thread = event.getThread();
+                        if (thread == null) {
+                            continue;
+                        }
+                        loadThreadNames.put(thread.getId(), threadName(thread));
+                        double[] sum = loads.computeIfAbsent(thread.getId(), id -> new double[2]);
+                        sum[0] += event.getFloat("user") + event.getFloat("system");
+                        sum[1]++;
+                    }
                     case "jdk.GarbageCollection" -> {
                         pauses++;
                         pauseMs += event.getDouble("sumOfPauses") / 1e6;
@@ -96,7 +119,22 @@ public record JfrCosts(
                 }
             }
         }
-        return new JfrCosts(samples, top(self), top(stacks), top(threads), top(alloc), allocated, pauses, pauseMs);
+        // Loads are fractions of the whole machine; times its hardware threads they are cores.
+        int cpus = hwThreads > 0 ? hwThreads : Runtime.getRuntime().availableProcessors();
+        Map<String, Long> cpuByThread = new HashMap<>();
+        loads.forEach((id, sum) ->
+                cpuByThread.merge(loadThreadNames.get(id), Math.round(1000 * cpus * sum[0] / sum[1]), Long::sum));
+        cpuByThread.values().removeIf(milli -> milli == 0);
+        return new JfrCosts(
+                samples,
+                top(self),
+                top(stacks),
+                top(threads),
+                top(cpuByThread),
+                top(alloc),
+                allocated,
+                pauses,
+                pauseMs);
     }
 
     /**

@@ -94,7 +94,8 @@ public record ProfileReport(
         md.append("Per JVM below: JFR's execution samples (Java frames only: time in the kernel or in native code "
                 + "is in the CPU time above but not here) from " + jfrFrom + " to " + end
                 + ", by the method on top of the stack (self), by the top " + JfrCosts.STACK_DEPTH
-                + " frames, and by thread (numbers in names folded to N); allocation samples by the allocating "
+                + " frames, and by thread (numbers in names folded to N); then each kind of thread's CPU, kernel "
+                + "time included (JFR's per-thread CPU load every second); allocation samples by the allocating "
                 + "method; collector pauses.\n");
         for (Map.Entry<String, Path> rec : recordings.entrySet()) {
             JfrCosts costs = JfrCosts.read(rec.getValue(), jfrFrom, end);
@@ -114,12 +115,14 @@ public record ProfileReport(
                     costs.gcPauses(),
                     costs.gcPauseMs()));
             if (costs.samples() == 0) {
-                md.append("No execution samples in the window.\n");
+                md.append("No execution samples in the window.\n\n");
+                cpuTable(md, costs.cpuByThread());
                 continue;
             }
             table(md, "self time (method on top)", "samples", costs.selfByMethod(), ROWS, costs.samples());
             table(md, "heaviest stacks (innermost first)", "samples", costs.byStack(), STACK_ROWS, costs.samples());
             table(md, "threads", "samples", costs.byThread(), ROWS, costs.samples());
+            cpuTable(md, costs.cpuByThread());
             table(
                     md,
                     "allocation (allocating method)",
@@ -147,6 +150,19 @@ public record ProfileReport(
                     e.getKey().replace("|", "\\|"),
                     bytes ? String.format(Locale.ROOT, "%.1f", e.getValue() / 1e6) : String.format("%d", e.getValue()),
                     100.0 * e.getValue() / total));
+        }
+        md.append('\n');
+    }
+
+    /** Threads by CPU (cores, kernel time included), which execution samples do not see whole. */
+    private static void cpuTable(StringBuilder md, List<Map.Entry<String, Long>> cpu) {
+        if (cpu.isEmpty()) {
+            return;
+        }
+        md.append("| threads by CPU (user + system, jdk.ThreadCPULoad) | cores |\n|---|---:|\n");
+        for (Map.Entry<String, Long> e : cpu.subList(0, Math.min(ROWS, cpu.size()))) {
+            md.append(String.format(
+                    Locale.ROOT, "| `%s` | %.3f |%n", e.getKey().replace("|", "\\|"), e.getValue() / 1000.0));
         }
         md.append('\n');
     }

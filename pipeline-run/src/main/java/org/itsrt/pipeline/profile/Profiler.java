@@ -33,10 +33,12 @@ public final class Profiler implements LoadHook {
 
     /**
      * How a child JVM records: JFR's {@code profile} settings (execution samples every 10 ms,
-     * allocation samples, GC), kept for an hour so a long sweep step is still whole at its dump.
+     * allocation samples, GC), each thread's CPU load every second instead of every 10 s (it is
+     * the only view of a thread's kernel time, and a step lasts tens of seconds), kept for an hour
+     * so a long sweep step is still whole at its dump.
      */
     public static final String JVM_OPTION =
-            "-XX:StartFlightRecording=name=" + RECORDING + ",settings=profile,maxage=1h";
+            "-XX:StartFlightRecording=name=" + RECORDING + ",settings=profile,jdk.ThreadCPULoad#period=1s,maxage=1h";
 
     /** The name of this JVM in the report. */
     public static final String THIS_JVM = "demo (producers, probe)";
@@ -79,6 +81,7 @@ public final class Profiler implements LoadHook {
             throw new IOException("the JDK's JFR 'profile' settings could not be read: " + e.getMessage(), e);
         }
         own.setName(RECORDING);
+        own.enable("jdk.ThreadCPULoad").withPeriod(Duration.ofSeconds(1));
         own.start();
         CpuSampler sampler = CpuSampler.start(pids, SAMPLE_EVERY);
         Instant start = Instant.now();

@@ -30,6 +30,7 @@ class ProfileReportTest {
             recording.enable("jdk.ExecutionSample").withPeriod(Duration.ofMillis(1));
             recording.enable("jdk.ObjectAllocationSample").with("throttle", "10000/s");
             recording.enable("jdk.GarbageCollection");
+            recording.enable("jdk.ThreadCPULoad").withPeriod(Duration.ofMillis(100));
             recording.start();
             start = Instant.now();
             long until = System.nanoTime() + Duration.ofMillis(400).toNanos();
@@ -74,6 +75,9 @@ class ProfileReportTest {
                 .extracting(Map.Entry::getKey)
                 .contains(ProfileReportTest.class.getName() + ".allocate");
         assertThat(costs.allocatedBytes()).isPositive();
+        // The busy thread ran all the time: close to one core, and more than any other thread.
+        assertThat(costs.cpuByThread().get(0).getKey()).isEqualTo("main");
+        assertThat(costs.cpuByThread().get(0).getValue()).isGreaterThan(300);
     }
 
     @Test
@@ -122,7 +126,9 @@ class ProfileReportTest {
         assertThat(md)
                 .contains("1,000 records measured")
                 .contains("## test")
-                .contains("`" + ProfileReportTest.class.getName() + ".burnCpu` |");
+                .contains("`" + ProfileReportTest.class.getName() + ".burnCpu` |")
+                .contains("| threads by CPU (user + system, jdk.ThreadCPULoad) | cores |")
+                .contains("| `main` | ");
 
         ProfileReport withCpu = new ProfileReport(from, to, from, 100, 100, sampler.samples(), Map.of());
         double[] cpu = withCpu.cpuAfterWarmup().get("test");
