@@ -130,8 +130,8 @@ public final class DemoCommand implements Callable<Integer> {
             names = "--taskmanagers",
             defaultValue = "1",
             paramLabel = "N",
-            description = "with --flink standalone: TaskManager processes, each with --parallelism slots "
-                    + "(default: ${DEFAULT-VALUE})")
+            description = "with --flink standalone: TaskManager processes, each with --parallelism slots, the job's "
+                    + "subtasks spread evenly over them (default: ${DEFAULT-VALUE})")
     int taskManagers;
 
     @Option(

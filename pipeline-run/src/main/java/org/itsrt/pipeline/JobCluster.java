@@ -4,6 +4,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.itsrt.stack.flink.EmbeddedFlink;
@@ -47,6 +48,9 @@ interface JobCluster extends AutoCloseable {
 
     @Override
     void close() throws Exception;
+
+    /** Flink's option that spreads a job's slots evenly over the TaskManagers. */
+    String LOAD_BALANCE_MODE = "taskmanager.load-balance.mode";
 
     static JobCluster start(Kind kind, int slots, Path workDir, Path jobJar, List<String> jvmArgs) throws Exception {
         return switch (kind) {
@@ -120,6 +124,13 @@ interface JobCluster extends AutoCloseable {
                     .withSlotsPerTaskManager(slots)
                     .withJvmArgs(jvmArgs)
                     .withParentDir(workDir);
+            if (taskManagers > 1) {
+                // Each TaskManager has as many slots as the job's parallelism (so one can take the
+                // whole job when another dies); without this Flink fills the first TaskManager's
+                // slots and the others idle: a parallelism-2 job on two TaskManagers ran both
+                // subtasks in one.
+                options = options.withFlinkOptions(Map.of(LOAD_BALANCE_MODE, "SLOTS"));
+            }
             flink = StandaloneFlink.start(
                     zooKeeper == null ? options : options.withZooKeeperHa(zooKeeper.connectString()));
         } catch (RuntimeException e) {

@@ -47,6 +47,15 @@ public record JfrCosts(
         long gcPauses,
         double gcPauseMs) {
 
+    /** Cores the JIT compiler's threads ({@code C1 CompilerThread0}, {@code C2 ...}) took in the window. */
+    public double jitCores() {
+        return cpuByThread.stream()
+                        .filter(e -> e.getKey().matches("CN CompilerThreadN.*"))
+                        .mapToLong(Map.Entry::getValue)
+                        .sum()
+                / 1000.0;
+    }
+
     /** Frames of a stack path: enough to see the caller of a hot leaf and its caller's caller. */
     public static final int STACK_DEPTH = 6;
 

@@ -59,16 +59,25 @@ public record ProfileReport(
                 + "second; *cores* is CPU seconds per wall second, *µs/record* CPU time over the records "
                 + "measured in the same span. The records per second of a span come from the probe, whose "
                 + "warm-up starts at the first arrival, a few milliseconds after the load's start.\n\n");
-        md.append("| JVM | cores, whole load | cores, after warm-up | µs CPU/record, whole load "
+        Map<String, JfrCosts> costsByJvm = new LinkedHashMap<>();
+        for (Map.Entry<String, Path> rec : recordings.entrySet()) {
+            costsByJvm.put(rec.getKey(), JfrCosts.read(rec.getValue(), jfrFrom, end));
+        }
+        md.append("*JIT* is the part of the cores after warm-up that the JIT compiler's threads took (JFR's per-thread "
+                + "CPU load): a cost of the JVMs' first minutes, not of the records, which a longer run leaves "
+                + "behind.\n\n");
+        md.append("| JVM | cores, whole load | cores, after warm-up | of which JIT | µs CPU/record, whole load "
                 + "| µs CPU/record, after warm-up |\n");
-        md.append("|---|---:|---:|---:|---:|\n");
-        double[] totals = new double[4];
+        md.append("|---|---:|---:|---:|---:|---:|\n");
+        double[] totals = new double[5];
         for (String jvm : whole.keySet()) {
             CpuSampler.Usage w = whole.get(jvm);
             CpuSampler.Usage s = steady.get(jvm);
+            JfrCosts costs = costsByJvm.get(jvm);
             double[] row = {
                 w.cores(),
                 s == null ? Double.NaN : s.cores(),
+                costs == null ? Double.NaN : costs.jitCores(),
                 perRecord(w.cpuSeconds(), records),
                 s == null ? Double.NaN : perRecord(s.cpuSeconds(), steadyRecords)
             };
@@ -77,20 +86,22 @@ public record ProfileReport(
             }
             md.append(String.format(
                     Locale.ROOT,
-                    "| %s | %s | %s | %s | %s |%n",
+                    "| %s | %s | %s | %s | %s | %s |%n",
                     jvm,
                     fixed(row[0], 2),
                     fixed(row[1], 2),
-                    fixed(row[2], 1),
-                    fixed(row[3], 1)));
+                    fixed(row[2], 2),
+                    fixed(row[3], 1),
+                    fixed(row[4], 1)));
         }
         md.append(String.format(
                 Locale.ROOT,
-                "| **all** | %s | %s | %s | %s |%n%n",
+                "| **all** | %s | %s | %s | %s | %s |%n%n",
                 fixed(totals[0], 2),
                 fixed(totals[1], 2),
-                fixed(totals[2], 1),
-                fixed(totals[3], 1)));
+                fixed(totals[2], 2),
+                fixed(totals[3], 1),
+                fixed(totals[4], 1)));
         md.append("Per JVM below: JFR's execution samples (Java frames only: time in the kernel or in native code "
                 + "is in the CPU time above but not here) from " + jfrFrom + " to " + end
                 + ", by the method on top of the stack (self), by the top " + JfrCosts.STACK_DEPTH
@@ -98,7 +109,7 @@ public record ProfileReport(
                 + "time included (JFR's per-thread CPU load every second); allocation samples by the allocating "
                 + "method; collector pauses.\n");
         for (Map.Entry<String, Path> rec : recordings.entrySet()) {
-            JfrCosts costs = JfrCosts.read(rec.getValue(), jfrFrom, end);
+            JfrCosts costs = costsByJvm.get(rec.getKey());
             md.append("\n## ").append(rec.getKey()).append("\n\n");
             md.append(String.format(
                     Locale.ROOT,

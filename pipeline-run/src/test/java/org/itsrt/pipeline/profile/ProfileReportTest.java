@@ -75,9 +75,16 @@ class ProfileReportTest {
                 .extracting(Map.Entry::getKey)
                 .contains(ProfileReportTest.class.getName() + ".allocate");
         assertThat(costs.allocatedBytes()).isPositive();
-        // The busy thread ran all the time: close to one core, and more than any other thread.
-        assertThat(costs.cpuByThread().get(0).getKey()).isEqualTo("main");
-        assertThat(costs.cpuByThread().get(0).getValue()).isGreaterThan(300);
+        // The busy thread's CPU is counted (how much it got depends on what else the machine ran),
+        // and so are the JIT compiler's threads, which compiled the loop meanwhile.
+        assertThat(costs.cpuByThread()).extracting(Map.Entry::getKey).contains("main");
+        assertThat(costs.cpuByThread().stream()
+                        .filter(e -> e.getKey().equals("main"))
+                        .findFirst()
+                        .orElseThrow()
+                        .getValue())
+                .isPositive();
+        assertThat(costs.jitCores()).isPositive();
     }
 
     @Test
@@ -125,6 +132,7 @@ class ProfileReportTest {
         String md = report.markdown();
         assertThat(md)
                 .contains("1,000 records measured")
+                .contains("| of which JIT |")
                 .contains("## test")
                 .contains("`" + ProfileReportTest.class.getName() + ".burnCpu` |")
                 .contains("| threads by CPU (user + system, jdk.ThreadCPULoad) | cores |")
