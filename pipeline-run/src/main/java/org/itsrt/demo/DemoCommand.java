@@ -21,12 +21,17 @@ import org.itsrt.cli.MissingDefaultException;
 import org.itsrt.cli.RunFolders;
 import org.itsrt.pipeline.BudgetHook;
 import org.itsrt.pipeline.JobSpec;
+import org.itsrt.pipeline.LoadHook;
 import org.itsrt.pipeline.LoadSpec;
 import org.itsrt.pipeline.PipelineReport;
 import org.itsrt.pipeline.PipelineRun;
 import org.itsrt.pipeline.RunResult;
 import org.itsrt.pipeline.RunningStack;
 import org.itsrt.pipeline.StackSpec;
+import org.itsrt.pipeline.profile.Profiler;
+import org.itsrt.pipeline.sweep.RateSweep;
+import org.itsrt.pipeline.sweep.SweepReport;
+import org.itsrt.pipeline.sweep.SweepStep;
 import org.itsrt.probe.compare.CompareReport;
 import org.itsrt.probe.compare.Distribution;
 import org.itsrt.probe.compare.RunLatencies;
@@ -77,6 +82,9 @@ public final class DemoCommand implements Callable<Integer> {
 
     /** The warm-up of {@code --quick}: a third of its 30 s of measured records. */
     static final int QUICK_WARMUP_S = 10;
+
+    /** The warm-up of each sweep step: every step submits the job anew, so each starts cold. */
+    static final int SWEEP_WARMUP_S = 20;
 
     @Spec
     private CommandSpec spec;
@@ -137,8 +145,8 @@ public final class DemoCommand implements Callable<Integer> {
             names = "--taskmanagers",
             defaultValue = "1",
             paramLabel = "N",
-            description = "with --flink standalone: TaskManager processes, each with --parallelism slots "
-                    + "(default: ${DEFAULT-VALUE})")
+            description = "with --flink standalone: TaskManager processes, each with --parallelism slots, the job's "
+                    + "subtasks spread evenly over them (default: ${DEFAULT-VALUE})")
     int taskManagers;
 
     @Option(
@@ -256,6 +264,30 @@ public final class DemoCommand implements Callable<Integer> {
     double sloMs;
 
     @Option(
+            names = "--profile",
+            description = "profile every JVM of the run from the first record sent to the last measured: JDK Flight "
+                    + "Recorder on the broker, the cluster's processes and this JVM, and each process's CPU time; "
+                    + "writes profile/ (profile.md: cores and CPU µs per record per JVM, hot methods, heaviest "
+                    + "stacks, allocation; the .jfr files; cpu.csv)")
+    boolean profile;
+
+    @Option(
+            names = "--sweep",
+            paramLabel = "RATES",
+            description = "step the offered rate on one broker and cluster: total records/s of all detectors per "
+                    + "step, e.g. 1000,3000,6000,10000; writes sweep.md, sweep.csv and sweep.png (--rate, --records "
+                    + "and --quick do not apply)")
+    String sweep;
+
+    @Option(
+            names = "--step-duration",
+            paramLabel = "TIME",
+            converter = DurationConverter.class,
+            description = "with --sweep: how long each step sends its measured records (default: 60s), after a "
+                    + "warm-up of --warmup at the step's rate (default with --sweep: " + SWEEP_WARMUP_S + "s)")
+    Duration stepDuration;
+
+    @Option(
             names = "--out",
             paramLabel = "DIR",
             description = "run folder (default: results/demo/YYYYMMDD-HHMMSS, UTC)")
@@ -350,6 +382,9 @@ public final class DemoCommand implements Callable<Integer> {
     }
 
     private int runPhases(RunningStack stack, LoadSpec load, JobSpec job, Path run) throws Exception {
+        if (sweepPlan != null) {
+            return runSweep(stack, load, job, run);
+        }
         List<JobSpec> phases = withFloor ? List.of(job.asIdentity(), job.asFullJob()) : List.of(job);
         int exit = 0;
         for (JobSpec phase : phases) {
@@ -357,14 +392,49 @@ public final class DemoCommand implements Callable<Integer> {
                 break;
             }
             Path dir = withFloor ? run.resolve(phase.identity() ? FLOOR_DIR : JOB_DIR) : run;
-            RunResult result = stack.measure(load, phase, BudgetHook.NONE, dir);
+            Profiler profiler = profile
+                    ? new Profiler(
+                            dir.resolve("profile"),
+                            stack.processes(),
+                            load.warmupDuration().plus(load.steadyAfter()),
+                            System.err)
+                    : null;
+            RunResult result =
+                    stack.measure(load, phase, BudgetHook.NONE, profiler == null ? LoadHook.NONE : profiler, dir);
             report(load, result);
+            if (profiler != null) {
+                Path written = profiler.write(result);
+                if (written != null) {
+                    System.out.println("profile: " + written);
+                }
+            }
             exit = Math.max(exit, result.exitCode());
         }
         if (withFloor && !interrupted) {
             compareFloorAndJob(run);
         }
         return interrupted ? RunResult.INTERRUPTED : exit;
+    }
+
+    private int runSweep(RunningStack stack, LoadSpec base, JobSpec job, Path run) throws Exception {
+        List<String> facts = List.of(
+                "job: " + (job.identity() ? "identity" : "predict and route") + ", options " + job.options()
+                        + ", parallelism " + parallelism,
+                String.format(
+                        Locale.ROOT,
+                        "each step a warm-up of %s, then %s measured, at its rate over %d detectors",
+                        sweepPlan.warmup(),
+                        sweepPlan.stepDuration(),
+                        base.detectors().size()),
+                "producer settings " + base.producerProperties(),
+                stack.describe());
+        List<SweepStep> steps =
+                RateSweep.run(stack, base, job, sweepPlan, profile, run, facts, () -> interrupted, System.err);
+        System.out.println();
+        System.out.print(SweepReport.markdown(steps, List.of(), interrupted));
+        System.out.println("sweep: " + run.resolve(SweepReport.MARKDOWN));
+        boolean allOk = steps.stream().allMatch(s -> s.exitCode() == RunResult.OK);
+        return interrupted ? RunResult.INTERRUPTED : allOk ? 0 : 1;
     }
 
     /** The run on the console: the title line, the latency table, delivery, where the reports are. */
@@ -449,9 +519,11 @@ public final class DemoCommand implements Callable<Integer> {
             return StackSpec.onCluster(inputs.clusterDir(), inputs.jobJar(), parallelism, pins)
                     .withKafkaConfig(clientConfig);
         }
+        List<String> brokerArgs = profile ? withJfr(brokerJvmArgs) : brokerJvmArgs;
+        List<String> clusterArgs = profile ? withJfr(flinkJvmArgs) : flinkJvmArgs;
         StackSpec.Broker broker = bootstrapServers != null
                 ? new StackSpec.Broker.Existing(bootstrapServers)
-                : new StackSpec.Broker.Local(brokerHeap, brokerJvmArgs, secure);
+                : new StackSpec.Broker.Local(brokerHeap, brokerArgs, secure);
         StackSpec.Cluster cluster;
         if (flinkRest != null) {
             cluster = new StackSpec.Cluster.Existing(
@@ -459,9 +531,9 @@ public final class DemoCommand implements Callable<Integer> {
                     inputs.jobJar(),
                     clusterPid == null ? OptionalLong.empty() : OptionalLong.of(clusterPid));
         } else if (standalone) {
-            cluster = new StackSpec.Cluster.Standalone(inputs.jobJar(), flinkJvmArgs, taskManagers, ha);
+            cluster = new StackSpec.Cluster.Standalone(inputs.jobJar(), clusterArgs, taskManagers, ha);
         } else if ("child".equals(flink)) {
-            cluster = new StackSpec.Cluster.Child(inputs.jobJar(), flinkJvmArgs);
+            cluster = new StackSpec.Cluster.Child(inputs.jobJar(), clusterArgs);
         } else if ("in-process".equals(flink)) {
             cluster = new StackSpec.Cluster.InProcess();
         } else {
@@ -470,7 +542,42 @@ public final class DemoCommand implements Callable<Integer> {
         return new StackSpec(broker, cluster, parallelism, pins).withKafkaConfig(clientConfig);
     }
 
+    /** {@code args} and the flight recording that --profile dumps at the end of the load. */
+    private static List<String> withJfr(List<String> args) {
+        List<String> all = new ArrayList<>(args);
+        all.add(Profiler.JVM_OPTION);
+        return all;
+    }
+
+    /** The sweep's steps, null without --sweep; set by {@link #loadSpec()}. */
+    RateSweep.Plan sweepPlan;
+
     LoadSpec loadSpec() {
+        if (sweep != null) {
+            if (quick || withFloor) {
+                throw new IllegalArgumentException("--sweep goes without --quick and --with-floor");
+            }
+            if (warmupRecords != null) {
+                throw new IllegalArgumentException("--sweep takes --warmup TIME, the same time at every step's rate");
+            }
+            sweepPlan = new RateSweep.Plan(
+                    RateSweep.Plan.parseRates(sweep),
+                    stepDuration != null ? stepDuration : Duration.ofSeconds(60),
+                    warmup != null ? warmup : Duration.ofSeconds(SWEEP_WARMUP_S));
+            // A template: each step sets its own rate, records and warm-up records.
+            return new LoadSpec(
+                    inputs.data(),
+                    ProducerRun.STUDY_DETECTORS,
+                    1,
+                    1,
+                    steadyAfter != null ? steadyAfter : Duration.ZERO,
+                    sloMs,
+                    producerProps,
+                    consumerProps);
+        }
+        if (stepDuration != null) {
+            throw new IllegalArgumentException("--step-duration goes with --sweep");
+        }
         if (records <= 0) {
             throw new IllegalArgumentException("--records must be > 0, got " + records);
         }

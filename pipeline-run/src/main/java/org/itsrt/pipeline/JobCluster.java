@@ -4,6 +4,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.itsrt.stack.flink.EmbeddedFlink;
@@ -37,8 +38,19 @@ interface JobCluster extends AutoCloseable {
     /** One line for the run's report. */
     String describe();
 
+    /**
+     * The cluster's JVMs on this host by name ({@code jobmanager}, {@code taskmanager-1}, ...), for
+     * profiling; empty for a cluster in this JVM or elsewhere.
+     */
+    default java.util.Map<String, Long> processes() {
+        return java.util.Map.of();
+    }
+
     @Override
     void close() throws Exception;
+
+    /** Flink's option that spreads a job's slots evenly over the TaskManagers. */
+    String LOAD_BALANCE_MODE = "taskmanager.load-balance.mode";
 
     static JobCluster start(Kind kind, int slots, Path workDir, Path jobJar, List<String> jvmArgs) throws Exception {
         return switch (kind) {
@@ -112,6 +124,13 @@ interface JobCluster extends AutoCloseable {
                     .withSlotsPerTaskManager(slots)
                     .withJvmArgs(jvmArgs)
                     .withParentDir(workDir);
+            if (taskManagers > 1) {
+                // Each TaskManager has as many slots as the job's parallelism (so one can take the
+                // whole job when another dies); without this Flink fills the first TaskManager's
+                // slots and the others idle: a parallelism-2 job on two TaskManagers ran both
+                // subtasks in one.
+                options = options.withFlinkOptions(Map.of(LOAD_BALANCE_MODE, "SLOTS"));
+            }
             flink = StandaloneFlink.start(
                     zooKeeper == null ? options : options.withZooKeeperHa(zooKeeper.connectString()));
         } catch (RuntimeException e) {
@@ -136,6 +155,20 @@ interface JobCluster extends AutoCloseable {
             public OptionalLong pid() {
                 // The job's operators run in the TaskManagers; with one, that is where a budget goes.
                 return OptionalLong.of(flink.taskManagerPids().get(0));
+            }
+
+            @Override
+            public java.util.Map<String, Long> processes() {
+                java.util.Map<String, Long> pids = new java.util.LinkedHashMap<>();
+                List<Long> jobManagers = flink.jobManagerPids();
+                for (int i = 0; i < jobManagers.size(); i++) {
+                    pids.put(jobManagers.size() == 1 ? "jobmanager" : "jobmanager-" + (i + 1), jobManagers.get(i));
+                }
+                List<Long> taskManagers = flink.taskManagerPids();
+                for (int i = 0; i < taskManagers.size(); i++) {
+                    pids.put("taskmanager-" + (i + 1), taskManagers.get(i));
+                }
+                return pids;
             }
 
             @Override
@@ -219,6 +252,11 @@ interface JobCluster extends AutoCloseable {
             @Override
             public OptionalLong pid() {
                 return OptionalLong.of(flink.pid());
+            }
+
+            @Override
+            public java.util.Map<String, Long> processes() {
+                return java.util.Map.of("flink (MiniCluster)", flink.pid());
             }
 
             @Override

@@ -49,13 +49,17 @@ interface KafkaBroker extends AutoCloseable {
     /** The node id of the one broker a run starts. */
     int NODE = 1;
 
-    static KafkaBroker local(String heap, List<String> jvmArgs, boolean secure) {
+    /**
+     * @param partitions of each pipeline topic: at least the job's parallelism, since a Kafka
+     *                   source subtask reads whole partitions and one without any reads nothing
+     */
+    static KafkaBroker local(String heap, List<String> jvmArgs, boolean secure, int partitions) {
         LocalKafka kafka = LocalKafka.start(LocalKafka.Options.defaults()
                 .withHeap(heap)
                 .withExtraJvmArgs(jvmArgs)
                 .withSecurity(secure));
         try {
-            kafka.createTopics(LocalKafka.PIPELINE_TOPICS, 1);
+            kafka.createTopics(LocalKafka.PIPELINE_TOPICS, partitions);
         } catch (RuntimeException e) {
             kafka.close();
             throw e;
@@ -106,8 +110,9 @@ interface KafkaBroker extends AutoCloseable {
         };
     }
 
-    static KafkaBroker existing(String bootstrapServers, KafkaClientConfig config) {
-        LocalKafka.ensureTopics(bootstrapServers, config, LocalKafka.PIPELINE_TOPICS, 1);
+    /** @param partitions of each pipeline topic this creates; a topic that exists is left as it is */
+    static KafkaBroker existing(String bootstrapServers, KafkaClientConfig config, int partitions) {
+        LocalKafka.ensureTopics(bootstrapServers, config, LocalKafka.PIPELINE_TOPICS, partitions);
         return new KafkaBroker() {
             @Override
             public String bootstrapServers() {

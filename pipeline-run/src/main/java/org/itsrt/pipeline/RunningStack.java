@@ -47,7 +47,7 @@ public final class RunningStack implements AutoCloseable {
      * @param workDir the cluster's temporary files (blobs, uploaded jars), removed on close
      */
     public static RunningStack start(StackSpec spec, Path workDir, PrintStream log) throws Exception {
-        KafkaBroker broker = startBroker(spec.broker(), log);
+        KafkaBroker broker = startBroker(spec.broker(), spec.slots(), log);
         JobCluster cluster = null;
         try {
             if (spec.pins().containsKey("broker")) {
@@ -80,18 +80,20 @@ public final class RunningStack implements AutoCloseable {
         }
     }
 
-    private static KafkaBroker startBroker(StackSpec.Broker spec, PrintStream log) {
+    /** @param partitions of each pipeline topic the broker gets: the job's parallelism */
+    private static KafkaBroker startBroker(StackSpec.Broker spec, int partitions, PrintStream log) {
         KafkaBroker broker;
         if (spec instanceof StackSpec.Broker.Existing existing) {
             log.println("its-demo: using the Kafka cluster at " + existing.bootstrapServers() + " ...");
-            broker = KafkaBroker.existing(existing.bootstrapServers(), existing.clientConfig());
+            broker = KafkaBroker.existing(existing.bootstrapServers(), existing.clientConfig(), partitions);
         } else {
             StackSpec.Broker.Local local = (StackSpec.Broker.Local) spec;
             log.println(
                     "its-demo: starting a local Kafka broker (KRaft" + (local.secure() ? ", secured" : "") + ") ...");
-            broker = KafkaBroker.local(local.heap(), local.jvmArgs(), local.secure());
+            broker = KafkaBroker.local(local.heap(), local.jvmArgs(), local.secure(), partitions);
         }
-        log.println("its-demo: Kafka up at " + broker.bootstrapServers() + ", topics " + LocalKafka.PIPELINE_TOPICS);
+        log.println("its-demo: Kafka up at " + broker.bootstrapServers() + ", topics " + LocalKafka.PIPELINE_TOPICS
+                + " (" + partitions + " partition" + (partitions == 1 ? "" : "s") + " each where created)");
         broker.security().ifPresent(security -> {
             log.println("its-demo: SASL_SSL; producers, job and probe connect as their own users with:");
             for (KafkaSecurity.User user : KafkaSecurity.User.values()) {
@@ -271,6 +273,19 @@ public final class RunningStack implements AutoCloseable {
     /** The process that runs the job's tasks, where it is on this host. */
     public OptionalLong clusterPid() {
         return cluster.pid();
+    }
+
+    /**
+     * The JVMs this stack started on this host by name: {@code broker}, then the cluster's
+     * ({@link JobCluster#processes()}); what to profile besides this JVM.
+     */
+    public Map<String, Long> processes() {
+        Map<String, Long> pids = new java.util.LinkedHashMap<>();
+        if (spec.broker() instanceof StackSpec.Broker.Local) {
+            broker.pid().ifPresent(pid -> pids.put("broker", pid));
+        }
+        pids.putAll(cluster.processes());
+        return pids;
     }
 
     /** One line each for the broker and the cluster, for reports. */

@@ -1,0 +1,167 @@
+package org.itsrt.pipeline.sweep;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.BooleanSupplier;
+import org.itsrt.pipeline.BudgetHook;
+import org.itsrt.pipeline.JobSpec;
+import org.itsrt.pipeline.LoadHook;
+import org.itsrt.pipeline.LoadSpec;
+import org.itsrt.pipeline.RunResult;
+import org.itsrt.pipeline.RunningStack;
+import org.itsrt.pipeline.profile.Profiler;
+import org.itsrt.producers.ProducerRun;
+
+/**
+ * Steps the offered rate on one {@link RunningStack}: broker and cluster start once; each step is
+ * one measurement like a single demo run (the job submitted, the readiness handshake, producers
+ * and probe, the job cancelled): flagged warm-up records for {@code warmup}, then
+ * {@code stepDuration} of measured records, at its rate, into {@code step-NN-RATE/}. After each step {@code sweep.md},
+ * {@code sweep.csv} and the plot are written again, so an interrupted sweep leaves the steps it
+ * measured.
+ *
+ * <p>The job is submitted again per step because a run's records start at sequence number 0 for
+ * every detector: one job across steps would dead-letter every later step's readings as "seq not
+ * increasing" (docs/job.md, the sequence check), and the probe counts loss per detector from seq
+ * 0. The JVMs stay up, so only the job's own classes start cold in each step.
+ */
+public final class RateSweep {
+
+    /**
+     * @param rates        total records per second of each step, all detectors together
+     * @param stepDuration how long each step sends its measured records at its rate
+     * @param warmup       how long each step sends flagged warm-up records first, at its rate
+     */
+    public record Plan(List<Double> rates, Duration stepDuration, Duration warmup) {
+
+        public Plan {
+            rates = List.copyOf(rates);
+            if (rates.isEmpty()) {
+                throw new IllegalArgumentException("--sweep: expected one or more rates, e.g. 1000,3000,6000");
+            }
+            for (double r : rates) {
+                if (!(r > 0) || Double.isInfinite(r)) {
+                    throw new IllegalArgumentException("--sweep: a rate must be > 0 records/s, got " + r);
+                }
+            }
+            if (stepDuration.isNegative() || stepDuration.isZero()) {
+                throw new IllegalArgumentException("--step-duration must be > 0, got " + stepDuration);
+            }
+            if (warmup.isNegative()) {
+                throw new IllegalArgumentException("--warmup must not be negative, got " + warmup);
+            }
+        }
+
+        /** {@code 1000,3000,6000} as rates; a clear error naming the option for anything else. */
+        public static List<Double> parseRates(String text) {
+            List<Double> rates = new ArrayList<>();
+            for (String part : text.split(",", -1)) {
+                try {
+                    rates.add(Double.parseDouble(part.strip()));
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("--sweep: '" + part.strip()
+                            + "' is not a rate; expected total records/s separated by commas, e.g. 1000,3000,6000");
+                }
+            }
+            return rates;
+        }
+
+        /**
+         * The load of a step: {@code base} at this total rate, spread over its detectors, a warm-up
+         * of {@link #warmup} and then {@link #stepDuration} of measured records.
+         */
+        LoadSpec step(LoadSpec base, double totalRate) {
+            long records = Math.max(1, Math.round(totalRate * stepDuration.toNanos() / 1e9));
+            double perDetector = totalRate / base.detectors().size();
+            return new LoadSpec(
+                    base.data(),
+                    base.detectors(),
+                    perDetector,
+                    records,
+                    base.steadyAfter(),
+                    base.sloMs(),
+                    base.producerProperties(),
+                    base.consumerProperties(),
+                    ProducerRun.warmupRecordsOf(
+                            warmup, perDetector, base.detectors().size()));
+        }
+    }
+
+    private RateSweep() {}
+
+    private static String ms(Double v) {
+        return v == null ? "n/a" : String.format(Locale.ROOT, "%.1f", v);
+    }
+
+    /**
+     * Runs the sweep; returns the steps measured (fewer when {@code interrupted} turned true).
+     *
+     * @param profile whether each step is profiled into its {@code profile/} (the JVMs started with
+     *                {@link Profiler#JVM_OPTION})
+     * @param facts   what summary lines the report starts with
+     */
+    public static List<SweepStep> run(
+            RunningStack stack,
+            LoadSpec base,
+            JobSpec job,
+            Plan plan,
+            boolean profile,
+            Path dir,
+            List<String> facts,
+            BooleanSupplier interrupted,
+            PrintStream log)
+            throws Exception {
+        List<SweepStep> steps = new ArrayList<>();
+        int n = plan.rates().size();
+        for (int i = 0; i < n && !interrupted.getAsBoolean(); i++) {
+            double rate = plan.rates().get(i);
+            LoadSpec load = plan.step(base, rate);
+            Path stepDir = dir.resolve(String.format(Locale.ROOT, "step-%02d-%.0f", i + 1, rate));
+            log.printf(
+                    Locale.ROOT,
+                    "its-demo: sweep step %d/%d: %,.0f records/s (%.2f per detector), %,d records, %s ...%n",
+                    i + 1,
+                    n,
+                    rate,
+                    load.ratePerDetector(),
+                    load.records(),
+                    stepDir);
+            Profiler profiler = profile
+                    ? new Profiler(
+                            stepDir.resolve("profile"),
+                            stack.processes(),
+                            load.warmupDuration().plus(load.steadyAfter()),
+                            log)
+                    : null;
+            RunResult result =
+                    stack.measure(load, job, BudgetHook.NONE, profiler == null ? LoadHook.NONE : profiler, stepDir);
+            if (profiler != null) {
+                profiler.write(result);
+            }
+            // An interrupted step stays in, with its exit code: what it measured is reported.
+            SweepStep step = SweepStep.of(rate, load.records(), result);
+            steps.add(step);
+            log.printf(
+                    Locale.ROOT,
+                    "its-demo: sweep step %d/%d: offered %,.0f/s, delivered %,.0f/s, p50 %s, p99 %s, max %s ms "
+                            + "(steady state, from intended), lost %d%n",
+                    i + 1,
+                    n,
+                    rate,
+                    step.deliveredPerS(),
+                    ms(step.p50Ms()),
+                    ms(step.p99Ms()),
+                    ms(step.maxMs()),
+                    step.lost());
+            SweepReport.write(dir, steps, facts, interrupted.getAsBoolean() && i < n - 1);
+        }
+        if (steps.isEmpty() || interrupted.getAsBoolean()) {
+            SweepReport.write(dir, steps, facts, interrupted.getAsBoolean());
+        }
+        return steps;
+    }
+}

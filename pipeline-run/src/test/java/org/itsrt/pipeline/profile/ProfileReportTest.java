@@ -1,0 +1,150 @@
+package org.itsrt.pipeline.profile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import jdk.jfr.Recording;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The profile report on a small flight recording made here, of a method that burns CPU and one that allocates. */
+class ProfileReportTest {
+
+    @TempDir
+    static Path dir;
+
+    private static Path jfr;
+    private static Instant start;
+    private static Instant end;
+    static volatile long sink;
+    static volatile Object kept;
+
+    @BeforeAll
+    static void record() throws Exception {
+        try (Recording recording = new Recording()) {
+            recording.enable("jdk.ExecutionSample").withPeriod(Duration.ofMillis(1));
+            recording.enable("jdk.ObjectAllocationSample").with("throttle", "10000/s");
+            recording.enable("jdk.GarbageCollection");
+            recording.enable("jdk.ThreadCPULoad").withPeriod(Duration.ofMillis(100));
+            recording.start();
+            start = Instant.now();
+            long until = System.nanoTime() + Duration.ofMillis(400).toNanos();
+            while (System.nanoTime() < until) {
+                sink += burnCpu(50_000);
+                kept = allocate();
+            }
+            end = Instant.now();
+            recording.stop();
+            jfr = dir.resolve("test.jfr");
+            recording.dump(jfr);
+        }
+    }
+
+    /** A loop the JIT cannot remove: its result is kept. */
+    static long burnCpu(int n) {
+        long h = 17;
+        for (int i = 0; i < n; i++) {
+            h = h * 31 + (i ^ (h >>> 7));
+        }
+        return h;
+    }
+
+    static byte[][] allocate() {
+        byte[][] arrays = new byte[64][];
+        for (int i = 0; i < arrays.length; i++) {
+            arrays[i] = new byte[1024];
+        }
+        return arrays;
+    }
+
+    @Test
+    void theBusyMethodLeadsTheSelfTimeAndTheAllocatorTheAllocation() throws Exception {
+        JfrCosts costs = JfrCosts.read(jfr, start, end);
+
+        assertThat(costs.samples()).isPositive();
+        String busy = ProfileReportTest.class.getName() + ".burnCpu";
+        assertThat(costs.selfByMethod().get(0).getKey()).isEqualTo(busy);
+        assertThat(costs.byStack().get(0).getKey()).startsWith(busy + " <- ");
+        assertThat(costs.byThread().get(0).getKey()).isEqualTo("main");
+        assertThat(costs.allocByMethod())
+                .extracting(Map.Entry::getKey)
+                .contains(ProfileReportTest.class.getName() + ".allocate");
+        assertThat(costs.allocatedBytes()).isPositive();
+        // The busy thread's CPU is counted (how much it got depends on what else the machine ran),
+        // and so are the JIT compiler's threads, which compiled the loop meanwhile.
+        assertThat(costs.cpuByThread()).extracting(Map.Entry::getKey).contains("main");
+        assertThat(costs.cpuByThread().stream()
+                        .filter(e -> e.getKey().equals("main"))
+                        .findFirst()
+                        .orElseThrow()
+                        .getValue())
+                .isPositive();
+        assertThat(costs.jitCores()).isPositive();
+    }
+
+    @Test
+    void onlyEventsInsideTheWindowCount() throws Exception {
+        JfrCosts before = JfrCosts.read(jfr, start.minusSeconds(60), start.minusSeconds(30));
+        assertThat(before.samples()).isZero();
+        assertThat(before.selfByMethod()).isEmpty();
+        JfrCosts firstHalf = JfrCosts.read(jfr, start, start.plusMillis(200));
+        JfrCosts whole = JfrCosts.read(jfr, start, end);
+        assertThat(firstHalf.samples()).isPositive().isLessThan(whole.samples());
+    }
+
+    @Test
+    void cpuUsageIsTheDifferenceOfTwoSamplesOverTheirSpan() {
+        Instant t0 = Instant.parse("2026-01-01T00:00:00Z");
+        List<CpuSampler.Sample> samples = List.of(
+                new CpuSampler.Sample(t0, Map.of("a", 0L, "b", 1_000_000_000L)),
+                new CpuSampler.Sample(t0.plusSeconds(1), Map.of("a", 500_000_000L, "b", 2_000_000_000L)),
+                new CpuSampler.Sample(t0.plusSeconds(3), Map.of("a", 1_500_000_000L, "b", 2_000_000_000L)));
+        Map<String, CpuSampler.Usage> all = CpuSampler.usage(samples, t0, t0.plusSeconds(3));
+        assertThat(all.get("a").cores()).isEqualTo(0.5);
+        assertThat(all.get("b").cpuSeconds()).isEqualTo(1.0);
+        assertThat(CpuSampler.usage(samples, t0.plusMillis(500), t0.plusSeconds(3))
+                        .get("a")
+                        .cores())
+                .isEqualTo(0.5);
+        assertThat(CpuSampler.usage(samples, t0.plusSeconds(2), t0.plusSeconds(3)))
+                .isEmpty();
+    }
+
+    @Test
+    void theReportGivesCoresAndCpuPerRecordPerJvmAndItsHotMethods() throws Exception {
+        // This JVM as the only profiled process: its CPU time is real, and the recording above.
+        CpuSampler sampler =
+                CpuSampler.start(Map.of("test", ProcessHandle.current().pid()), Duration.ofHours(1));
+        Instant from = Instant.now();
+        long until = System.nanoTime() + Duration.ofMillis(300).toNanos();
+        while (System.nanoTime() < until) {
+            sink += burnCpu(50_000);
+        }
+        sampler.close();
+        Instant to = Instant.now();
+        ProfileReport report =
+                new ProfileReport(start, end, start.plusMillis(100), 1_000, 800, List.of(), Map.of("test", jfr));
+        String md = report.markdown();
+        assertThat(md)
+                .contains("1,000 records measured")
+                .contains("| of which JIT |")
+                .contains("## test")
+                .contains("`" + ProfileReportTest.class.getName() + ".burnCpu` |")
+                .contains("| threads by CPU (user + system, jdk.ThreadCPULoad) | cores |")
+                .contains("| `main` | ");
+
+        ProfileReport withCpu = new ProfileReport(from, to, from, 100, 100, sampler.samples(), Map.of());
+        double[] cpu = withCpu.cpuAfterWarmup().get("test");
+        // 300 ms of one busy thread; the kernel counts in 10 ms ticks and the JVM has other threads.
+        assertThat(cpu[0]).isBetween(0.3, 2.5);
+        // CPU per record: the same CPU seconds over the 100 records, in microseconds.
+        double seconds = Duration.between(from, to).toNanos() / 1e9;
+        assertThat(cpu[1]).isCloseTo(cpu[0] * seconds * 1e6 / 100, org.assertj.core.data.Percentage.withPercentage(10));
+        assertThat(withCpu.markdown()).contains("| test | ");
+    }
+}
