@@ -82,6 +82,42 @@ class ExperimentSpecTest {
     }
 
     @Test
+    void theTailFileRunsTheFloorAndTheJobInTheSameRounds() {
+        ExperimentSpec spec = ExperimentSpec.read(BUNDLED.resolve("tail.yaml"));
+        assertThat(spec.rows()).extracting(ExperimentSpec.Row::label).containsExactly("identity floor", "job");
+        assertThat(spec.rows()).extracting(ExperimentSpec.Row::identity).containsExactly(true, false);
+        assertThat(spec.repetitions()).isEqualTo(3);
+    }
+
+    @Test
+    void anIdentityRowIsABooleanWithItsOwnDefaultLabel(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("floor.yaml");
+        Files.writeString(
+                file,
+                "name: floor\nbackend: linux-cgroup\nrecords: 10\nrows:\n"
+                        + "  - {budget_us: 50000, period_us: 100000, identity: true}\n"
+                        + "  - {budget_us: 50000, period_us: 100000}\n"
+                        + "  - {identity: true, label: floor}\n");
+        assertThatThrownBy(() -> ExperimentSpec.read(file))
+                .isInstanceOf(SpecException.class)
+                .hasMessageContaining("rows[2].period_us");
+        Files.writeString(
+                file,
+                "name: floor\nbackend: linux-cgroup\nrecords: 10\nrows:\n"
+                        + "  - {budget_us: 50000, period_us: 100000, identity: true}\n"
+                        + "  - {budget_us: 50000, period_us: 100000}\n");
+        assertThat(ExperimentSpec.read(file).rows())
+                .extracting(ExperimentSpec.Row::label, ExperimentSpec.Row::identity)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("50000/100000 identity", true),
+                        org.assertj.core.groups.Tuple.tuple("50000/100000", false));
+        Files.writeString(file, "name: floor\nbackend: none\nrecords: 10\nrows: [{identity: often}]\n");
+        assertThatThrownBy(() -> ExperimentSpec.read(file))
+                .isInstanceOf(SpecException.class)
+                .hasMessageContaining("identity");
+    }
+
+    @Test
     void aBadFileNamesTheFileAndEveryFieldThatIsWrong(@TempDir Path dir) throws IOException {
         Path file = dir.resolve("bad.yaml");
         Files.writeString(

@@ -127,15 +127,20 @@ public final class ExperimentRunner {
         this.log = log;
     }
 
-    /** Runs every row's repetitions into {@code out}/runs; returns them in order. Stops at the first run that fails. */
+    /**
+     * Runs every row's repetitions into {@code out}/runs, in rounds: each round runs every row once,
+     * in the file's order. A drift of the host over the experiment (another load, a warmer
+     * machine) then falls on every row alike instead of on the rows that happen to run last.
+     * Returns the runs in the order they ran; stops at the first run that fails.
+     */
     public List<RunResult> run(Path out) throws Exception {
         List<RunResult> results = new ArrayList<>();
         int total = spec.rows().size() * spec.repetitions();
         int done = 0;
         long started = System.nanoTime();
-        for (int i = 0; i < spec.rows().size(); i++) {
-            Row row = spec.rows().get(i);
-            for (int rep = 1; rep <= spec.repetitions(); rep++) {
+        for (int rep = 1; rep <= spec.repetitions(); rep++) {
+            for (int i = 0; i < spec.rows().size(); i++) {
+                Row row = spec.rows().get(i);
                 Path dir = out.resolve("runs").resolve(folderName(i, row)).resolve("rep-" + rep);
                 log.printf(
                         Locale.ROOT,
@@ -209,7 +214,7 @@ public final class ExperimentRunner {
                 Map.of(),
                 Map.of(),
                 warmupRecords);
-        JobSpec job = new JobSpec(pipeline.model(), false, spec.job());
+        JobSpec job = new JobSpec(pipeline.model(), row.identity(), spec.job());
         org.itsrt.pipeline.RunResult run;
         try (InterferenceLoad load0 = startInterference()) {
             run = new PipelineRun(log).run(new RunSpec(pipeline.stack(), load, job, budget, dir));

@@ -102,8 +102,16 @@ public record ExperimentSpec(
      * @param cpus      optional cpuset (linux-cgroup), e.g. {@code 1} or {@code 0-1}
      * @param threads   linux-deadline: regex over thread names (comm) of the job's process
      * @param xenRow    a row of xen-configs/study-rows.tsv, applied by xen-configs/apply-row.sh
+     * @param identity  run the identity job (the stack's floor: parse, then advice without predict
+     *                  and route) instead of the job, so that one file measures both
      */
-    public record Row(String label, Long budgetUs, Long periodUs, String cpus, String threads, String xenRow) {
+    public record Row(
+            String label, Long budgetUs, Long periodUs, String cpus, String threads, String xenRow, boolean identity) {
+
+        /** A row that runs the job. */
+        public Row(String label, Long budgetUs, Long periodUs, String cpus, String threads, String xenRow) {
+            this(label, budgetUs, periodUs, cpus, threads, xenRow, false);
+        }
 
         /** Share of one CPU per CPU of the real-time side, where the row sets a budget. */
         public double utilization() {
@@ -347,7 +355,14 @@ public record ExperimentSpec(
                     String label = r.label != null ? r.label : defaultLabel(r);
                     p.require(labels.add(label), at + ".label", "duplicate label " + label);
                     r.check(b, at, p);
-                    checked.add(new Row(label, r.budgetUs, r.periodUs, r.cpus, r.threads, r.xenRow));
+                    checked.add(new Row(
+                            label,
+                            r.budgetUs,
+                            r.periodUs,
+                            r.cpus,
+                            r.threads,
+                            r.xenRow,
+                            Boolean.TRUE.equals(r.identity)));
                 }
             }
             if (interference != null) {
@@ -383,9 +398,9 @@ public record ExperimentSpec(
                 return r.xenRow;
             }
             if (r.budgetUs != null && r.periodUs != null) {
-                return r.budgetUs + "/" + r.periodUs;
+                return r.budgetUs + "/" + r.periodUs + (Boolean.TRUE.equals(r.identity) ? " identity" : "");
             }
-            return "baseline";
+            return Boolean.TRUE.equals(r.identity) ? "identity floor" : "baseline";
         }
     }
 
@@ -396,6 +411,7 @@ public record ExperimentSpec(
         public String cpus;
         public String threads;
         public String xenRow;
+        public Boolean identity;
 
         void check(Backend backend, String at, Problems p) {
             switch (backend) {
