@@ -101,6 +101,14 @@ def train_lstm(x: np.ndarray, y: np.ndarray, target_time: np.ndarray, config: Tr
                       time.monotonic() - started, history.history)
 
 
+PERSISTENCE = "Persistence (next = last)"
+
+
+def persistence(flow_windows: np.ndarray) -> np.ndarray:
+    """The naive forecast: the next interval's flow equals the last reading's. [n, 12] -> [n]."""
+    return np.asarray(flow_windows, dtype=np.float64)[:, -1]
+
+
 def baseline_models(seed: int) -> dict:
     """The study's comparison set, scikit-learn defaults unless a reason is noted."""
     from sklearn.ensemble import GradientBoostingRegressor, RandomForestRegressor

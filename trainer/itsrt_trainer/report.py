@@ -27,12 +27,58 @@ def metrics_markdown(metrics: dict) -> str:
                 f"stopping), {result['test_windows']} test windows ({n_mape} with a nonzero flow for MAPE).",
                 ""]
         out += _table(rows) + [""]
+    if "engines" in metrics:
+        out += engines_markdown(metrics["engines"], heading="##") + [""]
     out += ["## The study's Table 2, for comparison", "",
             "| model | MSE | MAPE (%) | R2 |", "|---|---:|---:|---:|"]
     for model, (mse, mape, r2) in metrics["study_table2"].items():
         out.append(f"| {model} | {mse:.2f} | {mape:.2f} | {r2:.4f} |")
     out.append("")
     return "\n".join(out)
+
+
+def engines_markdown(engines: dict, heading: str) -> list[str]:
+    """The shipped LSTM per JVM engine: the float32 reference and each kernel weight precision."""
+    lines = [f"{heading} The shipped LSTM per JVM engine (split `{engines['split']}`, "
+             f"{engines['test_windows']} test windows)", "",
+             "The kernel engines store the weight matrices as float32, bfloat16 or int8 (one scale per output "
+             "column) and compute in float32 (docs/inference.md); here each precision's weights run the same "
+             "network (`itsrt_trainer.precision`). MSE change and largest difference are against the "
+             "float32 reference (TensorFlow); the accuracy bound for a reduced precision is an MSE change of "
+             "at most 0.5 %.", "",
+             "| engine | weights | MSE | MAPE (%) | R2 | MSE change (%) | max diff (veh/5 min) |",
+             "|---|---|---:|---:|---:|---:|---:|"]
+    for row in engines["rows"]:
+        s = row["scores"]
+        change = f"{row['mse_change_percent']:+.3f}" if "mse_change_percent" in row else ""
+        diff = f"{row['max_abs_diff']:.3f}" if "max_abs_diff" in row else ""
+        lines.append(f"| {row['engine']} | {row['weights']} | {s['mse']:.2f} | {s['mape']:.2f} | {s['r2']:.4f} | "
+                     f"{change} | {diff} |")
+    return lines
+
+
+def extra_card_lines(metrics: dict, split_name: str, features_label: str) -> list[str]:
+    """Model-card lines on the naive forecast and on the JVM engines, from metrics.json."""
+    lines = []
+    for result in metrics["results"]:
+        rows = result["rows"]
+        lstm = next((r for r in rows if r["model"] == "LSTM"), None)
+        naive = next((r for r in rows if r["model"].startswith("Persistence")), None)
+        if lstm is None or naive is None or lstm["features"] != features_label:
+            continue
+        lines.append(
+            f"- Split `{result['split']['name']}`: persistence (next flow = last flow) MSE "
+            f"{naive['scores']['mse']:.2f}, MAPE {naive['scores']['mape']:.2f} %, R2 {naive['scores']['r2']:.4f}; "
+            f"the LSTM ({features_label}) MSE {lstm['scores']['mse']:.2f}, MAPE {lstm['scores']['mape']:.2f} %"
+            + (" (the shipped model)." if result["split"]["name"] == split_name else
+               " (trained on this split, not shipped)."))
+    if lines:
+        lines = ["## Against the naive forecast", "",
+                 "Persistence needs no model: a model earns its cost by the margin it wins over it "
+                 "(lower MSE is better; MAPE weighs quiet hours more).", ""] + lines + [""]
+    if "engines" in metrics:
+        lines += engines_markdown(metrics["engines"], heading="##") + [""]
+    return lines
 
 
 def model_card(*, name, features, split, config, table_info, lstm, metrics, versions, seconds,
@@ -81,8 +127,9 @@ def model_card(*, name, features, split, config, table_info, lstm, metrics, vers
     if best_baseline:
         lines.append(f"- Best baseline on the same split and features: {best_baseline['model']}, MSE "
                      f"{best_baseline['scores']['mse']:.2f}.")
-    lines += ["- All splits and models: `metrics.md`.", "",
-              "## Versions", ""]
+    lines += ["- All splits and models: `metrics.md`.", ""]
+    lines += extra_card_lines(metrics, split.name, "+".join(features))
+    lines += ["## Versions", ""]
     lines += [f"- {k}: {v}" for k, v in versions.items()]
     lines += ["", f"Trained {trained_at}; whole run {seconds / 60:.1f} min.", ""]
     return "\n".join(lines)

@@ -22,7 +22,9 @@ import numpy as np
 
 from . import data as d
 from .export import (export_saved_model, linear_json, model_json, reference_json, write_json)
-from .models import ARCHITECTURES, TrainingConfig, baseline_models, score, train_lstm
+from .models import (PERSISTENCE, ARCHITECTURES, TrainingConfig, baseline_models, layer_descriptions,
+                     persistence, score, train_lstm)
+from .precision import engine_rows, weights_of_keras
 from .report import metrics_markdown, model_card
 
 # The study's published test scores (its Table 2), shown beside ours.
@@ -155,6 +157,8 @@ def run(args: argparse.Namespace) -> dict:
                 rows.append({"model": name, "features": label, "scores": score(test.target, predicted),
                              "train_seconds": round(time.monotonic() - t0, 1)})
                 log(f"    {name}: {rows[-1]['scores']}")
+            rows.append(persistence_row(test))
+            log(f"    {PERSISTENCE}: {rows[-1]['scores']}")
             results.append({"split": dataclasses.asdict(split) | {"cutoff": str(split.cutoff)},
                             "train_windows": len(train), "test_windows": len(test), "rows": rows})
             if split_index == 0 and features == args.features:
@@ -166,6 +170,21 @@ def run(args: argparse.Namespace) -> dict:
         "first": str(table["ts_utc"].min()), "last": str(table["ts_utc"].max())},
         config=config, seconds=time.monotonic() - started)
     return {"results": results}
+
+
+def persistence_row(test: d.Windows) -> dict:
+    """Next flow = last flow: the bar every model must clear; it needs no features and no fit."""
+    return {"model": PERSISTENCE, "features": "flow (last reading)",
+            "scores": score(test.target, persistence(test.flow)), "train_seconds": 0.0}
+
+
+def engines_section(split: d.Split, features, scaler: d.FeatureScaler, model, layers: list[dict],
+                    test: d.Windows) -> dict:
+    """The shipped model's test scores per JVM engine weight precision (docs/inference.md)."""
+    x_test = d.feature_tensor(test, features, scaler)
+    reference = np.asarray(model.predict(x_test, batch_size=1024, verbose=0)).reshape(-1)
+    rows = engine_rows(weights_of_keras(model), layers, x_test, test.target, reference, scaler.unscale_flow)
+    return {"split": split.name, "features": "+".join(features), "test_windows": len(test), "rows": rows}
 
 
 def write_bundle(args, shipped, results, table_info, config, seconds) -> None:
@@ -182,8 +201,11 @@ def write_bundle(args, shipped, results, table_info, config, seconds) -> None:
     write_json(staging / "reference.json",
                reference_json(lstm.model, linear, test, features, scaler, args.reference_count))
     versions = environment_versions()
+    engines = engines_section(split, features, scaler, lstm.model, layer_descriptions(config.architecture), test)
     metrics = {"results": [{**r, "rows": [{**row, "scores": dataclasses.asdict(row["scores"])}
                                           for row in r["rows"]]} for r in results],
+               "engines": {**engines, "rows": [{**row, "scores": dataclasses.asdict(row["scores"])}
+                                               for row in engines["rows"]]},
                "study_table2": STUDY_TABLE2}
     write_json(staging / "metrics.json", metrics)
     (staging / "metrics.md").write_text(metrics_markdown(metrics), encoding="utf-8")

@@ -80,6 +80,55 @@ def test_metrics_table_covers_both_splits_and_the_flow_only_variant(bundle):
     assert "SYNTHETIC" in (bundle / "model-card.md").read_text()
 
 
+def test_persistence_and_the_jvm_engines_reach_metrics_and_card(bundle):
+    metrics = json.loads((bundle / "metrics.json").read_text())
+    for result in metrics["results"]:
+        naive = [row for row in result["rows"] if row["model"].startswith("Persistence")]
+        assert len(naive) == 1 and naive[0]["scores"]["n"] == result["test_windows"]
+    engines = metrics["engines"]
+    assert engines["split"] == "chrono-80-20"
+    assert [row["engine"] for row in engines["rows"]] == ["tensorflow", "kernel", "kernel-bf16", "kernel-int8"]
+    lstm = next(row for row in metrics["results"][0]["rows"] if row["model"] == "LSTM")
+    assert engines["rows"][0]["scores"]["mse"] == pytest.approx(lstm["scores"]["mse"], rel=1e-6)
+    card = (bundle / "model-card.md").read_text()
+    assert "persistence (next flow = last flow)" in card and "kernel-int8" in card
+    assert "kernel-bf16" in (bundle / "metrics.md").read_text()
+
+
+def test_rescore_fills_an_existing_bundle_without_retraining(bundle, tmp_path):
+    import shutil
+
+    from conftest import canonical_table
+    from itsrt_trainer import rescore
+
+    copy = tmp_path / "copy"
+    shutil.copytree(bundle, copy)
+    metrics = json.loads((copy / "metrics.json").read_text())
+    del metrics["engines"]
+    for result in metrics["results"]:
+        result["rows"] = [row for row in result["rows"] if not row["model"].startswith("Persistence")]
+    (copy / "metrics.json").write_text(json.dumps(metrics))
+    table = tmp_path / "readings.csv"
+    canonical_table(days=4, start="2018-03-21").to_csv(table, index=False)
+
+    assert rescore.main(["--data", str(table), "--bundle", str(copy)]) == 0
+
+    rescored = json.loads((copy / "metrics.json").read_text())
+    trained = json.loads((bundle / "metrics.json").read_text())
+    assert list(rescored) == list(trained)
+    for mine, theirs in zip(rescored["engines"]["rows"], trained["engines"]["rows"]):
+        assert mine["engine"] == theirs["engine"]
+        # The SavedModel's float32 outputs against Keras' own: equal to float32 rounding.
+        assert mine["scores"]["mse"] == pytest.approx(theirs["scores"]["mse"], rel=1e-5)
+    for mine, theirs in zip(rescored["results"], trained["results"]):
+        assert mine["rows"][-1] == theirs["rows"][-1]  # the persistence row, last in both
+    card = (copy / "model-card.md").read_text()
+    assert card.count("## Against the naive forecast") == 1 and card.index("## Against") < card.index("## Versions")
+    other = tmp_path / "other.csv"
+    canonical_table(days=3, start="2018-03-21").to_csv(other, index=False)
+    assert rescore.main(["--data", str(other), "--bundle", str(copy)]) == 2
+
+
 def test_scores_on_known_values():
     s = score(np.array([100.0, 200.0, 0.0]), np.array([110.0, 180.0, 5.0]))
     assert s.mse == pytest.approx((100 + 400 + 25) / 3)

@@ -55,7 +55,7 @@ public class FlowPrediction {
     @Param("models/lstm-flow")
     public String modelDir;
 
-    @Param({"kernel", "tensorflow:1/1", "tensorflow:0/0", "linear"})
+    @Param({"kernel", "kernel-bf16", "kernel-int8", "tensorflow:1/1", "tensorflow:0/0", "linear"})
     public String engine;
 
     @Param({"1", "6", "64"})

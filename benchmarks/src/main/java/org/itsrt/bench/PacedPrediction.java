@@ -27,6 +27,11 @@ import org.openjdk.jmh.infra.Blackhole;
  * the caches and the core busy; in the pipeline a subtask predicts about every 17 ms (six
  * detectors at 10 Hz), and between two calls the caches fill with other work and the core idles.
  * {@code pauseUs} is that gap (16667 = 60 records/s); the pause is not timed.
+ *
+ * <p>Before the first iteration the predictor is called {@code warmupCalls} times back to back,
+ * as the job's subtask does when it opens (its {@code --warmup-calls}, default 2,000): at 60
+ * calls a second JMH's own warm-up iterations make too few calls for the JIT to compile the
+ * kernel, and the paced figures would measure interpreted code instead of the job's.
  */
 @State(Scope.Thread)
 @Warmup(iterations = 2, time = 3)
@@ -39,11 +44,14 @@ public class PacedPrediction {
     @Param("models/lstm-flow")
     public String modelDir;
 
-    @Param({"kernel", "tensorflow:1/1", "linear"})
+    @Param({"kernel", "kernel-bf16", "kernel-int8", "tensorflow:1/1", "linear"})
     public String engine;
 
     @Param({"0", "1000", "16667"})
     public long pauseUs;
+
+    @Param("2000")
+    public int warmupCalls;
 
     private FlowPredictor predictor;
     private List<ReadingWindow> windows;
@@ -53,6 +61,13 @@ public class PacedPrediction {
     public void setUp() {
         predictor = FlowPrediction.openPredictor(modelDir, engine, true);
         windows = FlowPrediction.randomWindows(predictor.bundle(), new Random(FlowPrediction.SEED));
+        float sink = 0;
+        for (int call = 0; call < warmupCalls; call++) {
+            sink += predictor.predict(windows.get(call % windows.size()));
+        }
+        if (Float.isNaN(sink)) {
+            throw new IllegalStateException("the warm-up predicted NaN");
+        }
     }
 
     /** The gap between two records; JMH leaves invocation-level set-up out of the measurement. */

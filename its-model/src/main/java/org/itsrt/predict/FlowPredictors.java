@@ -42,7 +42,7 @@ public final class FlowPredictors {
             return switch (options.engine()) {
                 case LINEAR -> new LinearFactory(bundle);
                 case TENSORFLOW -> TensorFlowFactory.load(bundle, options);
-                case KERNEL -> KernelFactory.load(bundle, options);
+                case KERNEL, KERNEL_BF16, KERNEL_INT8 -> KernelFactory.load(bundle, options);
             };
         } catch (NoClassDefFoundError e) {
             if (e.getMessage() != null && e.getMessage().startsWith("org/tensorflow")) {

@@ -3,25 +3,28 @@ package org.itsrt.predict;
 /** Loads the weights once; each predictor adds only its own buffers. */
 final class KernelFactory extends PredictorFactoryBase {
     private final KernelNetwork network;
+    private final Engine engine;
 
-    private KernelFactory(ModelBundle bundle, KernelNetwork network) {
+    private KernelFactory(ModelBundle bundle, KernelNetwork network, Engine engine) {
         super(bundle);
         this.network = network;
+        this.engine = engine;
     }
 
     static KernelFactory load(ModelBundle bundle, PredictorOptions options) {
         SavedModelWeights weights = SavedModelWeights.read(bundle.savedModel(), bundle.model());
         KernelMath math = KernelMathSelector.select(options.kernelVectorApi());
-        return new KernelFactory(bundle, KernelNetwork.build(bundle, weights, math));
+        Engine engine = options.engine();
+        return new KernelFactory(bundle, KernelNetwork.build(bundle, weights, math, engine.kernelWeights()), engine);
     }
 
     @Override
     public Engine engine() {
-        return Engine.KERNEL;
+        return engine;
     }
 
     @Override
     FlowPredictor create(AutoCloseable owner) {
-        return new KernelPredictor(bundle(), network, owner);
+        return new KernelPredictor(bundle(), network, engine, owner);
     }
 }

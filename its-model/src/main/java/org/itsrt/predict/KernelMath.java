@@ -4,16 +4,19 @@ import java.util.List;
 
 /**
  * The two inner loops of the LSTM kernel. Implementations: {@link ScalarMath} (plain Java) and
- * {@code VectorMath} (JDK Vector API). Implementations hold no
- * state of a computation, so one instance serves every predictor of a network., picked by {@link KernelMathSelector}.
+ * {@code VectorMath} (JDK Vector API), picked by {@link KernelMathSelector}. Implementations hold no
+ * state of a computation, so one instance serves every predictor of a network.
  */
 interface KernelMath {
 
     /** How this math computes, for logs and benchmark reports. */
     String description();
 
-    /** Lays the matrices out for this math, all at once so that they may share memory. */
+    /** Lays the float32 matrices out for this math, all at once so that they may share memory. */
     List<WeightMatrix> pack(List<RowMajorMatrix> matrices);
+
+    /** As {@link #pack(List)}, the weights stored in {@code precision}. */
+    List<WeightMatrix> pack(List<RowMajorMatrix> matrices, WeightPrecision precision);
 
     /**
      * {@code c[r] += a[r] x b} for {@code rows} rows: row {@code r} of {@code a} is

@@ -27,6 +27,12 @@ final class KernelNetwork {
      * dense layers down to one output) and packs their weights.
      */
     static KernelNetwork build(ModelBundle bundle, SavedModelWeights weights, KernelMath math) {
+        return build(bundle, weights, math, WeightPrecision.FP32);
+    }
+
+    /** As {@link #build(ModelBundle, SavedModelWeights, KernelMath)}, the weight matrices stored in {@code precision}. */
+    static KernelNetwork build(
+            ModelBundle bundle, SavedModelWeights weights, KernelMath math, WeightPrecision precision) {
         ModelSpec model = bundle.model();
         Path modelJson = bundle.directory().resolve(ModelBundle.MODEL_JSON);
         // First check every layer and collect its matrices, then pack them all together.
@@ -74,7 +80,7 @@ final class KernelNetwork {
                     modelJson,
                     "the last layer must output one value per window; " + "the kernel cannot run these layers");
         }
-        Iterator<WeightMatrix> packed = math.pack(matrices).iterator();
+        Iterator<WeightMatrix> packed = math.pack(matrices, precision).iterator();
         Iterator<float[]> bias = biases.iterator();
         List<KernelLayer> layers = new ArrayList<>();
         for (LayerSpec spec : model.layers()) {

@@ -11,6 +11,7 @@ import java.util.Arrays;
  */
 final class KernelPredictor extends EncodingPredictor {
     private final KernelNetwork network;
+    private final Engine engine;
     private final KernelMath math;
     private final KernelLayer[] layers;
     private final int window;
@@ -23,9 +24,10 @@ final class KernelPredictor extends EncodingPredictor {
     private float[] cell;
     private float[][] outputs;
 
-    KernelPredictor(ModelBundle bundle, KernelNetwork network, AutoCloseable owner) {
+    KernelPredictor(ModelBundle bundle, KernelNetwork network, Engine engine, AutoCloseable owner) {
         super(bundle, owner);
         this.network = network;
+        this.engine = engine;
         this.math = network.math();
         this.layers = network.layers().toArray(new KernelLayer[0]);
         this.window = network.window();
@@ -45,7 +47,7 @@ final class KernelPredictor extends EncodingPredictor {
 
     @Override
     public Engine engine() {
-        return Engine.KERNEL;
+        return engine;
     }
 
     /** How the kernel computes, e.g. "Vector API, 512-bit" or "scalar". */

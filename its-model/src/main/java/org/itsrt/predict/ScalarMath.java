@@ -18,7 +18,15 @@ final class ScalarMath implements KernelMath {
 
     @Override
     public List<WeightMatrix> pack(List<RowMajorMatrix> matrices) {
-        return matrices.stream().<WeightMatrix>map(RowMatrix::of).toList();
+        return pack(matrices, WeightPrecision.FP32);
+    }
+
+    /** Float32 rows of the values {@code precision} stores: the same weights as the vector math's. */
+    @Override
+    public List<WeightMatrix> pack(List<RowMajorMatrix> matrices, WeightPrecision precision) {
+        return matrices.stream()
+                .<WeightMatrix>map(matrix -> RowMatrix.of(precision.rounded(matrix)))
+                .toList();
     }
 
     @Override

@@ -12,6 +12,10 @@ class EngineTest {
         assertThat(Engine.fromName("kernel")).isEqualTo(Engine.KERNEL);
         assertThat(Engine.fromName("tensorflow")).isEqualTo(Engine.TENSORFLOW);
         assertThat(Engine.fromName(" Linear ")).isEqualTo(Engine.LINEAR);
+        assertThat(Engine.fromName("kernel-bf16")).isEqualTo(Engine.KERNEL_BF16);
+        assertThat(Engine.fromName("KERNEL-INT8")).isEqualTo(Engine.KERNEL_INT8);
+        assertThat(Engine.KERNEL_INT8.isKernel()).isTrue();
+        assertThat(Engine.TENSORFLOW.isKernel()).isFalse();
         for (Engine engine : Engine.values()) {
             assertThat(Engine.fromName(engine.toString())).isEqualTo(engine);
         }
@@ -22,7 +26,7 @@ class EngineTest {
         assertThatThrownBy(() -> Engine.fromName("onnx"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'onnx'")
-                .hasMessageContaining("kernel, tensorflow, linear");
+                .hasMessageContaining("valid engines: kernel, tensorflow, linear, kernel-bf16, kernel-int8");
     }
 
     @Test

@@ -62,6 +62,103 @@ class KernelMathTest {
         }
     }
 
+    /**
+     * bfloat16 and int8 weights, several to an int: each math multiplies by exactly the rounded
+     * weights {@link WeightPrecision#rounded} describes, on shapes with odd column counts,
+     * partial tiles and depths of one; the padding columns of {@code c} stay as they were.
+     */
+    @Test
+    void narrowWeightsMultiplyAsTheirRoundedValues() {
+        Random random = new Random(9);
+        for (WeightPrecision precision : new WeightPrecision[] {WeightPrecision.BF16, WeightPrecision.INT8}) {
+            for (KernelMath math : new KernelMath[] {VECTOR, SCALAR}) {
+                for (int[] shape : new int[][] {
+                    {1, 1, 1}, {1, 5, 64}, {3, 37, 70}, {4, 16, 33}, {9, 256, 130}, {13, 2, 1}, {6, 3, 127}, {7, 1, 65}
+                }) {
+                    int rows = shape[0];
+                    int depth = shape[1];
+                    int cols = shape[2];
+                    float[] b = random(random, depth * cols);
+                    if (cols > 1) {
+                        for (int k = 0; k < depth; k++) {
+                            b[k * cols + 1] = 0f; // an all-zero column: int8 scale 0
+                        }
+                    }
+                    RowMajorMatrix matrix = new RowMajorMatrix(b, depth, cols);
+                    float[] rounded = precision.rounded(matrix).values();
+                    WeightMatrix packed = math.pack(List.of(matrix), precision).get(0);
+                    int aStride = depth + 3;
+                    int cStride = packed.paddedCols() + 5;
+                    float[] a = random(random, 2 + rows * aStride);
+                    float[] c = random(random, 1 + rows * cStride);
+                    float[] before = c.clone();
+
+                    math.multiplyAdd(a, 2, aStride, rows, packed, c, 1, cStride);
+
+                    for (int r = 0; r < rows; r++) {
+                        for (int j = 0; j < packed.paddedCols(); j++) {
+                            int at = 1 + r * cStride + j;
+                            double expected = before[at];
+                            for (int k = 0; j < cols && k < depth; k++) {
+                                expected += (double) a[2 + r * aStride + k] * rounded[k * cols + j];
+                            }
+                            assertThat(c[at])
+                                    .as(
+                                            "%s %s, shape %dx%dx%d, row %d col %d",
+                                            precision, math.description(), rows, depth, cols, r, j)
+                                    .isCloseTo((float) expected, within(1e-5f * (1 + depth)));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void packedNarrowWeightsReadBackAsRounded() {
+        Random random = new Random(10);
+        for (WeightPrecision precision : WeightPrecision.values()) {
+            int depth = 5;
+            int cols = 97; // two tiles of 64, the second one partial
+            RowMajorMatrix matrix = new RowMajorMatrix(random(random, depth * cols), depth, cols);
+            float[] rounded = precision.rounded(matrix).values();
+            PackedMatrix packed = (PackedMatrix)
+                    PackedMatrix.packAll(List.of(matrix, matrix), 64, precision).get(1);
+            for (int k = 0; k < depth; k++) {
+                for (int j = 0; j < packed.paddedCols(); j++) {
+                    float scale = precision == WeightPrecision.INT8 ? packed.scales()[j] : 1f;
+                    float expected = j < cols ? rounded[k * cols + j] : 0f;
+                    assertThat(packed.storedWeight(k, j) * scale)
+                            .as("%s [%d, %d]", precision, k, j)
+                            .isEqualTo(expected);
+                }
+            }
+        }
+    }
+
+    @Test
+    void bfloat16RoundsToNearestEven() {
+        float ulp = 0x1p-7f; // bfloat16's step just above 1
+        assertThat(WeightPrecision.fromBf16(WeightPrecision.toBf16(1f + ulp / 2)))
+                .isEqualTo(1f);
+        assertThat(WeightPrecision.fromBf16(WeightPrecision.toBf16(1f + 3 * ulp / 2)))
+                .isEqualTo(1f + 2 * ulp);
+        assertThat(WeightPrecision.fromBf16(WeightPrecision.toBf16(1f + ulp / 2 + 0x1p-20f)))
+                .isEqualTo(1f + ulp);
+        assertThat(WeightPrecision.fromBf16(WeightPrecision.toBf16(-2.5f))).isEqualTo(-2.5f);
+        assertThat(WeightPrecision.fromBf16(WeightPrecision.toBf16(Float.NaN))).isNaN();
+    }
+
+    @Test
+    void int8UsesAScalePerColumn() {
+        float[] values = {1f, -0.5f, 0f, -2f, 0.25f, 0f}; // [2, 3]
+        float[] scales = WeightPrecision.int8Scales(values, 2, 3);
+        assertThat(scales).containsExactly(2f / 127, 0.5f / 127, 0f);
+        assertThat(WeightPrecision.toInt8(-2f, scales[0])).isEqualTo((byte) -127);
+        assertThat(WeightPrecision.toInt8(1f, scales[0])).isEqualTo((byte) 64); // 63.5 rounds up
+        assertThat(WeightPrecision.toInt8(0.7f, 0f)).isEqualTo((byte) 0);
+    }
+
     @Test
     void theLstmCellEqualsItsFormula() {
         Random random = new Random(11);

@@ -63,7 +63,7 @@ public final class ReplayCommand implements Callable<Integer> {
     @Option(
             names = "--engine",
             paramLabel = "NAME",
-            description = "kernel, tensorflow or linear (default: the bundle's fastest, kernel)")
+            description = "kernel, tensorflow, linear, kernel-bf16 or kernel-int8 (default: kernel)")
     String engine;
 
     @Option(

@@ -219,7 +219,7 @@ class JobSettingsTest {
                 "--output-topic      | its.readings | --output-topic: 'its.readings' is also the input topic",
                 "--dead-letter-topic | its.advice   | --dead-letter-topic: 'its.advice' is also the output topic",
                 "--starting-offsets  | newest       | --starting-offsets: 'newest' is neither latest nor earliest",
-                "--engine            | onnx         | --engine: unknown engine 'onnx'; valid engines: kernel, tensorflow, linear",
+                "--engine            | onnx         | --engine: unknown engine 'onnx'; valid engines: kernel, tensorflow, linear, kernel-bf16, kernel-int8",
                 "--origin            | 999999       | --origin: detector 999999 is not in the study network",
                 "--destination       | 12           | --destination: detector 12 is not in the study network",
                 "--destination       | 764598x      | --destination: not a whole number: '764598x'",
