@@ -144,8 +144,8 @@ public final class ChildJvm implements AutoCloseable {
     }
 
     /**
-     * Where children's class-data archives are kept (docs/cluster.md, "Start-up"); replaced only by
-     * tests.
+     * Where children's class-data archives are kept (docs/pipeline-run.md, "Start-up"); replaced
+     * only by tests.
      */
     static volatile ClassDataSharing classDataSharing = ClassDataSharing.fromEnvironment();
 
