@@ -232,12 +232,12 @@ public final class ChildJvm implements AutoCloseable {
         Process process = launch.processBuilder(dir, classData).start();
         try {
             boolean ended = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            if (ended) {
-                classData.ended(process.exitValue());
+            if (ended && process.exitValue() == 0) {
+                classData.ended(0);
             }
             if (!ended || process.exitValue() != 0) {
                 process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-                classData.ended(process.exitValue());
+                classData.discard();
                 throw new IOException(description
                         + (ended
                                 ? " failed with exit code " + process.exitValue()
@@ -361,8 +361,9 @@ public final class ChildJvm implements AutoCloseable {
         if (process.isAlive()) {
             throw new IllegalStateException(description + " is running (pid " + process.pid() + ")");
         }
-        // A process that ended by itself may have written an archive at its exit.
-        classData.ended(process.exitValue());
+        // After stop() or kill() the archive is dealt with; one that ended by itself (a crash) may
+        // have written one of a run that went wrong.
+        classData.discard();
         classData = prepareClassData(launch);
         // Appends to NAME.out: the output before the stop stays for a look afterwards.
         process = launch.processBuilder(dir, classData)
@@ -435,7 +436,8 @@ public final class ChildJvm implements AutoCloseable {
             child.process.destroyForcibly();
             try {
                 if (child.process.waitFor(10, TimeUnit.SECONDS)) {
-                    child.classData.ended(child.process.exitValue());
+                    // a start that failed is no run to archive
+                    child.classData.discard();
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

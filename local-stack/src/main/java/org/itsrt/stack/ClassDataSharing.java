@@ -200,6 +200,20 @@ public final class ClassDataSharing {
                 owner.publish(pending, exitCode);
             }
         }
+
+        /**
+         * Called instead of {@link #ended} for a JVM that failed to start or to finish its work: the
+         * classes it loaded are not those of a run, so a dump it wrote is removed. Never fails.
+         */
+        public void discard() {
+            if (pending != null) {
+                try {
+                    Files.deleteIfExists(pending.dump());
+                } catch (IOException ignored) {
+                    // a leftover dump is removed by a later publication once stale
+                }
+            }
+        }
     }
 
     private record Pending(String role, String key, Path dump, String classPath, List<String> keyOptions) {}

@@ -135,6 +135,15 @@ class ClassDataSharingTest {
         assertThat(garbageDump).doesNotExist();
         assertThat(archives()).isEmpty();
         assertThat(notes).anyMatch(n -> n.contains("does not map; dropped"));
+
+        // A JVM that failed to start wrote a dump of a start gone wrong: not kept, even though it maps.
+        ClassDataSharing.Use failed = sharing.prepare("program", jar.toString(), List.of("-Xmx32m"));
+        assertThat(run(failed, "-Xmx32m")).isZero();
+        failed.discard();
+        assertThat(archives()).isEmpty();
+        try (Stream<Path> files = Files.list(cache)) {
+            assertThat(files).noneMatch(f -> f.toString().endsWith(".dump"));
+        }
     }
 
     @Test
