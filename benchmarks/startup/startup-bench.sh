@@ -18,6 +18,8 @@
 #   job       "Flink up" to "job ... is live" (submitted, running, answered the handshake)
 #   ready     the launcher's start to the probe's "ready" (first record may be sent)
 #   exit      "results:" to the launcher's end (stopping everything; a making run writes archives)
+#   cpu       CPU seconds (user + system) of the whole run, every JVM of it included: on a busy
+#             machine steadier than the times above, since waiting for a core costs none
 # and from the probe's windows.csv (latency from intended, 1-s windows):
 #   settle_s  the end of the last window whose p95 exceeds twice the median window p95 of the
 #             run's last 15 s (0 when none does): how long latency takes to reach steady state
@@ -37,7 +39,7 @@ while [ $# -gt 0 ]; do
     --jit) jit=$2; shift ;;
     --report) report_only=1; out=$2; shift ;;
     --) shift; break ;;
-    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "startup-bench: unknown option $1 (expected --repeat N, --out DIR, -- DEMO_OPTIONS)" >&2; exit 2 ;;
   esac
   shift
@@ -54,8 +56,10 @@ run_demo() {
   echo "startup-bench: $name" >&2
   start=$EPOCHREALTIME
   # A run that fails is reported (its row stays mostly empty) and the bench goes on.
-  { env ITS_CDS="$switch" ITS_CDS_DIR="$cache" ${tool_options:+JAVA_TOOL_OPTIONS="$tool_options"} "$ROOT/its" demo --quick --warmup 0 \
-      "${demo_options[@]}" --out "$dir" 2>&1 || echo "(failed: exit $?)"; } \
+  # bash's `time`: the CPU time of the launcher and everything it waited for, the JVMs included.
+  local TIMEFORMAT='(cpu %U user %S sys)'
+  { time env ITS_CDS="$switch" ITS_CDS_DIR="$cache" ${tool_options:+JAVA_TOOL_OPTIONS="$tool_options"} "$ROOT/its" demo --quick --warmup 0 \
+      "${demo_options[@]}" --out "$dir" 2>&1 || echo "(failed: exit $?)"; } 2>&1 \
     | while IFS= read -r line; do
         awk -v now="$EPOCHREALTIME" -v start="$start" -v line="$line" 'BEGIN { printf "%.3f %s\n", now - start, line }'
       done > "$out/runs/$name.log"
@@ -73,7 +77,8 @@ row() {
     /starting Flink/ { c0 = $1 }  /Flink up:/ { c1 = $1 }
     /is live \(/ { j1 = $1 }  /its-probe: ready/ { r = $1 }
     /^[0-9.]+ results:/ { e0 = $1 }  /\(end\)$/ { e1 = $1 }
-    END { printf "%.1f,%.1f,%.1f,%.1f,%.1f,%.1f", client, b1 - b0, c1 - c0, j1 - c1, r, e1 - e0 }' "$log")
+    /\(cpu [0-9.]+ user [0-9.]+ sys\)/ { cpu = $3 + $5 }
+    END { printf "%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%s", client, b1 - b0, c1 - c0, j1 - c1, r, e1 - e0, cpu == "" ? "" : sprintf("%.1f", cpu) }' "$log")
   settle=$(awk -F, '
     $1 == "from_intended" { n++; p[n] = $5 }
     function median(from, to,   k, m, v, i, j, t) {
@@ -92,7 +97,7 @@ row() {
   echo "$variant,$name,$times,$settle,$p99"
 }
 
-header="variant,run,client_s,broker_s,cluster_s,job_s,ready_s,exit_s,settle_s,p95_w0_ms,p95_first5_ms,p95_last15_ms,p99_ms"
+header="variant,run,client_s,broker_s,cluster_s,job_s,ready_s,exit_s,cpu_s,settle_s,p95_w0_ms,p95_first5_ms,p95_last15_ms,p99_ms"
 if [ -z "$report_only" ]; then
   mkdir -p "$out"
   rm -rf "$cache"
@@ -124,11 +129,11 @@ done
   echo "\`./its demo --quick --warmup 0 ${demo_options[*]}\`, $repeat run(s) per variant, interleaved${jit:+; cds-jit: JAVA_TOOL_OPTIONS=$jit};"
   echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg). Columns: see benchmarks/startup/startup-bench.sh."
   echo
-  echo "| variant | runs | client s | broker s | cluster s | job s | ready s | exit s | settle s | p95 first window ms | p95 first 5 s ms | p95 last 15 s ms | p99 ms |"
-  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  echo "| variant | runs | client s | broker s | cluster s | job s | ready s | exit s | cpu s | settle s | p95 first window ms | p95 first 5 s ms | p95 last 15 s ms | p99 ms |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   for variant in no-cds cds cds-jit cds-making; do
     awk -F, -v v="$variant" '
-      $1 == v { n++; for (c = 3; c <= 13; c++) { x[c, n] = $c } }
+      $1 == v { n++; for (c = 3; c <= 14; c++) { x[c, n] = $c } }
       function cell(c,   i, j, t, m, v) {
         m = 0; for (i = 1; i <= n; i++) if (x[c, i] != "") v[++m] = x[c, i] + 0
         if (m == 0) return "n/a"
@@ -139,7 +144,7 @@ done
       END {
         if (n == 0) exit
         printf "| %s | %d |", v, n
-        for (c = 3; c <= 13; c++) printf " %s |", cell(c)
+        for (c = 3; c <= 14; c++) printf " %s |", cell(c)
         printf "\n"
       }' "$out/runs.csv"
   done
