@@ -45,6 +45,8 @@ public final class ChildJvm implements AutoCloseable {
     private Duration startTimeout;
 
     private Readiness readiness;
+    /** The class-data archive the current process maps or makes; replaced by {@link #restart()}. */
+    private ClassDataSharing.Use classData;
     /** Closed: the process is gone for good and the folder removed (or kept on purpose). */
     private boolean closed;
 
@@ -106,10 +108,11 @@ public final class ChildJvm implements AutoCloseable {
             return new Launch(name, classPath, jvmOptions, mainClass, args, environment, List.of(files));
         }
 
-        List<String> commandLine() {
+        List<String> commandLine(List<String> classDataOptions) {
             List<String> command = new ArrayList<>();
             command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             command.addAll(jvmOptions);
+            command.addAll(classDataOptions);
             command.add("-cp");
             command.add(classPath);
             command.add(mainClass);
@@ -117,10 +120,10 @@ public final class ChildJvm implements AutoCloseable {
             return command;
         }
 
-        ProcessBuilder processBuilder(Path dir) {
+        ProcessBuilder processBuilder(Path dir, ClassDataSharing.Use classData) {
             // The child runs where this JVM runs, so relative paths in its options mean what the
             // caller meant.
-            ProcessBuilder builder = new ProcessBuilder(commandLine())
+            ProcessBuilder builder = new ProcessBuilder(commandLine(classData.jvmOptions()))
                     .redirectOutput(dir.resolve(name + ".out").toFile())
                     .redirectErrorStream(true);
             environment.forEach(builder.environment()::putIfAbsent);
@@ -140,11 +143,30 @@ public final class ChildJvm implements AutoCloseable {
         boolean isReady(Path dir) throws InterruptedException;
     }
 
-    private ChildJvm(String description, Launch launch, Path dir, Process process) {
+    /**
+     * Where children's class-data archives are kept (docs/pipeline-run.md, "Start-up"); replaced
+     * only by tests.
+     */
+    static volatile ClassDataSharing classDataSharing = ClassDataSharing.fromEnvironment();
+
+    /**
+     * The archive's role: the child's name without a trailing number (all TaskManagers load the
+     * same classes).
+     */
+    static String classDataRole(Launch launch) {
+        return launch.name().replaceFirst("-\\d+$", "");
+    }
+
+    private static ClassDataSharing.Use prepareClassData(Launch launch) {
+        return classDataSharing.prepare(classDataRole(launch), launch.classPath(), launch.jvmOptions());
+    }
+
+    private ChildJvm(String description, Launch launch, Path dir, Process process, ClassDataSharing.Use classData) {
         this.description = description;
         this.launch = launch;
         this.dir = dir;
         this.process = process;
+        this.classData = classData;
         this.shutdownHook = new Thread(() -> close(false), launch.name() + "-shutdown");
         Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
@@ -175,8 +197,13 @@ public final class ChildJvm implements AutoCloseable {
                             : Files.createTempDirectory(Files.createDirectories(parentDir), folderPrefix))
                     .toAbsolutePath();
             Launch launch = preparation.prepare(dir);
+            ClassDataSharing.Use classData = prepareClassData(launch);
             child = new ChildJvm(
-                    description, launch, dir, launch.processBuilder(dir).start());
+                    description,
+                    launch,
+                    dir,
+                    launch.processBuilder(dir, classData).start(),
+                    classData);
             child.startTimeout = startTimeout;
             child.readiness = readiness;
             child.awaitReady();
@@ -201,11 +228,16 @@ public final class ChildJvm implements AutoCloseable {
      * @param description what it does, for errors: "formatting the KRaft storage"
      */
     public static void runToEnd(String description, Path dir, Launch launch, Duration timeout) throws IOException {
-        Process process = launch.processBuilder(dir).start();
+        ClassDataSharing.Use classData = prepareClassData(launch);
+        Process process = launch.processBuilder(dir, classData).start();
         try {
             boolean ended = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            if (ended && process.exitValue() == 0) {
+                classData.ended(0);
+            }
             if (!ended || process.exitValue() != 0) {
                 process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                classData.discard();
                 throw new IOException(description
                         + (ended
                                 ? " failed with exit code " + process.exitValue()
@@ -257,6 +289,14 @@ public final class ChildJvm implements AutoCloseable {
         return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * True when the running process makes its class-data archive at its exit ({@link
+     * ClassDataSharing}): ending it by {@link #kill()} would lose the archive.
+     */
+    public boolean makesClassDataArchive() {
+        return classData.archiving();
+    }
+
     /** The work folder; removed by {@link #close()}. */
     public Path dir() {
         return dir;
@@ -299,12 +339,14 @@ public final class ChildJvm implements AutoCloseable {
      * down for a while).
      */
     public synchronized void stop() {
-        stopProcess(process);
+        stopProcess(process, classData);
     }
 
     /** Ends the process at once (SIGKILL), as a crash would; the work folder stays. */
     public synchronized void kill() throws InterruptedException {
         process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        // SIGKILL skips the JVM's exit, where the archive would have been written
+        classData.discard();
     }
 
     /**
@@ -318,8 +360,12 @@ public final class ChildJvm implements AutoCloseable {
         if (process.isAlive()) {
             throw new IllegalStateException(description + " is running (pid " + process.pid() + ")");
         }
+        // After stop() or kill() the archive is dealt with; one that ended by itself (a crash) may
+        // have written one of a run that went wrong.
+        classData.discard();
+        classData = prepareClassData(launch);
         // Appends to NAME.out: the output before the stop stays for a look afterwards.
-        process = launch.processBuilder(dir)
+        process = launch.processBuilder(dir, classData)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(
                         dir.resolve(launch.name() + ".out").toFile()))
                 .start();
@@ -336,7 +382,7 @@ public final class ChildJvm implements AutoCloseable {
             return;
         }
         closed = true;
-        stopProcess(process);
+        stopProcess(process, classData);
         if (!keepFolder) {
             deleteQuietly(dir);
         }
@@ -350,11 +396,15 @@ public final class ChildJvm implements AutoCloseable {
         }
     }
 
-    private static void stopProcess(Process process) {
+    private static void stopProcess(Process process, ClassDataSharing.Use classData) {
         process.destroy();
         try {
             if (!process.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+            if (!process.isAlive()) {
+                // Written at its exit (SIGTERM runs it too); checked before it is kept.
+                classData.ended(process.exitValue());
             }
         } catch (InterruptedException e) {
             process.destroyForcibly();
@@ -384,7 +434,10 @@ public final class ChildJvm implements AutoCloseable {
             child.closed = true;
             child.process.destroyForcibly();
             try {
-                child.process.waitFor(10, TimeUnit.SECONDS);
+                if (child.process.waitFor(10, TimeUnit.SECONDS)) {
+                    // a start that failed is no run to archive
+                    child.classData.discard();
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
