@@ -62,6 +62,42 @@ class RecordJsonStreamingTest {
         "Infinity"
     };
 
+    /** Instants in and just outside the form the streaming pass converts itself. */
+    private static final String[] INSTANTS = {
+        "2018-03-01T08:55:00Z", "2018-02-28T23:59:59Z", "2018-02-29T00:00:00Z", "2016-02-29T00:00:00Z",
+        "2018-02-30T00:00:00Z", "2018-04-31T00:00:00Z", "2018-13-01T00:00:00Z", "2018-00-10T00:00:00Z",
+        "2018-03-00T00:00:00Z", "2018-03-32T00:00:00Z", "2018-02-28T24:00:00Z", "2016-12-31T23:59:60Z",
+        "2018-03-01T08:60:00Z", "2018-03-01T08:55:61Z", "2018-03-01t08:55:00z", "2018-03-01T08:55:00.5Z",
+        "2018-03-01T08:55Z", "0000-01-01T00:00:00Z", "9999-12-31T23:59:59Z", "1969-12-31T23:59:59Z",
+        "+2018-03-01T08:55:00Z", "2018-03-01T08:55:00+01:00", "2018-3-01T08:55:00Z", "2018-03-01 08:55:00Z",
+        "2018-03-01T08:55:0xZ", "2018-03-01T08:55:00ZZ", "\u0662018-03-01T08:55:00Z", ""
+    };
+
+    @Test
+    void theInstantShortcutReadsWhatInstantParseReads() {
+        List<String> texts = new ArrayList<>(Arrays.asList(INSTANTS));
+        Random random = new Random(5);
+        for (int i = 0; i < 5_000; i++) {
+            texts.add(Instant.ofEpochSecond(Math.floorMod(random.nextLong(), 253_402_300_800L))
+                    .toString());
+        }
+        for (String text : texts) {
+            String expected;
+            try {
+                expected = Instant.parse(text).toString();
+            } catch (java.time.format.DateTimeParseException e) {
+                expected = "rejected";
+            }
+            String actual;
+            try {
+                actual = RecordJson.parseInstant(text).toString();
+            } catch (java.time.format.DateTimeParseException e) {
+                actual = "rejected";
+            }
+            assertThat(actual).as(text).isEqualTo(expected);
+        }
+    }
+
     private static final String[] FIELDS = {
         RecordFields.VERSION,
         RecordFields.DETECTOR,
@@ -170,7 +206,9 @@ class RecordJsonStreamingTest {
         String body = valid.substring(1, valid.length() - 1);
         for (int k = 0; k < 8; k++) {
             String field = FIELDS[random.nextInt(FIELDS.length)];
-            String value = VALUES[random.nextInt(VALUES.length)];
+            String value = random.nextInt(4) == 0
+                    ? "\"" + INSTANTS[random.nextInt(INSTANTS.length)] + "\""
+                    : VALUES[random.nextInt(VALUES.length)];
             // Set (or add) the field to another value.
             out.add(withField(valid, field, value));
             // The field twice.
