@@ -9,11 +9,12 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.io.JsonEOFException;
+import com.fasterxml.jackson.core.util.BufferRecycler;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -83,9 +84,7 @@ public final class RecordJson {
     private RecordJson() {}
 
     public static byte[] write(ReadingRecord r) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(512);
-        try (JsonGenerator g = FACTORY.createGenerator(out)) {
-            g.writeStartObject();
+        return writeObject(g -> {
             g.writeNumberField(RecordFields.VERSION, ReadingRecord.VERSION);
             g.writeNumberField(RecordFields.DETECTOR, r.detector());
             g.writeStringField(RecordFields.TS, r.ts().toString());
@@ -95,17 +94,11 @@ public final class RecordJson {
             g.writeNumberField(RecordFields.SENT_NS, r.sentNs());
             g.writeNumberField(RecordFields.INTENDED_NS, r.intendedNs());
             writeWarmup(g, r.warmup());
-            g.writeEndObject();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out.toByteArray();
+        });
     }
 
     public static byte[] write(AdviceRecord a) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
-        try (JsonGenerator g = FACTORY.createGenerator(out)) {
-            g.writeStartObject();
+        return writeObject(g -> {
             g.writeNumberField(RecordFields.VERSION, ReadingRecord.VERSION);
             g.writeNumberField(RecordFields.DETECTOR, a.detector());
             g.writeNumberField(RecordFields.SEQ, a.seq());
@@ -123,11 +116,34 @@ public final class RecordJson {
             g.writeNumberField(RecordFields.INFER_NS, a.inferNs());
             g.writeNumberField(RecordFields.ROUTE_NS, a.routeNs());
             writeWarmup(g, a.warmup());
-            g.writeEndObject();
+        });
+    }
+
+    /** The fields of one object, written by {@link #writeObject}. */
+    @FunctionalInterface
+    private interface ObjectFields {
+        void write(JsonGenerator g) throws IOException;
+    }
+
+    /**
+     * One JSON object as bytes. Written into a buffer of Jackson's buffer recycler, as
+     * {@code ObjectMapper.writeValueAsBytes} does, instead of a new stream per record that grows
+     * (an advice is about 290 bytes) and is copied once more at the end.
+     */
+    private static byte[] writeObject(ObjectFields fields) {
+        BufferRecycler recycler = FACTORY._getBufferRecycler();
+        try (ByteArrayBuilder out = new ByteArrayBuilder(recycler)) {
+            try (JsonGenerator g = FACTORY.createGenerator(out)) {
+                g.writeStartObject();
+                fields.write(g);
+                g.writeEndObject();
+            }
+            return out.getClearAndRelease();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } finally {
+            recycler.releaseToPool();
         }
-        return out.toByteArray();
     }
 
     /**
