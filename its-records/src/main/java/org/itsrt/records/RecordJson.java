@@ -73,8 +73,8 @@ public final class RecordJson {
                             .build())
                     .build())
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            // Reads a reading's 24 numbers without a String and the JDK's decimal conversion
-            // each; correctly rounded like Double.parseDouble, so every value is the same.
+            // Reads a number with a fraction (the speeds) without a String and the JDK's decimal
+            // conversion each; correctly rounded like Double.parseDouble, so every value is the same.
             .enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
