@@ -2,16 +2,19 @@ package org.itsrt.records;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.io.JsonEOFException;
+import com.fasterxml.jackson.core.util.BufferRecycler;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -19,7 +22,9 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.time.DateTimeException;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,6 +73,9 @@ public final class RecordJson {
                             .build())
                     .build())
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            // Reads a number with a fraction (the speeds) without a String and the JDK's decimal
+            // conversion each; correctly rounded like Double.parseDouble, so every value is the same.
+            .enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
 
@@ -76,9 +84,7 @@ public final class RecordJson {
     private RecordJson() {}
 
     public static byte[] write(ReadingRecord r) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(512);
-        try (JsonGenerator g = FACTORY.createGenerator(out)) {
-            g.writeStartObject();
+        return writeObject(g -> {
             g.writeNumberField(RecordFields.VERSION, ReadingRecord.VERSION);
             g.writeNumberField(RecordFields.DETECTOR, r.detector());
             g.writeStringField(RecordFields.TS, r.ts().toString());
@@ -88,17 +94,11 @@ public final class RecordJson {
             g.writeNumberField(RecordFields.SENT_NS, r.sentNs());
             g.writeNumberField(RecordFields.INTENDED_NS, r.intendedNs());
             writeWarmup(g, r.warmup());
-            g.writeEndObject();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out.toByteArray();
+        });
     }
 
     public static byte[] write(AdviceRecord a) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
-        try (JsonGenerator g = FACTORY.createGenerator(out)) {
-            g.writeStartObject();
+        return writeObject(g -> {
             g.writeNumberField(RecordFields.VERSION, ReadingRecord.VERSION);
             g.writeNumberField(RecordFields.DETECTOR, a.detector());
             g.writeNumberField(RecordFields.SEQ, a.seq());
@@ -116,15 +116,255 @@ public final class RecordJson {
             g.writeNumberField(RecordFields.INFER_NS, a.inferNs());
             g.writeNumberField(RecordFields.ROUTE_NS, a.routeNs());
             writeWarmup(g, a.warmup());
-            g.writeEndObject();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out.toByteArray();
+        });
     }
 
-    /** Reads and validates a reading record; the exception's message is the dead-letter reason. */
+    /** The fields of one object, written by {@link #writeObject}. */
+    @FunctionalInterface
+    private interface ObjectFields {
+        void write(JsonGenerator g) throws IOException;
+    }
+
+    /**
+     * One JSON object as bytes. Written into a buffer of Jackson's buffer recycler, as
+     * {@code ObjectMapper.writeValueAsBytes} does, instead of a new stream per record that grows
+     * (an advice is about 290 bytes) and is copied once more at the end.
+     */
+    private static byte[] writeObject(ObjectFields fields) {
+        BufferRecycler recycler = FACTORY._getBufferRecycler();
+        try (ByteArrayBuilder out = new ByteArrayBuilder(recycler)) {
+            try (JsonGenerator g = FACTORY.createGenerator(out)) {
+                g.writeStartObject();
+                fields.write(g);
+                g.writeEndObject();
+            }
+            return out.getClearAndRelease();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            recycler.releaseToPool();
+        }
+    }
+
+    /**
+     * Reads and validates a reading record; the exception's message is the dead-letter reason.
+     *
+     * <p>Two readers, one verdict. A valid reading, the job's every record, is read in one pass
+     * over the parser's tokens straight into the record ({@link #streamValidReading}), without the
+     * tree of about 30 nodes and a map the tree reader builds. That pass only accepts: at the first
+     * thing it does not expect it gives up, and the tree reader ({@link #readReadingByTree}) reads
+     * the record again and names the problem, so every rejection and its reason stay defined in one
+     * place, in the order docs/records.md gives, and a bad record costs two parses instead of one.
+     */
     public static ReadingRecord readReading(byte[] bytes) throws RecordFormatException {
+        requireSizeAndUtf8(bytes);
+        ReadingRecord reading = streamValidReading(bytes);
+        return reading != null ? reading : readReadingByTree(bytes);
+    }
+
+    /**
+     * The reading, when the record is one the tree reader accepts too; {@code null} when it is not,
+     * or when this pass cannot tell (the tree reader decides then). Size and encoding are checked.
+     * It parses with the same factory as the tree reader, so the same limits, duplicate-key
+     * detection and number handling apply; what it checks after the parser is every field rule of
+     * {@link #readReadingByTree}, as an acceptance test (RecordJsonStreamingTest holds both to that).
+     */
+    static ReadingRecord streamValidReading(byte[] bytes) {
+        boolean hasVersion = false;
+        boolean hasDetector = false;
+        boolean hasSeq = false;
+        boolean hasSent = false;
+        boolean hasIntended = false;
+        long detector = 0;
+        long seq = 0;
+        long sent = 0;
+        long intended = 0;
+        String ts = null;
+        double[] flow = null;
+        double[] speed = null;
+        boolean warmup = false;
+        try (JsonParser json = FACTORY.createParser(bytes)) {
+            if (json.nextToken() != JsonToken.START_OBJECT) {
+                return null;
+            }
+            JsonToken token;
+            while ((token = json.nextToken()) == JsonToken.FIELD_NAME) {
+                String name = json.currentName();
+                JsonToken value = json.nextToken();
+                switch (name) {
+                    case RecordFields.VERSION -> {
+                        if (value != JsonToken.VALUE_NUMBER_INT
+                                || json.getNumberType() != JsonParser.NumberType.INT
+                                || json.getIntValue() != ReadingRecord.VERSION) {
+                            return null;
+                        }
+                        hasVersion = true;
+                    }
+                    case RecordFields.DETECTOR -> {
+                        if (!isLong(json, value) || (detector = json.getLongValue()) <= 0) {
+                            return null;
+                        }
+                        hasDetector = true;
+                    }
+                    case RecordFields.TS -> {
+                        if (value != JsonToken.VALUE_STRING) {
+                            return null;
+                        }
+                        ts = json.getText();
+                    }
+                    case RecordFields.FLOW -> {
+                        if ((flow = streamVector(json, value, false, MAX_FLOW)) == null) {
+                            return null;
+                        }
+                    }
+                    case RecordFields.SPEED -> {
+                        if ((speed = streamVector(json, value, true, MAX_SPEED)) == null) {
+                            return null;
+                        }
+                    }
+                    case RecordFields.SEQ -> {
+                        if (!isLong(json, value) || (seq = json.getLongValue()) < 0) {
+                            return null;
+                        }
+                        hasSeq = true;
+                    }
+                    case RecordFields.SENT_NS -> {
+                        if (!isLong(json, value)) {
+                            return null;
+                        }
+                        sent = json.getLongValue();
+                        hasSent = true;
+                    }
+                    case RecordFields.INTENDED_NS -> {
+                        if (!isLong(json, value)) {
+                            return null;
+                        }
+                        intended = json.getLongValue();
+                        hasIntended = true;
+                    }
+                    case RecordFields.WARMUP -> {
+                        if (value != JsonToken.VALUE_TRUE && value != JsonToken.VALUE_FALSE) {
+                            return null;
+                        }
+                        warmup = value == JsonToken.VALUE_TRUE;
+                    }
+                    default -> json.skipChildren();
+                }
+            }
+            // FAIL_ON_TRAILING_TOKENS of the tree reader: nothing may follow the object.
+            if (token != JsonToken.END_OBJECT || json.nextToken() != null) {
+                return null;
+            }
+        } catch (IOException e) {
+            return null;
+        }
+        if (!hasVersion
+                || !hasDetector
+                || ts == null
+                || flow == null
+                || speed == null
+                || !hasSeq
+                || !hasSent
+                || !hasIntended) {
+            return null;
+        }
+        Instant instant;
+        try {
+            instant = parseInstant(ts);
+        } catch (DateTimeParseException e) {
+            return null;
+        }
+        return new ReadingRecord(detector, instant, flow, speed, seq, sent, intended, warmup);
+    }
+
+    /**
+     * {@code Instant.parse}, with a shortcut for the one form the producers write,
+     * {@code yyyy-MM-ddTHH:mm:ssZ}: Instant.parse builds a parse context and a map of fields for
+     * every call (about 1.4 kB, a quarter of a reading's parse). That form is converted with
+     * {@link LocalDate#of}, which validates the date; any other form, and any field out of range,
+     * goes to Instant.parse, which decides.
+     */
+    static Instant parseInstant(String text) {
+        if (text.length() == 20
+                && text.charAt(4) == '-'
+                && text.charAt(7) == '-'
+                && text.charAt(10) == 'T'
+                && text.charAt(13) == ':'
+                && text.charAt(16) == ':'
+                && text.charAt(19) == 'Z') {
+            int year = digits(text, 0, 4);
+            int month = digits(text, 5, 2);
+            int day = digits(text, 8, 2);
+            int hour = digits(text, 11, 2);
+            int minute = digits(text, 14, 2);
+            int second = digits(text, 17, 2);
+            if (year >= 0
+                    && month >= 1
+                    && month <= 12
+                    && day >= 1
+                    && day <= 31
+                    && hour >= 0
+                    && hour < 24
+                    && minute >= 0
+                    && minute < 60
+                    && second >= 0
+                    && second < 60) {
+                try {
+                    long day0 = LocalDate.of(year, month, day).toEpochDay();
+                    return Instant.ofEpochSecond(day0 * 86_400L + hour * 3_600L + minute * 60L + second);
+                } catch (DateTimeException e) {
+                    // Not a date (February 30th): Instant.parse rejects it with its own message.
+                }
+            }
+        }
+        return Instant.parse(text);
+    }
+
+    /** The ASCII decimal digits at {@code from}, or -1 if any of them is not one. */
+    private static int digits(String text, int from, int count) {
+        int value = 0;
+        for (int i = from; i < from + count; i++) {
+            char c = text.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            value = value * 10 + (c - '0');
+        }
+        return value;
+    }
+
+    /** An integer token within 64 bits: what the tree reader's integral, convertible-to-long check takes. */
+    private static boolean isLong(JsonParser json, JsonToken token) throws IOException {
+        return token == JsonToken.VALUE_NUMBER_INT && json.getNumberType() != JsonParser.NumberType.BIG_INTEGER;
+    }
+
+    /** The {@link ReadingRecord#WINDOW} values of a valid flow or speed array, else {@code null}. */
+    private static double[] streamVector(JsonParser json, JsonToken token, boolean nullable, double max)
+            throws IOException {
+        if (token != JsonToken.START_ARRAY) {
+            return null;
+        }
+        double[] values = new double[ReadingRecord.WINDOW];
+        for (int i = 0; i < values.length; i++) {
+            JsonToken element = json.nextToken();
+            if (element == JsonToken.VALUE_NULL && nullable) {
+                values[i] = Double.NaN;
+                continue;
+            }
+            if (element != JsonToken.VALUE_NUMBER_INT && element != JsonToken.VALUE_NUMBER_FLOAT) {
+                return null;
+            }
+            double value = json.getDoubleValue();
+            if (!(value >= 0) || value > max) {
+                return null;
+            }
+            values[i] = value;
+        }
+        return json.nextToken() == JsonToken.END_ARRAY ? values : null;
+    }
+
+    /** The reader of every record the streaming pass does not accept: names the first problem. */
+    static ReadingRecord readReadingByTree(byte[] bytes) throws RecordFormatException {
         JsonNode root = tree(bytes);
         version(root);
         long detector = positiveLong(root, RecordFields.DETECTOR);
@@ -209,7 +449,8 @@ public final class RecordJson {
         return "field " + name + ": ";
     }
 
-    private static JsonNode tree(byte[] bytes) throws RecordFormatException {
+    /** Empty, too large or not UTF-8: rejected before any parsing. */
+    private static void requireSizeAndUtf8(byte[] bytes) throws RecordFormatException {
         if (bytes.length == 0) {
             throw new RecordFormatException("empty record: 0 bytes");
         }
@@ -218,6 +459,10 @@ public final class RecordJson {
                     "record too large: " + bytes.length + " bytes, the limit is " + MAX_RECORD_BYTES);
         }
         requireUtf8(bytes);
+    }
+
+    private static JsonNode tree(byte[] bytes) throws RecordFormatException {
+        requireSizeAndUtf8(bytes);
         try {
             JsonNode root = MAPPER.readTree(bytes);
             if (root == null || root.isMissingNode()) {
@@ -265,6 +510,11 @@ public final class RecordJson {
      * encoding only inside strings it decodes; a name or value it skips could hide bad bytes.
      */
     private static void requireUtf8(byte[] bytes) throws RecordFormatException {
+        if (isAscii(bytes)) {
+            // ASCII is UTF-8; the producers write nothing else, so the decoder (and the buffer
+            // of the whole record's characters it decodes into) is left to records that need it.
+            return;
+        }
         CharsetDecoder decoder = StandardCharsets.UTF_8
                 .newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)
@@ -275,6 +525,15 @@ public final class RecordJson {
         } catch (CharacterCodingException e) {
             throw new RecordFormatException("not UTF-8: malformed byte sequence at byte " + in.position());
         }
+    }
+
+    private static boolean isAscii(byte[] bytes) {
+        for (byte b : bytes) {
+            if (b < 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static void version(JsonNode root) throws RecordFormatException {

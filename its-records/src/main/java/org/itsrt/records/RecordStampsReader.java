@@ -34,7 +34,34 @@ public final class RecordStampsReader {
                     .maxNestingDepth(RecordJson.MAX_NESTING_DEPTH)
                     .build())
             .build();
+
+    /**
+     * The same parser without Jackson's duplicate detection, which keeps a set of every object's
+     * names (about a third of what reading an advice allocates). The first pass reads with it and
+     * tells duplicates itself from the known field names, which are all a record of either topic
+     * holds; a record with any other name or with an object inside is read again with
+     * {@link #JSON} (see {@link #read}).
+     */
+    private static final JsonFactory WITHOUT_DUPLICATE_DETECTION = JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder()
+                    .maxNestingDepth(RecordJson.MAX_NESTING_DEPTH)
+                    .build())
+            .build();
+
     private static final String VERSION_TEXT = Integer.toString(ReadingRecord.VERSION);
+
+    /**
+     * Thrown by the first pass when it cannot tell duplicates itself: the record is read again
+     * with Jackson's detection. Never leaves this class; one instance, without a stack trace.
+     */
+    private static final class NeedsDuplicateDetection extends Exception {
+        private static final long serialVersionUID = 1L;
+        static final NeedsDuplicateDetection INSTANCE = new NeedsDuplicateDetection();
+
+        private NeedsDuplicateDetection() {
+            super(null, null, false, false);
+        }
+    }
 
     private RecordStampsReader() {}
 
@@ -45,7 +72,11 @@ public final class RecordStampsReader {
      */
     public static RecordStamps read(byte[] value) throws MalformedRecordException {
         try {
-            return readStamps(value);
+            try {
+                return readStamps(value, WITHOUT_DUPLICATE_DETECTION);
+            } catch (NeedsDuplicateDetection e) {
+                return readWithDuplicateDetection(value);
+            }
         } catch (RuntimeException e) {
             // Not expected from Jackson's parser on a byte array; should one occur, the record is
             // still only malformed, never the end of the reader.
@@ -53,7 +84,26 @@ public final class RecordStampsReader {
         }
     }
 
-    private static RecordStamps readStamps(byte[] value) throws MalformedRecordException {
+    /** The one pass with Jackson's duplicate detection: what {@link #read} answers for every record. */
+    static RecordStamps readWithDuplicateDetection(byte[] value) throws MalformedRecordException {
+        try {
+            return readStamps(value, JSON);
+        } catch (NeedsDuplicateDetection e) {
+            throw new IllegalStateException("the pass with duplicate detection never asks for it", e);
+        }
+    }
+
+    /**
+     * One pass over the record. With {@link #WITHOUT_DUPLICATE_DETECTION} it stops with
+     * {@link NeedsDuplicateDetection} at a second occurrence of a name, at a name that is not a
+     * field of the records ({@link #fieldBit}) and at any object below the top level, before the
+     * parser reads on; until then it has seen only distinct top-level names, so whatever it returns
+     * or throws is what the pass with Jackson's detection returns or throws.
+     */
+    private static RecordStamps readStamps(byte[] value, JsonFactory factory)
+            throws MalformedRecordException, NeedsDuplicateDetection {
+        boolean detectsDuplicates = factory == JSON;
+        int seen = 0;
         if (value == null || value.length == 0) {
             throw new MalformedRecordException("empty value", "the record has no value");
         }
@@ -68,17 +118,29 @@ public final class RecordStampsReader {
         long infer = RecordStamps.ABSENT;
         long route = RecordStamps.ABSENT;
         boolean warmup = false;
-        try (JsonParser json = JSON.createParser(value)) {
+        try (JsonParser json = factory.createParser(value)) {
             if (json.nextToken() != JsonToken.START_OBJECT) {
                 throw new MalformedRecordException("not a JSON object", "the value is not a JSON object");
             }
             JsonToken token;
             while ((token = json.nextToken()) == JsonToken.FIELD_NAME) {
                 String name = json.currentName();
+                if (!detectsDuplicates) {
+                    int bit = fieldBit(name);
+                    if (bit == 0 || (seen & bit) != 0) {
+                        throw NeedsDuplicateDetection.INSTANCE;
+                    }
+                    seen |= bit;
+                }
                 JsonToken fieldValue = json.nextToken();
+                if (!detectsDuplicates) {
+                    requireNoObjectInside(json, fieldValue);
+                }
                 switch (name) {
                     case RecordFields.VERSION -> {
-                        if (fieldValue != JsonToken.VALUE_NUMBER_INT || !VERSION_TEXT.equals(json.getText())) {
+                        if (fieldValue != JsonToken.VALUE_NUMBER_INT
+                                || json.getNumberType() != JsonParser.NumberType.INT
+                                || json.getIntValue() != ReadingRecord.VERSION) {
                             throw new MalformedRecordException(
                                     "unsupported version",
                                     "\"" + RecordFields.VERSION + "\" is " + json.getText() + ", expected "
@@ -86,24 +148,27 @@ public final class RecordStampsReader {
                         }
                     }
                     case RecordFields.DETECTOR -> {
-                        detector = required(json, fieldValue, RecordFields.DETECTOR);
+                        detector = required(json, detectsDuplicates, fieldValue, RecordFields.DETECTOR);
                         hasDetector = true;
                     }
                     case RecordFields.SEQ -> {
-                        seq = required(json, fieldValue, RecordFields.SEQ);
+                        seq = required(json, detectsDuplicates, fieldValue, RecordFields.SEQ);
                         hasSeq = true;
                     }
                     case RecordFields.SENT_NS -> {
-                        sent = required(json, fieldValue, RecordFields.SENT_NS);
+                        sent = required(json, detectsDuplicates, fieldValue, RecordFields.SENT_NS);
                         hasSent = true;
                     }
                     case RecordFields.INTENDED_NS ->
-                        intended = optional(json, fieldValue, RecordFields.INTENDED_NS, false);
-                    case RecordFields.PARSE_NS -> parse = optional(json, fieldValue, RecordFields.PARSE_NS, true);
-                    case RecordFields.INFER_NS -> infer = optional(json, fieldValue, RecordFields.INFER_NS, true);
-                    case RecordFields.ROUTE_NS -> route = optional(json, fieldValue, RecordFields.ROUTE_NS, true);
-                    case RecordFields.WARMUP -> warmup = flag(json, fieldValue, RecordFields.WARMUP);
-                    default -> json.skipChildren();
+                        intended = optional(json, detectsDuplicates, fieldValue, RecordFields.INTENDED_NS, false);
+                    case RecordFields.PARSE_NS ->
+                        parse = optional(json, detectsDuplicates, fieldValue, RecordFields.PARSE_NS, true);
+                    case RecordFields.INFER_NS ->
+                        infer = optional(json, detectsDuplicates, fieldValue, RecordFields.INFER_NS, true);
+                    case RecordFields.ROUTE_NS ->
+                        route = optional(json, detectsDuplicates, fieldValue, RecordFields.ROUTE_NS, true);
+                    case RecordFields.WARMUP -> warmup = flag(json, detectsDuplicates, fieldValue, RecordFields.WARMUP);
+                    default -> skip(json, detectsDuplicates);
                 }
             }
             if (token != JsonToken.END_OBJECT) {
@@ -136,26 +201,83 @@ public final class RecordStampsReader {
         return new RecordStamps(detector, seq, sent, intended, parse, infer, route, warmup);
     }
 
+    /** A bit of its own for every field name of the records (docs/records.md), 0 for any other name. */
+    private static int fieldBit(String name) {
+        int index =
+                switch (name) {
+                    case RecordFields.VERSION -> 0;
+                    case RecordFields.DETECTOR -> 1;
+                    case RecordFields.SEQ -> 2;
+                    case RecordFields.SENT_NS -> 3;
+                    case RecordFields.INTENDED_NS -> 4;
+                    case RecordFields.WARMUP -> 5;
+                    case RecordFields.TS -> 6;
+                    case RecordFields.FLOW -> 7;
+                    case RecordFields.SPEED -> 8;
+                    case RecordFields.PREDICTED_FLOW -> 9;
+                    case RecordFields.MODEL -> 10;
+                    case RecordFields.ROUTE -> 11;
+                    case RecordFields.ROUTE_COST_S -> 12;
+                    case RecordFields.PARSE_NS -> 13;
+                    case RecordFields.INFER_NS -> 14;
+                    case RecordFields.ROUTE_NS -> 15;
+                    default -> -1;
+                };
+        return index < 0 ? 0 : 1 << index;
+    }
+
+    /** An object as a field's value: the pass without duplicate detection stops there. */
+    private static void requireNoObjectInside(JsonParser json, JsonToken token) throws NeedsDuplicateDetection {
+        if (token == JsonToken.START_OBJECT) {
+            throw NeedsDuplicateDetection.INSTANCE;
+        }
+    }
+
+    /**
+     * Skips the current value, as {@link JsonParser#skipChildren()}; without duplicate detection,
+     * token by token, stopping at an object inside an array (whose names it would not check).
+     */
+    private static void skip(JsonParser json, boolean detectsDuplicates) throws IOException, NeedsDuplicateDetection {
+        if (detectsDuplicates || json.currentToken() != JsonToken.START_ARRAY) {
+            json.skipChildren();
+            return;
+        }
+        int depth = 1;
+        while (depth > 0) {
+            JsonToken token = json.nextToken();
+            if (token == null) {
+                return;
+            }
+            switch (token) {
+                case START_OBJECT -> throw NeedsDuplicateDetection.INSTANCE;
+                case START_ARRAY -> depth++;
+                case END_ARRAY -> depth--;
+                default -> {}
+            }
+        }
+    }
+
     private static MalformedRecordException missing(String field) {
         return new MalformedRecordException("missing " + field, "no \"" + field + "\" field");
     }
 
-    private static long required(JsonParser json, JsonToken token, String field)
-            throws IOException, MalformedRecordException {
+    private static long required(JsonParser json, boolean detectsDuplicates, JsonToken token, String field)
+            throws IOException, MalformedRecordException, NeedsDuplicateDetection {
         if (token != JsonToken.VALUE_NUMBER_INT) {
-            json.skipChildren();
+            skip(json, detectsDuplicates);
             throw notAnInteger(json, token, field);
         }
         return longValue(json, field);
     }
 
-    private static long optional(JsonParser json, JsonToken token, String field, boolean duration)
-            throws IOException, MalformedRecordException {
+    private static long optional(
+            JsonParser json, boolean detectsDuplicates, JsonToken token, String field, boolean duration)
+            throws IOException, MalformedRecordException, NeedsDuplicateDetection {
         if (token == JsonToken.VALUE_NULL) {
             return RecordStamps.ABSENT;
         }
         if (token != JsonToken.VALUE_NUMBER_INT) {
-            json.skipChildren();
+            skip(json, detectsDuplicates);
             throw notAnInteger(json, token, field);
         }
         long value = longValue(json, field);
@@ -170,15 +292,15 @@ public final class RecordStampsReader {
     }
 
     /** A boolean field: {@code true} or {@code false}, nothing else (as {@link RecordJson} reads it). */
-    private static boolean flag(JsonParser json, JsonToken token, String field)
-            throws IOException, MalformedRecordException {
+    private static boolean flag(JsonParser json, boolean detectsDuplicates, JsonToken token, String field)
+            throws IOException, MalformedRecordException, NeedsDuplicateDetection {
         if (token == JsonToken.VALUE_TRUE) {
             return true;
         }
         if (token == JsonToken.VALUE_FALSE) {
             return false;
         }
-        json.skipChildren();
+        skip(json, detectsDuplicates);
         String description = describe(json, token);
         throw new MalformedRecordException(
                 "invalid " + field, "\"" + field + "\" is " + description + ", expected true or false");
