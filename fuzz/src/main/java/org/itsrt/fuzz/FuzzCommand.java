@@ -23,6 +23,7 @@ import org.itsrt.cli.RunFolders;
 import org.itsrt.pipeline.PipelineRun;
 import org.itsrt.pipeline.RunningStack;
 import org.itsrt.pipeline.StackSpec;
+import org.itsrt.producers.ProducerRun;
 import org.itsrt.records.Topics;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -265,7 +266,7 @@ public final class FuzzCommand implements Callable<Integer> {
             return warmupRecords;
         }
         Duration time = warmup != null ? warmup : Duration.ofSeconds(DEFAULT_WARMUP_S);
-        return Math.toIntExact(Math.round(time.toNanos() / 1e9 * STUDY_RATE_HZ) * detectors);
+        return Math.toIntExact(ProducerRun.warmupRecordsOf(time, STUDY_RATE_HZ, detectors));
     }
 
     private List<String> facts(Instant start, RunningStack stack, CampaignPlan plan, KafkaClientConfig clientConfig) {

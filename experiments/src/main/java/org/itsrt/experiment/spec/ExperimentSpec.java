@@ -26,6 +26,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.itsrt.cli.BadDurationException;
 import org.itsrt.cli.Durations;
+import org.itsrt.producers.ProducerRun;
 import org.itsrt.sched.budget.LinuxLimits;
 
 /**
@@ -157,7 +158,7 @@ public record ExperimentSpec(
             if (records != null) {
                 return records;
             }
-            return Math.round(Durations.parse(time, "warmup").toNanos() / 1e9 * rateHz) * detectors;
+            return ProducerRun.warmupRecordsOf(Durations.parse(time, "warmup"), rateHz, detectors);
         }
 
         /** The steady-state cut: as given, else none. */
