@@ -34,8 +34,11 @@ class ProfileReportTest {
             recording.start();
             start = Instant.now();
             long until = System.nanoTime() + Duration.ofMillis(400).toNanos();
+            // The busy method does about a thousand times the work of the allocating one per
+            // round, so that it leads the self time even where garbage collection or a slow
+            // first compile makes the allocator's share larger than its arithmetic.
             while (System.nanoTime() < until) {
-                sink += burnCpu(50_000);
+                sink += burnCpu(1_000_000);
                 kept = allocate();
             }
             end = Instant.now();
@@ -55,7 +58,7 @@ class ProfileReportTest {
     }
 
     static byte[][] allocate() {
-        byte[][] arrays = new byte[64][];
+        byte[][] arrays = new byte[16][];
         for (int i = 0; i < arrays.length; i++) {
             arrays[i] = new byte[1024];
         }
