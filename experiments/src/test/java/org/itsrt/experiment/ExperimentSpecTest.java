@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -84,9 +85,32 @@ class ExperimentSpecTest {
     @Test
     void theTailFileRunsTheFloorAndTheJobInTheSameRounds() {
         ExperimentSpec spec = ExperimentSpec.read(BUNDLED.resolve("tail.yaml"));
-        assertThat(spec.rows()).extracting(ExperimentSpec.Row::label).containsExactly("identity floor", "job");
-        assertThat(spec.rows()).extracting(ExperimentSpec.Row::identity).containsExactly(true, false);
+        assertThat(spec.rows())
+                .extracting(ExperimentSpec.Row::label)
+                .containsExactly("identity floor", "job", "job bf16");
+        assertThat(spec.rows()).extracting(ExperimentSpec.Row::identity).containsExactly(true, false, false);
+        assertThat(spec.rows().get(2).jobOptions(spec.job())).containsEntry("engine", "kernel-bf16");
+        assertThat(spec.rows().get(1).jobOptions(spec.job())).doesNotContainKey("engine");
         assertThat(spec.repetitions()).isEqualTo(3);
+    }
+
+    @Test
+    void aRowsJobOptionsGoOverTheFilesAndOnlyForThatRow(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("levers.yaml");
+        Files.writeString(
+                file,
+                "name: levers\nbackend: none\nrecords: 10\njob: {engine: kernel, max-batch: 8}\nrows:\n"
+                        + "  - {label: fp32}\n"
+                        + "  - {label: bf16, job: {engine: kernel-bf16}}\n");
+        ExperimentSpec spec = ExperimentSpec.read(file);
+        assertThat(spec.rows().get(0).jobOptions(spec.job()))
+                .containsExactly(Map.entry("engine", "kernel"), Map.entry("max-batch", "8"));
+        assertThat(spec.rows().get(1).jobOptions(spec.job()))
+                .containsExactly(Map.entry("engine", "kernel-bf16"), Map.entry("max-batch", "8"));
+        Files.writeString(file, "name: levers\nbackend: none\nrecords: 10\nrows: [{job: fast}]\n");
+        assertThatThrownBy(() -> ExperimentSpec.read(file))
+                .isInstanceOf(SpecException.class)
+                .hasMessageContaining("rows[0].job");
     }
 
     @Test

@@ -134,7 +134,9 @@ public final class ExperimentCommand implements Callable<Integer> {
                     spec.repetitions(),
                     spec.records());
             for (ExperimentSpec.Row row : spec.rows()) {
-                System.out.println("  " + row.label() + ": " + RowBackend.plan(spec, row));
+                System.out.println("  " + row.label() + ": " + RowBackend.plan(spec, row)
+                        + (row.identity() ? "; the identity job" : "; the job")
+                        + (spec.job().isEmpty() && row.job().isEmpty() ? "" : " with " + row.jobOptions(spec.job())));
             }
             return 0;
         }

@@ -214,7 +214,7 @@ public final class ExperimentRunner {
                 Map.of(),
                 Map.of(),
                 warmupRecords);
-        JobSpec job = new JobSpec(pipeline.model(), row.identity(), spec.job());
+        JobSpec job = new JobSpec(pipeline.model(), row.identity(), row.jobOptions(spec.job()));
         org.itsrt.pipeline.RunResult run;
         try (InterferenceLoad load0 = startInterference()) {
             run = new PipelineRun(log).run(new RunSpec(pipeline.stack(), load, job, budget, dir));
@@ -248,6 +248,8 @@ public final class ExperimentRunner {
         json.put("row", row.label());
         json.put("exit_code", exit);
         json.put("plan", RowBackend.plan(spec, row));
+        json.put("identity", row.identity());
+        json.put("job_options", row.jobOptions(spec.job()));
         json.put("facts", facts);
         new ObjectMapper()
                 .enable(SerializationFeature.INDENT_OUTPUT)

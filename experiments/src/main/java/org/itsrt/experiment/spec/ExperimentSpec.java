@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -105,13 +106,33 @@ public record ExperimentSpec(
      * @param xenRow    a row of xen-configs/study-rows.tsv, applied by xen-configs/apply-row.sh
      * @param identity  run the identity job (the stack's floor: parse, then advice without predict
      *                  and route) instead of the job, so that one file measures both
+     * @param job       this row's job options, over the file's {@code job:} (a lever such as the
+     *                  engine, measured in the same rounds as the rows without it)
      */
     public record Row(
-            String label, Long budgetUs, Long periodUs, String cpus, String threads, String xenRow, boolean identity) {
+            String label,
+            Long budgetUs,
+            Long periodUs,
+            String cpus,
+            String threads,
+            String xenRow,
+            boolean identity,
+            Map<String, String> job) {
 
-        /** A row that runs the job. */
+        public Row {
+            job = Collections.unmodifiableMap(new LinkedHashMap<>(job));
+        }
+
+        /** A row that runs the job with the file's options. */
         public Row(String label, Long budgetUs, Long periodUs, String cpus, String threads, String xenRow) {
-            this(label, budgetUs, periodUs, cpus, threads, xenRow, false);
+            this(label, budgetUs, periodUs, cpus, threads, xenRow, false, Map.of());
+        }
+
+        /** The job options of a run of this row: the file's, then this row's over them. */
+        public Map<String, String> jobOptions(Map<String, String> fileOptions) {
+            Map<String, String> merged = new LinkedHashMap<>(fileOptions);
+            merged.putAll(job);
+            return Collections.unmodifiableMap(merged);
         }
 
         /** Share of one CPU per CPU of the real-time side, where the row sets a budget. */
@@ -363,7 +384,8 @@ public record ExperimentSpec(
                             r.cpus,
                             r.threads,
                             r.xenRow,
-                            Boolean.TRUE.equals(r.identity)));
+                            Boolean.TRUE.equals(r.identity),
+                            r.job == null ? Map.of() : r.job));
                 }
             }
             if (interference != null) {
@@ -413,6 +435,7 @@ public record ExperimentSpec(
         public String threads;
         public String xenRow;
         public Boolean identity;
+        public Map<String, String> job;
 
         void check(Backend backend, String at, Problems p) {
             switch (backend) {
