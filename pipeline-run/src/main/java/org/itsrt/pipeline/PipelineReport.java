@@ -70,9 +70,10 @@ public final class PipelineReport {
     }
 
     /**
-     * When latency settled, counted from the first arrival (warm-up records included): the end of
-     * the last SLO window whose p95 exceeded the probe's factor times the measured median; null
-     * when the probe could not tell (no measured window).
+     * When latency settled, counted from the first arrival (warm-up records included): the start
+     * of the first SLO window from which the windows' p95 stayed within the probe's factor times
+     * the measured median (docs/latency-probe.md, "Warm-up"); null when the probe could not tell
+     * (no measured window).
      */
     public String settleLine() {
         ProbeSummary probe = result.probe();
@@ -82,8 +83,8 @@ public final class PipelineReport {
         }
         return String.format(
                 Locale.ROOT,
-                "latency settled %.0f s after the first arrival (last %.0f s window with p95 > %.0f x the measured "
-                        + "median %.2f ms; %d such window(s), %d among the measured records)",
+                "latency settled %.0f s after the first arrival (%.0f s windows' p95 within %.0f x the measured "
+                        + "median %.2f ms from there on; %d window(s) over it, %d among the measured records)",
                 w.settledAfterS(),
                 probe.settings().windowS(),
                 w.settleFactor(),

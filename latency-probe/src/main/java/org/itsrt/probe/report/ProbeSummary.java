@@ -86,8 +86,10 @@ public record ProbeSummary(
      * @param settleFactor        a window has not settled while its p95 exceeds this many times
      *                            {@code medianWindowP95Ms}
      * @param medianWindowP95Ms   the median p95 of the windows of the measured records; null without
-     * @param settledAfterS       from the first arrival of any record, warm-up included, to the end
-     *                            of the last window over the limit; 0 when none is; null without a median
+     * @param settledAfterS       from the first arrival of any record, warm-up included, to the start
+     *                            of the first window from which latency stayed within the limit
+     *                            ({@code RunStats.settledAfterWindow}); 0 when it did from the
+     *                            first window; null without a median
      * @param windowsOver         windows over the limit, warm-up and measured
      * @param measuredWindowsOver of those, windows of the measured records
      */

@@ -463,9 +463,10 @@ final class RunMarkdown {
         if (settle.settledAfterNs() >= 0) {
             md.append(String.format(
                     Locale.ROOT,
-                    "Latency settled %s after the first arrival%s: the end of the last %s window whose p95 (%s) "
-                            + "exceeded %.0f x the median window p95 of the measured records (%s ms); %d such "
-                            + "window(s), %d among the measured records.%n%n",
+                    "Latency settled %s after the first arrival%s: from there on the %s windows' p95 (%s) stayed "
+                            + "within %.0f x the median window p95 of the measured records (%s ms), ten in a row "
+                            + "and at most 5 %% over it later; %d window(s) over it in all, %d among the "
+                            + "measured records.%n%n",
                     Decimals.seconds(settle.settledAfterNs()),
                     stats.warmupRecords() > 0 ? " (warm-up records included)" : "",
                     Decimals.seconds(stats.settings().windowNs()),

@@ -43,13 +43,30 @@ public final class RunStats implements ArrivalSink {
     public static final double SETTLE_FACTOR = 2.0;
 
     /**
+     * Latency has settled at a window only if this many windows from it on (or all that remain,
+     * if fewer) are within the limit: a short calm stretch inside the warm-up is not yet settled.
+     */
+    public static final int SETTLE_CALM_WINDOWS = 10;
+
+    /**
+     * The share of windows from the settle time on that may still exceed the limit: on a long run
+     * a single late spike (a GC pause, a neighbour's burst) says nothing about the start, and must
+     * not move the settle time to the end of the run.
+     */
+    public static final double SETTLE_LATE_SHARE = 0.05;
+
+    /**
      * How long latency took to settle (docs/latency-probe.md, "Warm-up").
      *
      * @param medianWindowP95Ns the median p95 of the windows of the measured records (those from
      *                          the window of the first measured arrival on); -1 without one
-     * @param settledAfterNs    from the first arrival of any record, warm-up included, to the end
-     *                          of the last window whose p95 exceeds {@link #SETTLE_FACTOR} times
-     *                          that median; 0 when no window does; -1 without a median
+     * @param settledAfterNs    from the first arrival of any record, warm-up included, to the start
+     *                          of the first window from which latency stays settled: that window
+     *                          and the {@link #SETTLE_CALM_WINDOWS} - 1 after it have a p95 within
+     *                          {@link #SETTLE_FACTOR} times that median, and at most
+     *                          {@link #SETTLE_LATE_SHARE} of all windows from it on exceed it (see
+     *                          {@link #settledAfterWindow}); 0 when the run was settled from its
+     *                          first window; -1 without a median
      * @param windowsOver       how many windows exceed it, warm-up and measured ones together
      * @param measuredWindowsOver of them, windows of the measured records: a settle time that falls
      *                          among the measured records comes from one of these
@@ -209,7 +226,6 @@ public final class RunStats implements ArrivalSink {
         }
         long median = measuredP95[(measuredP95.length - 1) / 2];
         double limit = SETTLE_FACTOR * median;
-        long settledAfter = 0;
         long over = 0;
         long measuredOver = 0;
         for (WindowedSlo.Window w : all.nonEmpty()) {
@@ -218,10 +234,40 @@ public final class RunStats implements ArrivalSink {
                 if (w.index() >= firstMeasuredWindow) {
                     measuredOver++;
                 }
-                settledAfter = (w.index() + 1) * settings.windowNs();
             }
         }
+        long settledAfter = settledAfterWindow(all.nonEmpty(), limit) * settings.windowNs();
         return new Settle(median, settledAfter, over, measuredOver);
+    }
+
+    /**
+     * The index of the window at whose start latency had settled: the first window that is within
+     * {@code limit}, followed by windows within it up to {@link #SETTLE_CALM_WINDOWS} in all (or
+     * to the end of the run), with at most {@link #SETTLE_LATE_SHARE} of the windows from it on
+     * over it. When no window qualifies (latency was still above the limit at the end), the
+     * window after the last one over it: the run never settled before it ended.
+     *
+     * @param windows the non-empty windows in time order
+     */
+    static long settledAfterWindow(java.util.List<WindowedSlo.Window> windows, double limit) {
+        int n = windows.size();
+        // From the end: how many of the windows from i on are over, and how many in a row from i
+        // are within the limit.
+        int[] overFrom = new int[n + 1];
+        int[] calmRunFrom = new int[n + 1];
+        for (int i = n - 1; i >= 0; i--) {
+            boolean over = windows.get(i).p95Ns() > limit;
+            overFrom[i] = overFrom[i + 1] + (over ? 1 : 0);
+            calmRunFrom[i] = over ? 0 : calmRunFrom[i + 1] + 1;
+        }
+        for (int i = 0; i < n; i++) {
+            int remaining = n - i;
+            if (calmRunFrom[i] >= Math.min(SETTLE_CALM_WINDOWS, remaining)
+                    && overFrom[i] <= SETTLE_LATE_SHARE * remaining) {
+                return windows.get(i).index();
+            }
+        }
+        return n == 0 ? 0 : windows.get(n - 1).index() + 1;
     }
 
     public boolean isEmpty() {
