@@ -90,7 +90,7 @@ class ExperimentSpecTest {
                 .containsExactly("identity floor", "job", "job bf16");
         assertThat(spec.rows()).extracting(ExperimentSpec.Row::identity).containsExactly(true, false, false);
         assertThat(spec.rows().get(2).jobOptions(spec.job())).containsEntry("engine", "kernel-bf16");
-        assertThat(spec.rows().get(1).jobOptions(spec.job())).doesNotContainKey("engine");
+        assertThat(spec.rows().get(1).jobOptions(spec.job())).containsEntry("engine", "kernel");
         assertThat(spec.repetitions()).isEqualTo(3);
     }
 
@@ -107,6 +107,8 @@ class ExperimentSpecTest {
                 .containsExactly(Map.entry("engine", "kernel"), Map.entry("max-batch", "8"));
         assertThat(spec.rows().get(1).jobOptions(spec.job()))
                 .containsExactly(Map.entry("engine", "kernel-bf16"), Map.entry("max-batch", "8"));
+        assertThat(RowBackend.planAndJob(spec, spec.rows().get(1)))
+                .isEqualTo("nothing (baseline); the job with {engine=kernel-bf16, max-batch=8}");
         Files.writeString(file, "name: levers\nbackend: none\nrecords: 10\nrows: [{job: fast}]\n");
         assertThatThrownBy(() -> ExperimentSpec.read(file))
                 .isInstanceOf(SpecException.class)

@@ -66,6 +66,14 @@ public final class RowBackend {
         return EquivalentSettings.of("rt-vm", spec.vcpus(), new Reservation(row.budgetUs(), row.periodUs()), false);
     }
 
+    /** The row's {@link #plan}, then the job it runs and the job options it runs with. */
+    public static String planAndJob(ExperimentSpec spec, Row row) {
+        java.util.Map<String, String> options = row.jobOptions(spec.job());
+        return plan(spec, row)
+                + (row.identity() ? "; the identity job" : "; the job")
+                + (options.isEmpty() ? "" : " with " + options);
+    }
+
     /** What applying the row does, in words and commands, without doing it. */
     public static String plan(ExperimentSpec spec, Row row) {
         return switch (spec.backend()) {

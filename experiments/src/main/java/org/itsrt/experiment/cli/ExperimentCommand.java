@@ -134,9 +134,7 @@ public final class ExperimentCommand implements Callable<Integer> {
                     spec.repetitions(),
                     spec.records());
             for (ExperimentSpec.Row row : spec.rows()) {
-                System.out.println("  " + row.label() + ": " + RowBackend.plan(spec, row)
-                        + (row.identity() ? "; the identity job" : "; the job")
-                        + (spec.job().isEmpty() && row.job().isEmpty() ? "" : " with " + row.jobOptions(spec.job())));
+                System.out.println("  " + row.label() + ": " + RowBackend.planAndJob(spec, row));
             }
             return 0;
         }

@@ -125,7 +125,7 @@ public final class ExperimentReport {
             md.append("- `")
                     .append(row.label())
                     .append("`: ")
-                    .append(org.itsrt.experiment.backend.RowBackend.plan(spec, row))
+                    .append(org.itsrt.experiment.backend.RowBackend.planAndJob(spec, row))
                     .append('\n');
         }
         md.append("\nWhat each run's backend set and measured: `runs/*/rep-*/applied.json`.\n\n");
