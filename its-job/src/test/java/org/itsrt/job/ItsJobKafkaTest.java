@@ -36,9 +36,9 @@ import org.itsrt.job.JobTestKit.AdviceKey;
 import org.itsrt.job.JobTestKit.Outputs;
 import org.itsrt.job.config.JobSettings;
 import org.itsrt.job.config.KafkaSettings;
+import org.itsrt.job.config.ModelSettings;
 import org.itsrt.job.kafka.DeadLetterSerializer;
 import org.itsrt.job.records.NetworkStateChange;
-import org.itsrt.predict.Engine;
 import org.itsrt.predict.FlowPredictor;
 import org.itsrt.predict.FlowPredictors;
 import org.itsrt.predict.PredictorOptions;
@@ -138,14 +138,15 @@ class ItsJobKafkaTest {
         }
 
         assertThat(advice).hasSize(valid.size());
-        try (FlowPredictor predictor = FlowPredictors.open(MODEL, PredictorOptions.defaults())) {
+        try (FlowPredictor predictor =
+                FlowPredictors.open(MODEL, PredictorOptions.defaults().withEngine(ModelSettings.DEFAULT_ENGINE))) {
             for (ReadingRecord r : valid) {
                 AdviceRecord a = advice.stream()
                         .filter(x -> x.detector() == r.detector() && x.seq() == r.seq())
                         .findFirst()
                         .orElseThrow();
                 assertThat(a.predictedFlow()).isCloseTo(predict(predictor, r), within(1e-4));
-                assertThat(a.model()).isEqualTo("lstm-flow/" + Engine.DEFAULT.engineName());
+                assertThat(a.model()).isEqualTo("lstm-flow/" + ModelSettings.DEFAULT_ENGINE.engineName());
                 assertThat(a.route()).startsWith(ORIGIN).endsWith(DESTINATION);
             }
         }
@@ -291,7 +292,8 @@ class ItsJobKafkaTest {
         advice.forEach(a ->
                 assertThat(byKey.put(AdviceKey.of(a), a)).as("duplicate %s", a).isNull());
 
-        try (FlowPredictor predictor = FlowPredictors.open(MODEL, PredictorOptions.defaults())) {
+        try (FlowPredictor predictor =
+                FlowPredictors.open(MODEL, PredictorOptions.defaults().withEngine(ModelSettings.DEFAULT_ENGINE))) {
             Router everyone = Router.withDefaults(StudyNetwork.build());
             Router onlyElSegundo = Router.withDefaults(StudyNetwork.build());
             for (ReadingRecord r : newest.values()) {

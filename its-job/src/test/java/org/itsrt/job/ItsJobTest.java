@@ -26,6 +26,7 @@ import org.itsrt.graph.RoadSegment;
 import org.itsrt.graph.StudyNetwork;
 import org.itsrt.job.JobTestKit.AdviceKey;
 import org.itsrt.job.config.JobSettings;
+import org.itsrt.job.config.ModelSettings;
 import org.itsrt.job.functions.ToAdviceRecord;
 import org.itsrt.job.records.ConditionUpdate;
 import org.itsrt.job.records.DeadLetter;
@@ -151,7 +152,8 @@ class ItsJobTest {
         run.advice.forEach(a ->
                 assertThat(byKey.put(AdviceKey.of(a), a)).as("duplicate %s", a).isNull());
 
-        try (FlowPredictor predictor = FlowPredictors.open(MODEL, PredictorOptions.defaults())) {
+        try (FlowPredictor predictor =
+                FlowPredictors.open(MODEL, PredictorOptions.defaults().withEngine(ModelSettings.DEFAULT_ENGINE))) {
             for (ReadingRecord r : all) {
                 AdviceRecord a = byKey.get(new AdviceKey(r.detector(), r.seq()));
                 assertThat(a)
@@ -161,7 +163,7 @@ class ItsJobTest {
                 assertThat(a.sentNs()).isEqualTo(r.sentNs());
                 assertThat(a.intendedNs()).isEqualTo(r.intendedNs());
                 assertThat(a.warmup()).isEqualTo(r.warmup());
-                assertThat(a.model()).isEqualTo("lstm-flow/" + Engine.DEFAULT.engineName());
+                assertThat(a.model()).isEqualTo("lstm-flow/" + ModelSettings.DEFAULT_ENGINE.engineName());
                 assertThat(a.parseNs()).isPositive();
                 assertThat(a.inferNs()).isPositive();
                 assertThat(a.routeNs()).isPositive();
@@ -299,7 +301,8 @@ class ItsJobTest {
         Run run = run(
                 "batched", values(records), "--parallelism", "1", "--max-batch", "4", "--max-batch-wait-us", "2000");
         assertThat(run.advice).hasSize(records.size());
-        try (FlowPredictor predictor = FlowPredictors.open(MODEL, PredictorOptions.defaults())) {
+        try (FlowPredictor predictor =
+                FlowPredictors.open(MODEL, PredictorOptions.defaults().withEngine(ModelSettings.DEFAULT_ENGINE))) {
             for (AdviceRecord a : run.advice) {
                 double single = predict(predictor, recordOf(records, a));
                 assertThat(a.predictedFlow()).isCloseTo(single, within(1e-5 * Math.max(1, single)));

@@ -17,7 +17,6 @@ import java.util.stream.Collectors;
 import org.itsrt.cli.KafkaClientConfig;
 import org.itsrt.job.config.KafkaSettings.StartingOffsets;
 import org.itsrt.predict.Engine;
-import org.itsrt.predict.PredictorOptions;
 import org.itsrt.records.Topics;
 
 /**
@@ -127,10 +126,11 @@ public final class JobOptions {
                     MODEL,
                     Arrays.stream(Engine.values()).map(Engine::engineName).collect(Collectors.joining("|")),
                     JobOptions::engine)
-            .defaultsTo(PredictorOptions.defaults().engine())
+            .defaultsTo(ModelSettings.DEFAULT_ENGINE)
             .help("the model's engine")
-            .why("`PredictorOptions.defaults()`: the fastest at batch 1 by measurement ([inference.md](inference.md) "
-                    + "section 5)")
+            .why("`ModelSettings.DEFAULT_ENGINE`: the fastest at the job's pace within the accuracy bound, the "
+                    + "only one within 0.3 ms of the floor at p50 ([results.md](results.md), the tail with its "
+                    + "spread); `kernel` is the exact float32 reference")
             .shown(s -> s.model().identity() ? "none" : s.model().engine().engineName())
             .shownAfter((s, map) -> map.put("model-label", s.model().label()))
             .build();

@@ -43,7 +43,7 @@ class JobSettingsTest {
         assertThat(s.kafka().deadLetterTopic()).isEqualTo("its.dead-letters");
         assertThat(s.kafka().groupId()).isEqualTo("its-job");
         assertThat(s.kafka().startingOffsets()).isEqualTo(KafkaSettings.StartingOffsets.LATEST);
-        assertThat(s.model().engine()).isEqualTo(Engine.DEFAULT);
+        assertThat(s.model().engine()).isEqualTo(ModelSettings.DEFAULT_ENGINE).isEqualTo(Engine.KERNEL_BF16);
         assertThat(s.model().tfIntraOpThreads()).isEqualTo(1);
         assertThat(s.model().tfInterOpThreads()).isEqualTo(1);
         assertThat(s.routing().origin()).isEqualTo(764598);
@@ -57,11 +57,11 @@ class JobSettingsTest {
         assertThat(s.model().identity()).isFalse();
         assertThat(s.runtime().maxBatch()).isEqualTo(1);
         assertThat(s.runtime().maxBatchWaitUs()).isEqualTo(1_000);
-        assertThat(s.model().label()).isEqualTo("lstm-flow/" + Engine.DEFAULT.engineName());
+        assertThat(s.model().label()).isEqualTo("lstm-flow/kernel-bf16");
         assertThat(s.describe())
                 .contains(
                         "bootstrap-servers: 127.0.0.1:9092\n",
-                        "model-label: lstm-flow/kernel\n",
+                        "model-label: lstm-flow/kernel-bf16\n",
                         "checkpoint-interval-ms: 0 (off)\n");
         assertThat(s.toString()).startsWith("JobSettings[bootstrap-servers=127.0.0.1:9092, ");
     }
