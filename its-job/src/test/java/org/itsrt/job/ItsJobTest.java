@@ -244,7 +244,14 @@ class ItsJobTest {
 
     @Test
     void parallelismTwoAdvisesEveryReadingOnceAndEndsWithTheSameNetworkState() throws Exception {
-        List<ReadingRecord> records = readings(0, 9);
+        // Detector by detector: at parallelism 2 the in-memory source reads the list as two halves
+        // at once, and each detector's readings must stay in one half, in order, as they stay in
+        // one Kafka partition. In the order readings() gives (all detectors' seq 0, then seq 1,
+        // ...) a detector's later readings could overtake its earlier ones and be dead-lettered.
+        List<ReadingRecord> records = readings(0, 9).stream()
+                .sorted(java.util.Comparator.comparingLong(ReadingRecord::detector)
+                        .thenComparingLong(ReadingRecord::seq))
+                .toList();
         Map<Long, Long> lastSeq = new HashMap<>();
         records.forEach(r -> lastSeq.merge(r.detector(), r.seq(), Math::max));
 

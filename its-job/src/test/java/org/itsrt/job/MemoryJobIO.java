@@ -30,7 +30,12 @@ final class MemoryJobIO implements JobIO {
         this.values = new ArrayList<>(values);
     }
 
-    /** Record {@code i} of the list comes from partition 0 at offset {@code i}. */
+    /**
+     * Record {@code i} of the list comes from partition 0 at offset {@code i}. At parallelism n the
+     * source reads the list as n contiguous ranges at once (Flink's number-sequence splits), unlike
+     * a Kafka partition, which one reader reads in order: a test at parallelism > 1 keeps each
+     * detector's records within one range, or its later records can overtake its earlier ones.
+     */
     @Override
     public Source<RawReading, ?, ?> readings() {
         ArrayList<byte[]> input = values;
