@@ -412,7 +412,8 @@ public record ExperimentSpec(
                     interference == null
                             ? null
                             : new Interference(interference.kind, interference.threads, interference.cpus),
-                    Map.copyOf(job == null ? Map.of() : job),
+                    // In the file's order: the job gets its options in the order they were written.
+                    Collections.unmodifiableMap(new LinkedHashMap<>(job == null ? Map.of() : job)),
                     study);
         }
 
