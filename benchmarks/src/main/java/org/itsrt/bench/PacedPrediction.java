@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.itsrt.predict.FlowPredictor;
 import org.itsrt.predict.ReadingWindow;
+import org.itsrt.sched.linux.CpuLatencyRequest;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -53,12 +54,24 @@ public class PacedPrediction {
     @Param("2000")
     public int warmupCalls;
 
+    /**
+     * A CPU latency request the trial holds on this host ({@code CpuLatencyRequest}; root): 0
+     * keeps the idle core polling through the pause instead of halting, which on a virtual
+     * machine hands the core, and its caches, back to the host. {@code none}: the host's default.
+     */
+    @Param("none")
+    public String cpuLatencyUs;
+
+    private CpuLatencyRequest latencyRequest;
     private FlowPredictor predictor;
     private List<ReadingWindow> windows;
     private int next;
 
     @Setup(Level.Trial)
     public void setUp() {
+        if (!"none".equals(cpuLatencyUs)) {
+            latencyRequest = CpuLatencyRequest.hold(Integer.parseInt(cpuLatencyUs));
+        }
         predictor = FlowPrediction.openPredictor(modelDir, engine, true);
         windows = FlowPrediction.randomWindows(predictor.bundle(), new Random(FlowPrediction.SEED));
         float sink = 0;
@@ -81,6 +94,9 @@ public class PacedPrediction {
     @TearDown(Level.Trial)
     public void tearDown() {
         predictor.close();
+        if (latencyRequest != null) {
+            latencyRequest.close();
+        }
     }
 
     @Benchmark

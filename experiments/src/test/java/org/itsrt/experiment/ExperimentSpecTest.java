@@ -95,6 +95,40 @@ class ExperimentSpecTest {
     }
 
     @Test
+    void theIdlePollFileRunsEachRowWithAndWithoutTheRequest() {
+        ExperimentSpec spec = ExperimentSpec.read(BUNDLED.resolve("tail-idle-poll.yaml"));
+        assertThat(spec.rows())
+                .extracting(ExperimentSpec.Row::identity, ExperimentSpec.Row::cpuLatencyUs)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(true, null),
+                        org.assertj.core.groups.Tuple.tuple(true, 0),
+                        org.assertj.core.groups.Tuple.tuple(false, null),
+                        org.assertj.core.groups.Tuple.tuple(false, 0));
+        assertThat(spec.repetitions()).isEqualTo(3);
+    }
+
+    @Test
+    void aRowsCpuLatencyRequestIsPlannedAndMustNotBeNegative(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("poll.yaml");
+        Files.writeString(
+                file,
+                "name: poll\nbackend: none\nrecords: 10\nrows:\n"
+                        + "  - {label: halting}\n"
+                        + "  - {label: polling, cpu_latency_us: 0}\n");
+        ExperimentSpec spec = ExperimentSpec.read(file);
+        assertThat(spec.rows().get(0).cpuLatencyUs()).isNull();
+        assertThat(RowBackend.planAndJob(spec, spec.rows().get(0))).isEqualTo("nothing (baseline); the job");
+        assertThat(RowBackend.planAndJob(spec, spec.rows().get(1)))
+                .isEqualTo("nothing (baseline); this host's CPU latency request held at 0 us (idle CPUs poll); "
+                        + "the job");
+        Files.writeString(file, "name: poll\nbackend: none\nrecords: 10\nrows: [{cpu_latency_us: -1}]\n");
+        assertThatThrownBy(() -> ExperimentSpec.read(file))
+                .isInstanceOf(SpecException.class)
+                .hasMessageContaining("rows[0].cpu_latency_us")
+                .hasMessageContaining(">= 0");
+    }
+
+    @Test
     void aRowsJobOptionsGoOverTheFilesAndOnlyForThatRow(@TempDir Path dir) throws IOException {
         Path file = dir.resolve("levers.yaml");
         Files.writeString(

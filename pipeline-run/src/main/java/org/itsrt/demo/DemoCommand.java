@@ -37,6 +37,7 @@ import org.itsrt.probe.compare.Distribution;
 import org.itsrt.probe.compare.RunLatencies;
 import org.itsrt.probe.stats.LatencyKind;
 import org.itsrt.producers.ProducerRun;
+import org.itsrt.sched.linux.SchedulingException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -215,6 +216,15 @@ public final class DemoCommand implements Callable<Integer> {
     Map<String, String> pins = new LinkedHashMap<>();
 
     @Option(
+            names = "--cpu-latency-us",
+            paramLabel = "US",
+            description = "hold this host's CPU latency request at US microseconds while the stack runs "
+                    + "(/dev/cpu_dma_latency; needs root; the kernel ends it with this process): 0 keeps idle CPUs "
+                    + "polling instead of halting, so a task that wakes finds its core and caches as it left them; "
+                    + "the host pays with CPUs that never idle (docs/scheduling.md)")
+    Integer cpuLatencyUs;
+
+    @Option(
             names = "--job-arg",
             paramLabel = "KEY=VALUE",
             description = "a job option, passed as --KEY VALUE (repeatable), e.g. --job-arg engine=tensorflow")
@@ -361,6 +371,10 @@ public final class DemoCommand implements Callable<Integer> {
             // Its message names the table, the topic or the user the cluster refused.
             log.println("its-demo: " + e.getMessage());
             return 1;
+        } catch (SchedulingException e) {
+            // A host setting the run could not hold (--cpu-latency-us): the device and what it needs.
+            log.println("its-demo: " + e.getMessage());
+            return 1;
         } catch (RuntimeException e) {
             // A cluster that refused a login or an ACL: one line naming the user, not a stack trace.
             var refused = KafkaRefusal.explain(
@@ -480,8 +494,16 @@ public final class DemoCommand implements Callable<Integer> {
         System.out.println("comparison: " + run.resolve(CompareReport.MARKDOWN));
     }
 
-    /** The broker, the cluster and the pins the options ask for; conflicting options are refused here. */
+    /**
+     * The broker, the cluster, the pins and the host's CPU latency request the options ask for;
+     * conflicting options are refused here.
+     */
     private StackSpec stackSpec() throws java.io.IOException, InterruptedException {
+        StackSpec stack = stackParts();
+        return cpuLatencyUs == null ? stack : stack.withCpuLatencyUs(cpuLatencyUs);
+    }
+
+    private StackSpec stackParts() throws java.io.IOException, InterruptedException {
         if (clusterPid != null && flinkRest == null) {
             throw new IllegalArgumentException("--cluster-pid goes with --flink-rest (a child cluster's pid is known)");
         }

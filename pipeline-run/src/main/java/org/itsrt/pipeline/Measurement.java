@@ -169,6 +169,7 @@ final class Measurement {
         if (!stack.spec().pins().isEmpty()) {
             facts.add("pinned (taskset): " + stack.spec().pins());
         }
+        stack.cpuLatencyRequest().ifPresent(request -> facts.add("host: " + request.describe()));
         return facts;
     }
 

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.itsrt.cli.KafkaClientConfig;
+import org.itsrt.sched.linux.CpuLatencyRequest;
 import org.itsrt.stack.ChildJvm;
 import org.itsrt.stack.kafka.KafkaSecurity;
 import org.itsrt.stack.kafka.LocalKafka;
@@ -23,6 +24,10 @@ public final class RunningStack implements AutoCloseable {
     private final JobCluster cluster;
     private final Path workDir;
     private final PrintStream log;
+
+    /** The host's CPU latency request the spec asks for, held until the stack is closed; or null. */
+    private CpuLatencyRequest latencyRequest;
+
     private volatile Measurement current;
     /**
      * The job's dead letters by reason on the topic after the last measurement, so that the next
@@ -47,7 +52,19 @@ public final class RunningStack implements AutoCloseable {
      * @param workDir the cluster's temporary files (blobs, uploaded jars), removed on close
      */
     public static RunningStack start(StackSpec spec, Path workDir, PrintStream log) throws Exception {
-        KafkaBroker broker = startBroker(spec.broker(), spec.slots(), log);
+        // First, so that a host that refuses it fails the run before anything starts.
+        CpuLatencyRequest latencyRequest = null;
+        if (spec.cpuLatencyUs().isPresent()) {
+            latencyRequest = CpuLatencyRequest.hold(spec.cpuLatencyUs().getAsInt());
+            log.println("its-demo: holding a " + latencyRequest.describe());
+        }
+        KafkaBroker broker;
+        try {
+            broker = startBroker(spec.broker(), spec.slots(), log);
+        } catch (Exception | Error e) {
+            release(latencyRequest, log);
+            throw e;
+        }
         JobCluster cluster = null;
         try {
             if (spec.pins().containsKey("broker")) {
@@ -68,6 +85,7 @@ public final class RunningStack implements AutoCloseable {
                 log.println("its-demo: pinned " + spec.pins());
             }
             RunningStack stack = new RunningStack(spec, broker, cluster, workDir, log);
+            stack.latencyRequest = latencyRequest;
             if (spec.broker() instanceof StackSpec.Broker.Local) {
                 stack.deadLettersSoFar = Map.of();
             }
@@ -76,6 +94,7 @@ public final class RunningStack implements AutoCloseable {
             closeQuietly(cluster, log);
             broker.close();
             deleteTree(workDir, log);
+            release(latencyRequest, log);
             throw e;
         }
     }
@@ -298,6 +317,24 @@ public final class RunningStack implements AutoCloseable {
         closeQuietly(cluster, log);
         broker.close();
         deleteTree(workDir, log);
+        release(latencyRequest, log);
+    }
+
+    /** The request the stack held, for its reports; empty where it holds none. */
+    public Optional<CpuLatencyRequest> cpuLatencyRequest() {
+        return Optional.ofNullable(latencyRequest);
+    }
+
+    private static void release(CpuLatencyRequest request, PrintStream log) {
+        if (request == null) {
+            return;
+        }
+        try {
+            request.close();
+        } catch (RuntimeException e) {
+            // The kernel ends the request with this process in any case.
+            log.println("its-demo: ending the CPU latency request: " + e.getMessage());
+        }
     }
 
     private static void closeQuietly(JobCluster cluster, PrintStream log) {

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.TreeSet;
 import org.itsrt.cli.KafkaClientConfig;
@@ -21,8 +22,10 @@ import org.itsrt.cluster.FlinkRest;
  * @param slots  task slots of a cluster the run starts: the job's parallelism
  * @param pins   part ({@code broker}, {@code flink}, {@code clients}) to a CPU list ({@code 0}, {@code 0-1},
  *               {@code 0,2}), pinned with taskset once started
+ * @param cpuLatencyUs a CPU latency request the run holds on this host while its stack runs
+ *               ({@code CpuLatencyRequest}: 0 keeps idle CPUs polling); empty for none
  */
-public record StackSpec(Broker broker, Cluster cluster, int slots, Map<String, String> pins) {
+public record StackSpec(Broker broker, Cluster cluster, int slots, Map<String, String> pins, OptionalInt cpuLatencyUs) {
 
     /** The parts that can be pinned: the local broker, the child cluster, this JVM (producers and probe). */
     public static final List<String> PINNABLE = List.of("broker", "flink", "clients");
@@ -31,6 +34,13 @@ public record StackSpec(Broker broker, Cluster cluster, int slots, Map<String, S
         pins = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(pins));
         if (slots < 1) {
             throw new IllegalArgumentException("slots (the job's parallelism) must be >= 1, got " + slots);
+        }
+        if (cpuLatencyUs == null) {
+            cpuLatencyUs = OptionalInt.empty();
+        }
+        if (cpuLatencyUs.isPresent() && cpuLatencyUs.getAsInt() < 0) {
+            throw new IllegalArgumentException(
+                    "--cpu-latency-us must be >= 0 microseconds, got " + cpuLatencyUs.getAsInt());
         }
         for (Map.Entry<String, String> pin : pins.entrySet()) {
             if (!PINNABLE.contains(pin.getKey())) {
@@ -51,6 +61,16 @@ public record StackSpec(Broker broker, Cluster cluster, int slots, Map<String, S
                     "--pin flink needs a cluster the run starts (the child cluster's process, or the standalone "
                             + "cluster's TaskManager)");
         }
+    }
+
+    /** A stack without a CPU latency request. */
+    public StackSpec(Broker broker, Cluster cluster, int slots, Map<String, String> pins) {
+        this(broker, cluster, slots, pins, OptionalInt.empty());
+    }
+
+    /** The same stack, run while this host holds a CPU latency request of {@code microseconds}. */
+    public StackSpec withCpuLatencyUs(int microseconds) {
+        return new StackSpec(broker, cluster, slots, pins, OptionalInt.of(microseconds));
     }
 
     /**
@@ -108,7 +128,8 @@ public record StackSpec(Broker broker, Cluster cluster, int slots, Map<String, S
             throw new IllegalArgumentException("--kafka-config is for a Kafka cluster the run does not start "
                     + "(--bootstrap-servers, --cluster-dir); a broker the run starts is secured with --secure");
         }
-        return new StackSpec(new Broker.Existing(existing.bootstrapServers(), config), cluster, slots, pins);
+        return new StackSpec(
+                new Broker.Existing(existing.bootstrapServers(), config), cluster, slots, pins, cpuLatencyUs);
     }
 
     /** The topics' broker. */

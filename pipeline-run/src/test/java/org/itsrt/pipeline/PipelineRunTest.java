@@ -2,19 +2,23 @@ package org.itsrt.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import org.itsrt.probe.report.ProbeSummary;
 import org.itsrt.producers.ProducerRun;
 import org.itsrt.producers.send.ProducerSummary;
+import org.itsrt.sched.linux.CpuLatencyRequest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -63,6 +67,27 @@ class PipelineRunTest {
     }
 
     @Test
+    void aStackHoldsItsCpuLatencyRequestWhileItRunsAndEndsItWhenClosed(@TempDir Path dir) throws Exception {
+        Path device = CpuLatencyRequest.DEVICE;
+        assumeTrue(Files.isWritable(device), device + " is missing or not writable here (it needs root)");
+        OptionalInt before = CpuLatencyRequest.current(device);
+        assumeTrue(before.isPresent() && before.getAsInt() > 0, "another process already holds the host at 0 us");
+        StackSpec spec = new StackSpec(
+                        new StackSpec.Broker.Local("256m", List.of()), new StackSpec.Cluster.InProcess(), 1, Map.of())
+                .withCpuLatencyUs(0);
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+
+        try (RunningStack stack =
+                RunningStack.start(spec, dir.resolve("flink"), new PrintStream(log, true, StandardCharsets.UTF_8))) {
+            assertThat(CpuLatencyRequest.current(device)).hasValue(0);
+            assertThat(stack.cpuLatencyRequest()).isPresent();
+        }
+
+        assertThat(CpuLatencyRequest.current(device)).hasValue(before.getAsInt());
+        assertThat(log.toString(StandardCharsets.UTF_8)).contains("CPU latency request 0 us");
+    }
+
+    @Test
     void aBadSpecFailsBeforeAnythingStartsNamingTheOption(@TempDir Path dir) {
         assertThatThrownBy(() -> new LoadSpec(
                         dir.resolve("none.csv"),
@@ -81,6 +106,14 @@ class PipelineRunTest {
                         1,
                         Map.of("broker", "0")))
                 .hasMessageContaining("--pin broker");
+        assertThatThrownBy(() -> new StackSpec(
+                                new StackSpec.Broker.Existing("kafka:9092"),
+                                new StackSpec.Cluster.InProcess(),
+                                1,
+                                Map.of())
+                        .withCpuLatencyUs(-5))
+                .hasMessageContaining("--cpu-latency-us")
+                .hasMessageContaining("-5");
         assertThatThrownBy(() -> new StackSpec.Cluster.Child(dir.resolve("job.jar"), List.of()))
                 .hasMessageContaining("--job-jar")
                 .hasMessageContaining("job.jar");

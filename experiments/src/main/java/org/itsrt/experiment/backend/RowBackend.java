@@ -70,6 +70,10 @@ public final class RowBackend {
     public static String planAndJob(ExperimentSpec spec, Row row) {
         java.util.Map<String, String> options = row.jobOptions(spec.job());
         return plan(spec, row)
+                + (row.cpuLatencyUs() == null
+                        ? ""
+                        : "; this host's CPU latency request held at " + row.cpuLatencyUs() + " us"
+                                + (row.cpuLatencyUs() == 0 ? " (idle CPUs poll)" : ""))
                 + (row.identity() ? "; the identity job" : "; the job")
                 + (options.isEmpty() ? "" : " with " + options);
     }

@@ -217,7 +217,10 @@ public final class ExperimentRunner {
         JobSpec job = new JobSpec(pipeline.model(), row.identity(), row.jobOptions(spec.job()));
         org.itsrt.pipeline.RunResult run;
         try (InterferenceLoad load0 = startInterference()) {
-            run = new PipelineRun(log).run(new RunSpec(pipeline.stack(), load, job, budget, dir));
+            StackSpec stack = row.cpuLatencyUs() == null
+                    ? pipeline.stack()
+                    : pipeline.stack().withCpuLatencyUs(row.cpuLatencyUs());
+            run = new PipelineRun(log).run(new RunSpec(stack, load, job, budget, dir));
             if (load0 != null) {
                 Map<String, Object> withLoad = new LinkedHashMap<>(facts.get());
                 withLoad.put("interference", load0.facts());
@@ -250,6 +253,7 @@ public final class ExperimentRunner {
         json.put("plan", RowBackend.plan(spec, row));
         json.put("identity", row.identity());
         json.put("job_options", row.jobOptions(spec.job()));
+        json.put("cpu_latency_us", row.cpuLatencyUs());
         json.put("facts", facts);
         new ObjectMapper()
                 .enable(SerializationFeature.INDENT_OUTPUT)

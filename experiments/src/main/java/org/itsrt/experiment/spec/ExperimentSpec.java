@@ -108,6 +108,9 @@ public record ExperimentSpec(
      *                  and route) instead of the job, so that one file measures both
      * @param job       this row's job options, over the file's {@code job:} (a lever such as the
      *                  engine, measured in the same rounds as the rows without it)
+     * @param cpuLatencyUs a CPU latency request this host holds during the row's runs (0: idle CPUs
+     *                  poll instead of halting), or null for none; a host lever measured beside the
+     *                  rows without it
      */
     public record Row(
             String label,
@@ -117,7 +120,8 @@ public record ExperimentSpec(
             String threads,
             String xenRow,
             boolean identity,
-            Map<String, String> job) {
+            Map<String, String> job,
+            Integer cpuLatencyUs) {
 
         public Row {
             job = Collections.unmodifiableMap(new LinkedHashMap<>(job));
@@ -125,7 +129,7 @@ public record ExperimentSpec(
 
         /** A row that runs the job with the file's options. */
         public Row(String label, Long budgetUs, Long periodUs, String cpus, String threads, String xenRow) {
-            this(label, budgetUs, periodUs, cpus, threads, xenRow, false, Map.of());
+            this(label, budgetUs, periodUs, cpus, threads, xenRow, false, Map.of(), null);
         }
 
         /** The job options of a run of this row: the file's, then this row's over them. */
@@ -385,7 +389,8 @@ public record ExperimentSpec(
                             r.threads,
                             r.xenRow,
                             Boolean.TRUE.equals(r.identity),
-                            r.job == null ? Map.of() : r.job));
+                            r.job == null ? Map.of() : r.job,
+                            r.cpuLatencyUs));
                 }
             }
             if (interference != null) {
@@ -437,8 +442,13 @@ public record ExperimentSpec(
         public String xenRow;
         public Boolean identity;
         public Map<String, String> job;
+        public Integer cpuLatencyUs;
 
         void check(Backend backend, String at, Problems p) {
+            p.require(
+                    cpuLatencyUs == null || cpuLatencyUs >= 0,
+                    at + ".cpu_latency_us",
+                    "microseconds >= 0 are required (0: idle CPUs poll), got " + cpuLatencyUs);
             switch (backend) {
                 case NONE ->
                     p.require(
