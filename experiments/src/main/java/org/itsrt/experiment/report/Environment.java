@@ -24,6 +24,9 @@ public final class Environment {
         facts.put("CPUs online", Integer.toString(Runtime.getRuntime().availableProcessors()));
         facts.put("kernel", Proc.SYSTEM.file("sys/kernel/osrelease").orElse("-"));
         facts.put("clock source (kernel)", read("/sys/devices/system/clocksource/clocksource0/current_clocksource"));
+        // How idle CPUs wait: a halting vCPU leaves the guest between records (docs/scheduling.md,
+        // "A CPU latency request"), so runs on hosts that differ here are not comparable.
+        facts.put("CPU idle (cpuidle driver / governor)", cpuIdle());
         facts.put(
                 "latency clock",
                 results.isEmpty() ? "-" : probeClock(results.get(0).dir()));
@@ -62,6 +65,13 @@ public final class Environment {
         } catch (IOException e) {
             return "-";
         }
+    }
+
+    private static String cpuIdle() {
+        String dir = "/sys/devices/system/cpu/cpuidle/";
+        String governor = read(dir + "current_governor_ro");
+        return read(dir + "current_driver") + " / "
+                + (governor.equals("-") ? read(dir + "current_governor") : governor);
     }
 
     private static String read(String file) {
