@@ -26,7 +26,7 @@ public final class RunningStack implements AutoCloseable {
     private final PrintStream log;
 
     /** The host's CPU latency request the spec asks for, held until the stack is closed; or null. */
-    private CpuLatencyRequest latencyRequest;
+    private final CpuLatencyRequest latencyRequest;
 
     private volatile Measurement current;
     /**
@@ -37,12 +37,19 @@ public final class RunningStack implements AutoCloseable {
 
     private volatile boolean stopped;
 
-    private RunningStack(StackSpec spec, KafkaBroker broker, JobCluster cluster, Path workDir, PrintStream log) {
+    private RunningStack(
+            StackSpec spec,
+            KafkaBroker broker,
+            JobCluster cluster,
+            Path workDir,
+            PrintStream log,
+            CpuLatencyRequest latencyRequest) {
         this.spec = spec;
         this.broker = broker;
         this.cluster = cluster;
         this.workDir = workDir;
         this.log = log;
+        this.latencyRequest = latencyRequest;
     }
 
     /**
@@ -58,15 +65,10 @@ public final class RunningStack implements AutoCloseable {
             latencyRequest = CpuLatencyRequest.hold(spec.cpuLatencyUs().getAsInt());
             log.println("its-demo: holding a " + latencyRequest.describe());
         }
-        KafkaBroker broker;
-        try {
-            broker = startBroker(spec.broker(), spec.slots(), log);
-        } catch (Exception | Error e) {
-            release(latencyRequest, log);
-            throw e;
-        }
+        KafkaBroker broker = null;
         JobCluster cluster = null;
         try {
+            broker = startBroker(spec.broker(), spec.slots(), log);
             if (spec.pins().containsKey("broker")) {
                 CpuPinning.pin("broker", broker.pid().orElseThrow(), spec.pins().get("broker"));
             }
@@ -84,16 +86,17 @@ public final class RunningStack implements AutoCloseable {
             if (!spec.pins().isEmpty()) {
                 log.println("its-demo: pinned " + spec.pins());
             }
-            RunningStack stack = new RunningStack(spec, broker, cluster, workDir, log);
-            stack.latencyRequest = latencyRequest;
+            RunningStack stack = new RunningStack(spec, broker, cluster, workDir, log, latencyRequest);
             if (spec.broker() instanceof StackSpec.Broker.Local) {
                 stack.deadLettersSoFar = Map.of();
             }
             return stack;
         } catch (Exception | Error e) {
-            closeQuietly(cluster, log);
-            broker.close();
-            deleteTree(workDir, log);
+            if (broker != null) {
+                closeQuietly(cluster, log);
+                broker.close();
+                deleteTree(workDir, log);
+            }
             release(latencyRequest, log);
             throw e;
         }

@@ -55,6 +55,8 @@ public final class CpuLatencyRequest implements AutoCloseable {
         if (maxWakeupUs < 0) {
             throw new IllegalArgumentException("a CPU latency request is >= 0 microseconds, got " + maxWakeupUs);
         }
+        // Checked first because opening a missing /dev file for writing, as root, would create a
+        // plain file there and the request would silently do nothing.
         if (!Files.exists(device)) {
             throw new SchedulingException(device + ": no such device; a CPU latency request needs Linux with PM QoS "
                     + "(CONFIG_CPU_IDLE), which this host lacks");
@@ -67,7 +69,6 @@ public final class CpuLatencyRequest implements AutoCloseable {
                     .order(ByteOrder.nativeOrder())
                     .putInt(maxWakeupUs)
                     .array());
-            out.flush();
             return new CpuLatencyRequest(device, maxWakeupUs, out);
         } catch (IOException e) {
             closeQuietly(out);
