@@ -42,6 +42,19 @@ public record StackSpec(Broker broker, Cluster cluster, int slots, Map<String, S
             throw new IllegalArgumentException(
                     "--cpu-latency-us must be >= 0 microseconds, got " + cpuLatencyUs.getAsInt());
         }
+        checkPins(
+                pins,
+                !(broker instanceof Broker.Existing),
+                cluster instanceof Cluster.Child || cluster instanceof Cluster.Standalone);
+    }
+
+    /**
+     * Refuses a pin of a part that is not there to pin, or a CPU list that is not one.
+     *
+     * @param brokerStarted  whether the run starts the broker (one that already runs is not the run's to pin)
+     * @param clusterStarted whether the run starts the cluster in processes of its own
+     */
+    public static void checkPins(Map<String, String> pins, boolean brokerStarted, boolean clusterStarted) {
         for (Map.Entry<String, String> pin : pins.entrySet()) {
             if (!PINNABLE.contains(pin.getKey())) {
                 throw new IllegalArgumentException(
@@ -52,11 +65,11 @@ public record StackSpec(Broker broker, Cluster cluster, int slots, Map<String, S
                         + "required, got " + pin.getValue());
             }
         }
-        if (pins.containsKey("broker") && broker instanceof Broker.Existing) {
+        if (pins.containsKey("broker") && !brokerStarted) {
             throw new IllegalArgumentException(
                     "--pin broker: the broker at --bootstrap-servers is not the run's to pin");
         }
-        if (pins.containsKey("flink") && !(cluster instanceof Cluster.Child || cluster instanceof Cluster.Standalone)) {
+        if (pins.containsKey("flink") && !clusterStarted) {
             throw new IllegalArgumentException(
                     "--pin flink needs a cluster the run starts (the child cluster's process, or the standalone "
                             + "cluster's TaskManager)");
@@ -130,6 +143,16 @@ public record StackSpec(Broker broker, Cluster cluster, int slots, Map<String, S
         }
         return new StackSpec(
                 new Broker.Existing(existing.bootstrapServers(), config), cluster, slots, pins, cpuLatencyUs);
+    }
+
+    /** The client properties file every Kafka client of the run uses; none for a broker the run starts. */
+    public KafkaClientConfig kafkaConfig() {
+        return broker instanceof Broker.Existing existing ? existing.clientConfig() : KafkaClientConfig.none();
+    }
+
+    /** The broker as a refusal names it. */
+    public String brokerName() {
+        return broker instanceof Broker.Existing existing ? existing.bootstrapServers() : "the run's brokers";
     }
 
     /** The topics' broker. */

@@ -64,7 +64,7 @@ public final class ProducerRun {
             }
             detectors = List.copyOf(detectors);
             producerProperties = Map.copyOf(producerProperties);
-            if (!(ratePerDetector > 0) || ratePerDetector > 1_000_000) {
+            if (!(ratePerDetector > 0) || ratePerDetector > MAX_RATE_PER_DETECTOR) {
                 throw new IllegalArgumentException(
                         "the rate must be in (0, 1000000] records/s per detector, got " + ratePerDetector);
             }
@@ -289,6 +289,9 @@ public final class ProducerRun {
         }
         return Math.round(warmup.toNanos() / 1e9 * ratePerDetector) * detectors;
     }
+
+    /** The highest rate one detector's producer is asked for, records per second. */
+    public static final double MAX_RATE_PER_DETECTOR = 1_000_000;
 
     /** The six detectors of the study, in the order of {@link StudyStation}. */
     public static final List<Long> STUDY_DETECTORS =

@@ -1,5 +1,6 @@
 package org.itsrt.pipeline.sweep;
 
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,6 +14,7 @@ import org.itsrt.pipeline.LoadHook;
 import org.itsrt.pipeline.LoadSpec;
 import org.itsrt.pipeline.RunResult;
 import org.itsrt.pipeline.RunningStack;
+import org.itsrt.pipeline.plan.PlanField;
 import org.itsrt.pipeline.profile.Profiler;
 import org.itsrt.producers.ProducerRun;
 
@@ -32,28 +34,35 @@ import org.itsrt.producers.ProducerRun;
 public final class RateSweep {
 
     /**
+     * The steps of a sweep; a field left out of a plan file takes its default.
+     *
      * @param rates        total records per second of each step, all detectors together
-     * @param stepDuration how long each step sends its measured records at its rate
-     * @param warmup       how long each step sends flagged warm-up records first, at its rate
+     * @param stepDuration how long each step sends its measured records at its rate (default 60 s)
+     * @param warmup       how long each step sends flagged warm-up records first, at its rate: a
+     *                     time, since every step has a rate of its own (default 20 s: every step
+     *                     submits the job anew, so each starts cold)
      */
+    @JsonPropertyOrder({"rates", "step_duration", "warmup"})
     public record Plan(List<Double> rates, Duration stepDuration, Duration warmup) {
 
+        public static final PlanField RATES = new PlanField("phases.sweep.rates", "--sweep");
+        public static final PlanField STEP_DURATION = new PlanField("phases.sweep.step_duration", "--step-duration");
+        public static final PlanField WARMUP = new PlanField("phases.sweep.warmup", "--warmup");
+
+        public static final Duration DEFAULT_STEP_DURATION = Duration.ofSeconds(60);
+        public static final Duration DEFAULT_WARMUP = Duration.ofSeconds(20);
+
         public Plan {
+            RATES.require(rates != null && !rates.isEmpty(), ": expected one or more rates, e.g. 1000,3000,6000");
             rates = List.copyOf(rates);
-            if (rates.isEmpty()) {
-                throw new IllegalArgumentException("--sweep: expected one or more rates, e.g. 1000,3000,6000");
+            for (Double r : rates) {
+                RATES.require(r != null && r > 0 && !r.isInfinite(), ": a rate must be > 0 records/s, got " + r);
             }
-            for (double r : rates) {
-                if (!(r > 0) || Double.isInfinite(r)) {
-                    throw new IllegalArgumentException("--sweep: a rate must be > 0 records/s, got " + r);
-                }
-            }
-            if (stepDuration.isNegative() || stepDuration.isZero()) {
-                throw new IllegalArgumentException("--step-duration must be > 0, got " + stepDuration);
-            }
-            if (warmup.isNegative()) {
-                throw new IllegalArgumentException("--warmup must not be negative, got " + warmup);
-            }
+            stepDuration = stepDuration != null ? stepDuration : DEFAULT_STEP_DURATION;
+            warmup = warmup != null ? warmup : DEFAULT_WARMUP;
+            STEP_DURATION.require(
+                    !stepDuration.isNegative() && !stepDuration.isZero(), "must be > 0, got " + stepDuration);
+            WARMUP.require(!warmup.isNegative(), "must not be negative, got " + warmup);
         }
 
         /** {@code 1000,3000,6000} as rates; a clear error naming the option for anything else. */
@@ -63,7 +72,7 @@ public final class RateSweep {
                 try {
                     rates.add(Double.parseDouble(part.strip()));
                 } catch (NumberFormatException e) {
-                    throw new IllegalArgumentException("--sweep: '" + part.strip()
+                    throw RATES.refused(": '" + part.strip()
                             + "' is not a rate; expected total records/s separated by commas, e.g. 1000,3000,6000");
                 }
             }

@@ -1,4 +1,4 @@
-package org.itsrt.demo;
+package org.itsrt.commands;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package org.itsrt.demo;
+package org.itsrt.commands;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,6 +6,7 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.itsrt.pipeline.plan.PhasePlan;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -17,9 +18,13 @@ class DemoSweepAndProfileOptionsTest {
     void sweepAndProfileAreParsed() {
         DemoCommand demo = new DemoCommand();
         new CommandLine(demo).parseArgs("--sweep", "1000, 3000,6000", "--step-duration", "45s", "--profile");
-        assertThat(demo.sweep).isEqualTo("1000, 3000,6000");
-        assertThat(demo.stepDuration).isEqualTo(Duration.ofSeconds(45));
-        assertThat(demo.profile).isTrue();
+        PhasePlan phases = demo.plan().phases();
+        assertThat(phases.run()).isEqualTo(PhasePlan.Run.SWEEP);
+        assertThat(phases.sweep().rates()).containsExactly(1000.0, 3000.0, 6000.0);
+        assertThat(phases.sweep().stepDuration()).isEqualTo(Duration.ofSeconds(45));
+        // Each step's warm-up: the default, since --warmup was not given.
+        assertThat(phases.sweep().warmup()).isEqualTo(Duration.ofSeconds(20));
+        assertThat(phases.profile()).isTrue();
         assertThat(new CommandLine(new DemoCommand()).parseArgs().matchedOptions())
                 .isEmpty();
     }
@@ -37,14 +42,14 @@ class DemoSweepAndProfileOptionsTest {
             {"--sweep", "1000", "--step-duration", "0s"},
         };
         String[] named = {
-            "--sweep: 'fast' is not a rate",
-            "--sweep: '' is not a rate",
-            "--sweep: a rate must be > 0",
-            "--sweep goes without --quick",
-            "--sweep goes without --quick and --with-floor",
-            "--step-duration goes with --sweep",
+            "--sweep (phases.sweep.rates): 'fast' is not a rate",
+            "--sweep (phases.sweep.rates): '' is not a rate",
+            "--sweep (phases.sweep.rates): a rate must be > 0",
+            "--sweep (phases.sweep.rates) goes without --quick",
+            "--sweep (phases.sweep.rates) goes without --quick and --with-floor",
+            "--step-duration (phases.sweep.step_duration) goes with --sweep",
             "--sweep takes --warmup TIME",
-            "--step-duration must be > 0",
+            "--step-duration (phases.sweep.step_duration) must be > 0",
         };
         for (int i = 0; i < wrong.length; i++) {
             ByteArrayOutputStream err = new ByteArrayOutputStream();

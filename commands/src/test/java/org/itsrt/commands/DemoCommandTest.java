@@ -1,4 +1,4 @@
-package org.itsrt.demo;
+package org.itsrt.commands;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,7 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import org.itsrt.pipeline.LoadSpec;
+import org.itsrt.pipeline.plan.LoadPlan;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -86,28 +86,29 @@ class DemoCommandTest {
     @Test
     void withFloorRunsTheIdentityFloorThenTheJobAndComparesThem(@TempDir Path dir) throws Exception {
         Path run = dir.resolve("run");
+        // The run as a plan file, --with-floor and --out given over it.
+        Path plan = dir.resolve("plan.yaml");
+        Files.writeString(
+                plan,
+                String.join(
+                        "\n",
+                        "stack:",
+                        "  flink: {mode: in-process}",
+                        "load:",
+                        "  data: " + ROOT.resolve("data/sample/synthetic-readings.csv"),
+                        "  rate_hz: 10",
+                        "  records: 60",
+                        "  warmup_records: 6",
+                        "job:",
+                        "  model: " + ROOT.resolve("models/lstm-flow"),
+                        ""));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         PrintStream oldOut = System.out;
         int exit;
         try {
             System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
             exit = new CommandLine(new DemoCommand())
-                    .execute(
-                            "--with-floor",
-                            "--flink",
-                            "in-process",
-                            "--records",
-                            "60",
-                            "--rate",
-                            "10",
-                            "--warmup-records",
-                            "6",
-                            "--data",
-                            ROOT.resolve("data/sample/synthetic-readings.csv").toString(),
-                            "--model",
-                            ROOT.resolve("models/lstm-flow").toString(),
-                            "--out",
-                            run.toString());
+                    .execute("--plan", plan.toString(), "--with-floor", "--out", run.toString());
         } finally {
             System.setOut(oldOut);
         }
@@ -136,7 +137,7 @@ class DemoCommandTest {
                 .contains("MiniCluster in this process");
     }
 
-    private static LoadSpec load(String... args) {
+    private static LoadPlan load(String... args) {
         DemoCommand demo = new DemoCommand();
         String[] withData = java.util.stream.Stream.concat(
                         java.util.Arrays.stream(args),
@@ -146,17 +147,17 @@ class DemoCommandTest {
                                         .toString()))
                 .toArray(String[]::new);
         new CommandLine(demo).parseArgs(withData);
-        return demo.loadSpec();
+        return demo.plan().load();
     }
 
     @Test
     void theWarmupDefaultsAndTheirOffSwitch() {
         // Full run: 60 s at 10 records/s on six detectors, then the 20,000 measured records, no cut.
-        LoadSpec full = load();
+        LoadPlan full = load();
         assertThat(full.records()).isEqualTo(20_000);
         assertThat(full.warmupRecords()).isEqualTo(3_600);
         assertThat(full.steadyAfter()).isZero();
-        LoadSpec quick = load("--quick");
+        LoadPlan quick = load("--quick");
         assertThat(quick.records()).isEqualTo(1_800);
         assertThat(quick.warmupRecords()).isEqualTo(600);
         assertThat(quick.warmupDuration()).isEqualTo(Duration.ofSeconds(10));
@@ -191,17 +192,17 @@ class DemoCommandTest {
             {"--warmup-records", "-1"},
         };
         String[] named = {
-            "--pin gpu",
-            "--pin flink",
-            "--cluster-pid",
-            "--pin flink",
-            "--broker-jvm-arg",
-            "--flink-jvm-arg",
-            "--secure",
-            "--kafka-config is for a Kafka cluster the run does not start",
+            "--pin (stack.pins): gpu: the parts are [broker, clients, flink]",
+            "--pin (stack.pins): flink: a CPU list like 1, 0-1 or 0,2 is required, got first",
+            "--cluster-pid (stack.flink.taskmanager_pid) goes with --flink-rest",
+            "--pin (stack.pins): flink needs a cluster the run starts",
+            "--broker-jvm-arg (stack.broker.jvm_args) is for a broker the run starts",
+            "--flink-jvm-arg (stack.flink.jvm_args) is for a cluster the run starts",
+            "--secure (stack.broker.secure) is for the broker the run starts",
+            "--kafka-config (stack.broker.kafka_config) is for a Kafka cluster the run does not start",
             "absent.properties: no such file",
-            "--warmup and --warmup-records are mutually exclusive",
-            "--warmup-records must be >= 0, got -1"
+            "--warmup (load.warmup_records) and --warmup-records are mutually exclusive",
+            "--warmup-records (load.warmup_records) must be >= 0, got -1"
         };
         try {
             Files.writeString(dir.resolve("client.properties"), "security.protocol=SASL_SSL\n");

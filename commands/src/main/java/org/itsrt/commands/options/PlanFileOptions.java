@@ -1,0 +1,30 @@
+package org.itsrt.commands.options;
+
+import java.nio.file.Path;
+import org.itsrt.pipeline.plan.RunPlan;
+import org.itsrt.pipeline.plan.RunPlanYaml;
+import picocli.CommandLine.Option;
+
+/** {@code --plan FILE} and {@code --print-plan}: a run plan as the base, and the plan shown instead of run. */
+public final class PlanFileOptions {
+
+    @Option(
+            names = "--plan",
+            paramLabel = "FILE",
+            description =
+                    "run the plan in FILE (YAML, as --print-plan writes it; docs/pipeline-run.md, \"Run plans\"); "
+                            + "options given beside it replace its fields")
+    Path plan;
+
+    @Option(names = "--print-plan", description = "print the plan the other options make, as YAML, and run nothing")
+    boolean printPlan;
+
+    /** The plan file's fields, or every default without one; options are set over it. */
+    public RunPlan.Builder base() {
+        return plan != null ? RunPlanYaml.builder(plan) : RunPlan.builder();
+    }
+
+    public boolean printOnly() {
+        return printPlan;
+    }
+}
