@@ -3,12 +3,12 @@ package org.itsrt.commands;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.itsrt.commands.options.JobOptions;
-import org.itsrt.commands.options.LoadOptions;
+import org.itsrt.commands.options.JobPlanOptions;
+import org.itsrt.commands.options.LoadPlanOptions;
 import org.itsrt.commands.options.OutputOptions;
-import org.itsrt.commands.options.PhaseOptions;
+import org.itsrt.commands.options.PhasePlanOptions;
 import org.itsrt.commands.options.PlanFileOptions;
-import org.itsrt.commands.options.StackOptions;
+import org.itsrt.commands.options.StackPlanOptions;
 import org.itsrt.pipeline.plan.PlanRunner;
 import org.itsrt.pipeline.plan.RunPlan;
 import org.itsrt.pipeline.plan.RunPlanYaml;
@@ -51,16 +51,16 @@ public final class DemoCommand implements Callable<Integer> {
     PlanFileOptions planFile;
 
     @Mixin
-    LoadOptions load;
+    LoadPlanOptions load;
 
     @Mixin
-    JobOptions job;
+    JobPlanOptions job;
 
     @Mixin
-    PhaseOptions phases;
+    PhasePlanOptions phases;
 
     @Mixin
-    StackOptions stack;
+    StackPlanOptions stack;
 
     @Mixin
     OutputOptions output;

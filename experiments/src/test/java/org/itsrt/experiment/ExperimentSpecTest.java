@@ -11,9 +11,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.itsrt.experiment.backend.RowBackend;
 import org.itsrt.experiment.spec.ExperimentSpec;
 import org.itsrt.experiment.spec.SpecException;
+import org.itsrt.pipeline.budget.Budgets;
+import org.itsrt.pipeline.plan.PhasePlan;
+import org.itsrt.pipeline.plan.StackPlan;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,7 +44,12 @@ class ExperimentSpecTest {
                     .as(file.toString())
                     .isEqualTo(file.getFileName().toString().replace(".yaml", ""));
             for (ExperimentSpec.Row row : spec.rows()) {
-                assertThat(RowBackend.plan(spec, row)).isNotBlank();
+                assertThat(Budgets.describe(row.budget())).isNotBlank();
+                // Every bundled file runs its rows as the runner always did: the cluster in one child JVM.
+                assertThat(row.plan().stack().flink().mode())
+                        .as(file.toString())
+                        .isEqualTo(StackPlan.Flink.Mode.CHILD);
+                assertThat(row.plan().phases().run()).isEqualTo(PhasePlan.Run.ONE);
             }
         }
     }
@@ -63,7 +70,7 @@ class ExperimentSpecTest {
             // override file.
             assertThat(spec.rows()).allSatisfy(row -> assertThat(ROOT.resolve("docker/rows/" + row.xenRow() + ".yaml"))
                     .isRegularFile());
-            assertThat(spec.rows()).allSatisfy(row -> assertThat(RowBackend.plan(spec, row))
+            assertThat(spec.rows()).allSatisfy(row -> assertThat(Budgets.describe(row.budget()))
                     .contains("xen-configs/apply-row.sh " + row.xenRow() + " (in dom0")
                     .contains("docker/apply-row.sh " + row.xenRow() + " on the Docker Compose stack"));
         }
@@ -79,7 +86,7 @@ class ExperimentSpecTest {
         assertThat(spec.vcpus()).isEqualTo(2);
         assertThat(spec.rows().get(0).label()).isEqualTo("100000/100000");
         assertThat(spec.rows().get(1).label()).isEqualTo("76750/100000");
-        assertThat(RowBackend.plan(spec, spec.rows().get(1))).contains("cfs_quota_us 153500, cfs_period_us 100000");
+        assertThat(Budgets.describe(spec.rows().get(1).budget())).contains("cfs_quota_us 153500, cfs_period_us 100000");
     }
 
     @Test
@@ -89,8 +96,11 @@ class ExperimentSpecTest {
                 .extracting(ExperimentSpec.Row::label)
                 .containsExactly("identity floor", "job", "job bf16");
         assertThat(spec.rows()).extracting(ExperimentSpec.Row::identity).containsExactly(true, false, false);
-        assertThat(spec.rows().get(2).jobOptions(spec.job())).containsEntry("engine", "kernel-bf16");
-        assertThat(spec.rows().get(1).jobOptions(spec.job())).containsEntry("engine", "kernel");
+        assertThat(spec.rows().get(2).jobOptions()).containsEntry("engine", "kernel-bf16");
+        assertThat(spec.rows().get(1).jobOptions()).containsEntry("engine", "kernel");
+        // The warm-up in records: 60 s at the study's load.
+        assertThat(spec.load().warmupRecords()).isEqualTo(3_600);
+        assertThat(spec.warmupDescription()).isEqualTo("1m warm-up (3,600 records), steady state from 0s");
         assertThat(spec.repetitions()).isEqualTo(3);
     }
 
@@ -112,19 +122,19 @@ class ExperimentSpecTest {
         Path file = dir.resolve("poll.yaml");
         Files.writeString(
                 file,
-                "name: poll\nbackend: none\nrecords: 10\nrows:\n"
+                "name: poll\nplan: {load: {records: 10}}\nrows:\n"
                         + "  - {label: halting}\n"
-                        + "  - {label: polling, cpu_latency_us: 0}\n");
+                        + "  - {label: polling, stack: {cpu_latency_us: 0}}\n");
         ExperimentSpec spec = ExperimentSpec.read(file);
         assertThat(spec.rows().get(0).cpuLatencyUs()).isNull();
-        assertThat(RowBackend.planAndJob(spec, spec.rows().get(0))).isEqualTo("nothing (baseline); the job");
-        assertThat(RowBackend.planAndJob(spec, spec.rows().get(1)))
+        assertThat(Budgets.describeWithJob(spec.rows().get(0).plan())).isEqualTo("nothing (baseline); the job");
+        assertThat(Budgets.describeWithJob(spec.rows().get(1).plan()))
                 .isEqualTo("nothing (baseline); this host's CPU latency request held at 0 us (idle CPUs poll); "
                         + "the job");
-        Files.writeString(file, "name: poll\nbackend: none\nrecords: 10\nrows: [{cpu_latency_us: -1}]\n");
+        Files.writeString(file, "name: poll\nplan: {load: {records: 10}}\nrows: [{stack: {cpu_latency_us: -1}}]\n");
         assertThatThrownBy(() -> ExperimentSpec.read(file))
                 .isInstanceOf(SpecException.class)
-                .hasMessageContaining("rows[0].cpu_latency_us")
+                .hasMessageContaining(file + ": line 3, column 17: rows[0]: --cpu-latency-us (stack.cpu_latency_us)")
                 .hasMessageContaining(">= 0");
     }
 
@@ -133,17 +143,17 @@ class ExperimentSpecTest {
         Path file = dir.resolve("levers.yaml");
         Files.writeString(
                 file,
-                "name: levers\nbackend: none\nrecords: 10\njob: {engine: kernel, max-batch: 8}\nrows:\n"
+                "name: levers\nplan: {load: {records: 10}, job: {options: {engine: kernel, max-batch: 8}}}\nrows:\n"
                         + "  - {label: fp32}\n"
-                        + "  - {label: bf16, job: {engine: kernel-bf16}}\n");
+                        + "  - {label: bf16, job: {options: {engine: kernel-bf16}}}\n");
         ExperimentSpec spec = ExperimentSpec.read(file);
-        assertThat(spec.rows().get(0).jobOptions(spec.job()))
+        assertThat(spec.rows().get(0).jobOptions())
                 .containsExactly(Map.entry("engine", "kernel"), Map.entry("max-batch", "8"));
-        assertThat(spec.rows().get(1).jobOptions(spec.job()))
+        assertThat(spec.rows().get(1).jobOptions())
                 .containsExactly(Map.entry("engine", "kernel-bf16"), Map.entry("max-batch", "8"));
-        assertThat(RowBackend.planAndJob(spec, spec.rows().get(1)))
+        assertThat(Budgets.describeWithJob(spec.rows().get(1).plan()))
                 .isEqualTo("nothing (baseline); the job with {engine=kernel-bf16, max-batch=8}");
-        Files.writeString(file, "name: levers\nbackend: none\nrecords: 10\nrows: [{job: fast}]\n");
+        Files.writeString(file, "name: levers\nplan: {load: {records: 10}}\nrows: [{job: fast}]\n");
         assertThatThrownBy(() -> ExperimentSpec.read(file))
                 .isInstanceOf(SpecException.class)
                 .hasMessageContaining("rows[0].job");
@@ -154,24 +164,24 @@ class ExperimentSpecTest {
         Path file = dir.resolve("floor.yaml");
         Files.writeString(
                 file,
-                "name: floor\nbackend: linux-cgroup\nrecords: 10\nrows:\n"
-                        + "  - {budget_us: 50000, period_us: 100000, identity: true}\n"
-                        + "  - {budget_us: 50000, period_us: 100000}\n"
-                        + "  - {identity: true, label: floor}\n");
+                "name: floor\nplan: {load: {records: 10}, budget: {backend: linux-cgroup}}\nrows:\n"
+                        + "  - {budget: {budget_us: 50000, period_us: 100000}, job: {identity: true}}\n"
+                        + "  - {budget: {budget_us: 50000, period_us: 100000}}\n"
+                        + "  - {job: {identity: true}, label: floor}\n");
         assertThatThrownBy(() -> ExperimentSpec.read(file))
                 .isInstanceOf(SpecException.class)
-                .hasMessageContaining("rows[2].period_us");
+                .hasMessageContaining("rows[2]: budget.period_us: 1000..1000000 us is required for linux-cgroup");
         Files.writeString(
                 file,
-                "name: floor\nbackend: linux-cgroup\nrecords: 10\nrows:\n"
-                        + "  - {budget_us: 50000, period_us: 100000, identity: true}\n"
-                        + "  - {budget_us: 50000, period_us: 100000}\n");
+                "name: floor\nplan: {load: {records: 10}, budget: {backend: linux-cgroup}}\nrows:\n"
+                        + "  - {budget: {budget_us: 50000, period_us: 100000}, job: {identity: true}}\n"
+                        + "  - {budget: {budget_us: 50000, period_us: 100000}}\n");
         assertThat(ExperimentSpec.read(file).rows())
                 .extracting(ExperimentSpec.Row::label, ExperimentSpec.Row::identity)
                 .containsExactly(
                         org.assertj.core.groups.Tuple.tuple("50000/100000 identity", true),
                         org.assertj.core.groups.Tuple.tuple("50000/100000", false));
-        Files.writeString(file, "name: floor\nbackend: none\nrecords: 10\nrows: [{identity: often}]\n");
+        Files.writeString(file, "name: floor\nplan: {load: {records: 10}}\nrows: [{job: {identity: often}}]\n");
         assertThatThrownBy(() -> ExperimentSpec.read(file))
                 .isInstanceOf(SpecException.class)
                 .hasMessageContaining("identity");
@@ -185,90 +195,92 @@ class ExperimentSpecTest {
                 String.join(
                         "\n",
                         "name: bad",
-                        "backend: linux-cgroup",
+                        "repetitions: 0",
+                        "plan:",
+                        "  budget: {backend: linux-cgroup}",
+                        "  load: {records: 0}",
                         "rows:",
-                        "  - {budget_us: 200000, period_us: 100000}",
-                        "  - {budget_us: 5000, period_us: 500}",
-                        "  - {budget_us: 5000, period_us: 100000, threads: 'x'}",
-                        "records: 0",
-                        "warmup: soon",
+                        "  - budget: {budget_us: 200000, period_us: 100000}",
+                        "  - budget: {budget_us: 5000, period_us: 500}",
+                        "  - budget: {budget_us: 5000, period_us: 100000, threads: 'x'}",
                         ""));
         assertThatThrownBy(() -> ExperimentSpec.read(file))
                 .isInstanceOf(SpecException.class)
-                .hasMessageContaining(file + ": records: must be > 0")
-                .hasMessageContaining(file + ": warmup: 'soon' is not a duration; write e.g. 500ms, 30s")
-                .hasMessageContaining("rows[0].budget_us")
-                .hasMessageContaining("rows[1].period_us")
-                .hasMessageContaining("rows[2].threads: only linux-deadline");
+                .hasMessageContaining(file + ": repetitions: must be >= 1")
+                // Each row names its first problem, where the file has it: the row's key, else the base plan's.
+                .hasMessageContaining(file + ": line 7, column 14: rows[0]: budget.budget_us: 1000 us..period_us")
+                .hasMessageContaining(file + ": line 8, column 31: rows[1]: budget.period_us: 1000..1000000 us")
+                .hasMessageContaining(file + ": line 9, column 50: rows[2]: budget.threads: only linux-deadline");
+        Files.writeString(file, "name: bad\nplan:\n  load: {records: 0}\nrows: [{}]\n");
+        assertThatThrownBy(() -> ExperimentSpec.read(file))
+                .hasMessageContaining(file + ": line 3, column 10: plan: --records (load.records) must be > 0, got 0");
     }
 
-    private static ExperimentSpec readYaml(Path dir, String name, String extra) throws IOException {
+    private static ExperimentSpec readYaml(Path dir, String name, String plan) throws IOException {
         Path file = dir.resolve(name + ".yaml");
-        Files.writeString(file, "name: " + name + "\nbackend: none\nrows: [{}]\nrecords: 10\n" + extra);
+        Files.writeString(file, "name: " + name + "\nrows: [{}]\nplan:\n  load: {records: 10" + plan + "}\n");
         return ExperimentSpec.read(file);
     }
 
     @Test
-    void theWarmupIsATimeOrARecordCountAndTheSteadyStateCutIsApart(@TempDir Path dir) throws IOException {
-        ExperimentSpec.Warmup byDefault = readYaml(dir, "default", "").warmup();
-        assertThat(byDefault.recordsAt(10, 6)).isEqualTo(3_600);
-        assertThat(byDefault.steadyAfterDuration()).isZero();
-        ExperimentSpec.Warmup time =
-                readYaml(dir, "time", "warmup: 30s\nsteady_after: 1m\n").warmup();
-        assertThat(time.recordsAt(5, 6)).isEqualTo(900);
-        assertThat(time.steadyAfterDuration()).isEqualTo(java.time.Duration.ofMinutes(1));
-        assertThat(time.describe(5, 6)).isEqualTo("30s warm-up (900 records), steady state from 1m");
-        ExperimentSpec.Warmup records =
-                readYaml(dir, "records", "warmup_records: 120\n").warmup();
-        assertThat(records.recordsAt(10, 6)).isEqualTo(120);
-        ExperimentSpec.Warmup none = readYaml(dir, "none", "warmup: 0s\n").warmup();
-        assertThat(none.recordsAt(10, 6)).isZero();
-        assertThat(none.describe(10, 6)).isEqualTo("no warm-up, steady state from 0s");
+    void theWarmupIsInRecordsAndTheSteadyStateCutIsApart(@TempDir Path dir) throws IOException {
+        ExperimentSpec byDefault = readYaml(dir, "default", "");
+        assertThat(byDefault.load().warmupRecords()).isEqualTo(3_600);
+        assertThat(byDefault.load().steadyAfter()).isZero();
+        ExperimentSpec cut = readYaml(dir, "cut", ", rate_hz: 5, warmup_records: 900, steady_after: 1m");
+        assertThat(cut.load().warmupDuration()).isEqualTo(java.time.Duration.ofSeconds(30));
+        assertThat(cut.warmupDescription()).isEqualTo("30s warm-up (900 records), steady state from 1m");
+        ExperimentSpec none = readYaml(dir, "none", ", warmup_records: 0, steady_after: 0s");
+        assertThat(none.load().warmupRecords()).isZero();
+        assertThat(none.warmupDescription()).isEqualTo("no warm-up, steady state from 0s");
     }
 
     @Test
-    void aWarmupGivenBothWaysOrOutOfRangeIsNamed(@TempDir Path dir) throws IOException {
-        assertThatThrownBy(() -> readYaml(dir, "both", "warmup: 30s\nwarmup_records: 10\n"))
+    void aWarmupAsATimeOrOutOfRangeIsNamed(@TempDir Path dir) throws IOException {
+        // One unit in a plan: a warm-up time is no key of the file.
+        assertThatThrownBy(() -> readYaml(dir, "time", ", warmup: 30s"))
                 .isInstanceOf(SpecException.class)
-                .hasMessageContaining("both.yaml: warmup: give warmup (a time) or warmup_records (a count), not both");
-        assertThatThrownBy(() -> readYaml(dir, "negative", "warmup_records: -1\nsteady_after: later\n"))
+                .hasMessageContaining("time.yaml: line 4, column 23: plan.load.warmup: unknown key");
+        assertThatThrownBy(() -> readYaml(dir, "negative", ", warmup_records: -1"))
                 .isInstanceOf(SpecException.class)
-                .hasMessageContaining("negative.yaml: warmup_records: must be >= 0, got -1")
-                .hasMessageContaining("negative.yaml: steady_after: 'later' is not a duration");
-        assertThatThrownBy(() -> readYaml(dir, "typed", "warmup_records: many\n"))
+                .hasMessageContaining("--warmup-records (load.warmup_records) must be >= 0, got -1");
+        assertThatThrownBy(() -> readYaml(dir, "later", ", steady_after: later"))
                 .isInstanceOf(SpecException.class)
-                .hasMessageContaining("warmup_records");
+                .hasMessageContaining("plan.load.steady_after: 'later' is not a duration");
+        assertThatThrownBy(() -> readYaml(dir, "typed", ", warmup_records: many"))
+                .isInstanceOf(SpecException.class)
+                .hasMessageContaining("plan.load.warmup_records: expected an integer");
     }
 
     @Test
     void anUnknownKeyOrAWrongTypeNamesTheLineAndColumn(@TempDir Path dir) throws IOException {
         Path unknownTop = dir.resolve("unknown-top.yaml");
-        Files.writeString(unknownTop, "name: t\nbackend: none\nrows: [{}]\nrecords: 10\nrepetition: 3\n");
+        Files.writeString(unknownTop, "name: t\nrows: [{}]\nrepetition: 3\n");
         assertThatThrownBy(() -> ExperimentSpec.read(unknownTop))
                 .isInstanceOf(SpecException.class)
-                .hasMessageStartingWith(unknownTop + ": line 5, column 1: repetition: unknown key; known keys here: [")
+                .hasMessageStartingWith(unknownTop + ": line 3, column 1: repetition: unknown key; known keys here: [")
                 .hasMessageContaining("repetitions");
 
         Path unknownInRow = dir.resolve("unknown-row.yaml");
         Files.writeString(
                 unknownInRow,
-                "name: t\nbackend: linux-cgroup\nrows:\n  - budget_us: 5000\n    period_us: 100000\n"
-                        + "    budgetus: 4000\nrecords: 10\n");
+                "name: t\nplan: {budget: {backend: linux-cgroup}}\nrows:\n  - budget:\n      budget_us: 5000\n"
+                        + "      period_us: 100000\n      budgetus: 4000\n");
         assertThatThrownBy(() -> ExperimentSpec.read(unknownInRow))
                 .isInstanceOf(SpecException.class)
-                .hasMessageStartingWith(unknownInRow + ": line 6, column 5: rows[0].budgetus: unknown key");
+                .hasMessageStartingWith(unknownInRow + ": line 7, column 7: rows[0].budget.budgetus: unknown key");
 
         Path wrongType = dir.resolve("wrong-type.yaml");
-        Files.writeString(wrongType, "name: t\nbackend: none\nrows: [{}]\nrecords: many\n");
+        Files.writeString(wrongType, "name: t\nrows: [{}]\nrepetitions: many\n");
         assertThatThrownBy(() -> ExperimentSpec.read(wrongType))
                 .isInstanceOf(SpecException.class)
-                .hasMessageStartingWith(wrongType + ": line 4, column 10: records: expected an integer; ");
+                .hasMessageStartingWith(wrongType + ": line 3, column 1: repetitions: expected an integer; ");
 
         Path notAList = dir.resolve("not-a-list.yaml");
-        Files.writeString(notAList, "name: t\nbackend: none\nrows: 3\nrecords: 10\n");
+        Files.writeString(notAList, "name: t\nrows: 3\n");
         assertThatThrownBy(() -> ExperimentSpec.read(notAList))
                 .isInstanceOf(SpecException.class)
-                .hasMessageStartingWith(notAList + ": line 3, column 7: rows: expected a list; ");
+                .hasMessageStartingWith(notAList + ": line 2, column 1: rows: expected a list; ");
 
         Path notYaml = dir.resolve("not-yaml.yaml");
         Files.writeString(notYaml, "name: t\nrows: [{}\n");
@@ -281,13 +293,22 @@ class ExperimentSpecTest {
     @Test
     void unknownFieldsAndBackendsAreRefused(@TempDir Path dir) throws IOException {
         Path typo = dir.resolve("typo.yaml");
-        Files.writeString(typo, "name: t\nbackend: none\nrows: [{}]\nrecords: 10\nrepetition: 3\n");
+        Files.writeString(typo, "name: t\nrows: [{}]\nrepetition: 3\n");
         assertThatThrownBy(() -> ExperimentSpec.read(typo))
                 .hasMessageContaining(typo.toString())
                 .hasMessageContaining("repetition");
         Path backend = dir.resolve("backend.yaml");
-        Files.writeString(backend, "name: t\nbackend: xen-rt\nrows: [{}]\nrecords: 10\n");
-        assertThatThrownBy(() -> ExperimentSpec.read(backend)).hasMessageContaining("backend: one of");
+        Files.writeString(backend, "name: t\nplan: {budget: {backend: xen-rt}}\nrows: [{}]\n");
+        assertThatThrownBy(() -> ExperimentSpec.read(backend)).hasMessageContaining("budget.backend: one of");
+        Path mixed = dir.resolve("mixed.yaml");
+        Files.writeString(
+                mixed,
+                "name: t\nrows:\n  - {}\n  - budget: {backend: linux-cgroup, budget_us: 5000, period_us: 100000}\n");
+        assertThatThrownBy(() -> ExperimentSpec.read(mixed))
+                .hasMessageContaining("rows[1].budget: every row of an experiment has one backend");
+        Path sweep = dir.resolve("sweep.yaml");
+        Files.writeString(sweep, "name: t\nrows: [{phases: {run: floor-then-job}}]\n");
+        assertThatThrownBy(() -> ExperimentSpec.read(sweep)).hasMessageContaining("rows[0].phases: a row is one run");
         assertThatThrownBy(() -> ExperimentSpec.read(dir.resolve("missing.yaml")))
                 .hasMessageContaining("missing.yaml: no such experiment file");
     }

@@ -180,7 +180,7 @@ public final class FuzzReport {
     }
 
     /** Sent records per kind, for the console. */
-    static String sentLine(Map<FuzzKind, Integer> counts) {
+    public static String sentLine(Map<FuzzKind, Integer> counts) {
         StringBuilder line = new StringBuilder();
         counts.forEach((kind, n) -> line.append(line.length() == 0 ? "" : ", ")
                 .append(kind.label())
@@ -199,5 +199,41 @@ public final class FuzzReport {
 
     private static String csv(String text) {
         return "\"" + text.replace("\"", "\"\"").replace("\n", " ") + "\"";
+    }
+
+    /**
+     * The lines fuzz.md starts with: when and what was sent, the warm-up, the stack, the topics,
+     * the two runs compared, the Kafka clients' settings.
+     *
+     * @param kindRecords malformed or edge-case records sent among the valid readings
+     */
+    public static List<String> facts(
+            java.time.Instant start,
+            String stack,
+            CampaignPlan plan,
+            int kindRecords,
+            long seed,
+            org.itsrt.cli.KafkaClientConfig clientConfig) {
+        List<String> facts = new ArrayList<>();
+        facts.add("started " + start + ", "
+                + String.format(Locale.ROOT, "%,d", plan.records().size())
+                + " records: " + String.format(Locale.ROOT, "%,d", plan.validReadings()) + " valid readings and "
+                + String.format(Locale.ROOT, "%,d", kindRecords) + " of the kinds below, seed " + seed);
+        if (!plan.warmup().isEmpty()) {
+            facts.add("warm-up: "
+                    + String.format(Locale.ROOT, "%,d", plan.warmup().size())
+                    + " valid readings flagged as warm-up records first in each run, in lockstep; left out of the "
+                    + "comparison and every count below");
+        }
+        facts.add("stack: " + stack);
+        facts.add("topics: " + org.itsrt.records.Topics.READINGS + " -> " + org.itsrt.records.Topics.ADVICE + ", "
+                + org.itsrt.records.Topics.DEAD_LETTERS);
+        facts.add("clean run: a fresh job given only the records it must advise, in the same order; then the fuzz "
+                + "run, another fresh job given every record; both at parallelism 1, one reading at a time "
+                + "(docs/fuzz.md)");
+        if (!clientConfig.isEmpty()) {
+            facts.add("Kafka clients: " + clientConfig.describe());
+        }
+        return facts;
     }
 }

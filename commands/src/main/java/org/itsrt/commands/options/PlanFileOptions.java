@@ -3,6 +3,7 @@ package org.itsrt.commands.options;
 import java.nio.file.Path;
 import org.itsrt.pipeline.plan.RunPlan;
 import org.itsrt.pipeline.plan.RunPlanYaml;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code --plan FILE} and {@code --print-plan}: a run plan as the base, and the plan shown instead of run. */
@@ -16,8 +17,8 @@ public final class PlanFileOptions {
                             + "options given beside it replace its fields")
     Path plan;
 
-    @Option(names = "--print-plan", description = "print the plan the other options make, as YAML, and run nothing")
-    boolean printPlan;
+    @Mixin
+    PrintPlanOption printPlan;
 
     /** The plan file's fields, or every default without one; options are set over it. */
     public RunPlan.Builder base() {
@@ -25,6 +26,6 @@ public final class PlanFileOptions {
     }
 
     public boolean printOnly() {
-        return printPlan;
+        return printPlan.given();
     }
 }

@@ -31,13 +31,18 @@ public final class WarmupOptions {
         return time;
     }
 
+    /** The warm-up as records, or null when given as a time or not at all. */
+    public Long records() {
+        return records;
+    }
+
     /** Whether a warm-up was given either way. */
     public boolean given() {
         return time != null || records != null;
     }
 
     /** Sets the warm-up given, if any, over the load's. */
-    void applyTo(LoadPlan.Builder load) {
+    public void applyTo(LoadPlan.Builder load) {
         LoadPlan.WARMUP.require(
                 time == null || records == null, "and --warmup-records are mutually exclusive: give one");
         if (time != null) {

@@ -7,7 +7,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.itsrt.experiment.run.RunResult;
+import org.itsrt.experiment.run.RowRun;
 import org.itsrt.probe.report.ProbeSummary;
 import org.itsrt.probe.report.RunReport;
 import org.itsrt.sched.linux.Proc;
@@ -17,7 +17,7 @@ public final class Environment {
 
     private Environment() {}
 
-    public static Map<String, String> facts(List<RunResult> results) {
+    public static Map<String, String> facts(List<RowRun> results) {
         Map<String, String> facts = new LinkedHashMap<>();
         facts.put("written", Instant.now().toString());
         facts.put("CPU", cpuModel());

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
-import org.itsrt.experiment.run.RunResult;
+import org.itsrt.experiment.run.RowRun;
 import org.itsrt.experiment.spec.ExperimentSpec;
 import org.itsrt.experiment.spec.ExperimentSpec.Row;
 import org.itsrt.probe.compare.CompareReport;
@@ -46,26 +46,26 @@ public final class ExperimentReport {
             Path out,
             ExperimentSpec spec,
             Path specFile,
-            List<RunResult> results,
+            List<RowRun> results,
             Map<String, String> environment,
             Path studyDir)
             throws IOException {
-        Map<Row, List<RunResult>> byRow = new LinkedHashMap<>();
+        Map<Row, List<RowRun>> byRow = new LinkedHashMap<>();
         for (Row row : spec.rows()) {
             byRow.put(row, new ArrayList<>());
         }
-        for (RunResult r : results) {
+        for (RowRun r : results) {
             byRow.get(r.row()).add(r);
         }
         String table = comparison(spec, byRow);
         Files.writeString(out.resolve(CSV), csv(results), StandardCharsets.UTF_8);
-        boolean plotted = budgetPlot(out, spec, byRow);
+        boolean plotted = budgetPlot(out, spec.name(), spec.slo(), byRow);
         List<Distribution> ecdfRows = new ArrayList<>();
         long windowNs = Duration.ofSeconds(1).toNanos();
         long sloNs = Math.round(spec.slo().windowP95Ms() * 1e6);
-        for (Map.Entry<Row, List<RunResult>> e : byRow.entrySet()) {
+        for (Map.Entry<Row, List<RowRun>> e : byRow.entrySet()) {
             if (!e.getValue().isEmpty()) {
-                RunResult first = e.getValue().get(0);
+                RowRun first = e.getValue().get(0);
                 ecdfRows.add(RunLatencies.read(first.dir().resolve("probe"), LatencyKind.FROM_INTENDED, windowNs, sloNs)
                         .withLabel(e.getKey().label() + " (rep 1)"));
             }
@@ -94,7 +94,7 @@ public final class ExperimentReport {
                 spec.records(),
                 fmt(spec.load().rateHz()),
                 spec.repetitions(),
-                spec.warmup().describe(spec.load().rateHz(), org.itsrt.producers.ProducerRun.STUDY_DETECTORS.size()),
+                spec.warmupDescription(),
                 fmt(spec.slo().p99Ms()),
                 fmt(spec.slo().maxMs()),
                 specFile));
@@ -125,7 +125,7 @@ public final class ExperimentReport {
             md.append("- `")
                     .append(row.label())
                     .append("`: ")
-                    .append(org.itsrt.experiment.backend.RowBackend.planAndJob(spec, row))
+                    .append(org.itsrt.pipeline.budget.Budgets.describeWithJob(row.plan()))
                     .append('\n');
         }
         md.append("\nWhat each run's backend set and measured: `runs/*/rep-*/applied.json`.\n\n");
@@ -137,7 +137,7 @@ public final class ExperimentReport {
         return table;
     }
 
-    static String comparison(ExperimentSpec spec, Map<Row, List<RunResult>> byRow) {
+    static String comparison(ExperimentSpec spec, Map<Row, List<RowRun>> byRow) {
         MarkdownTable t = new MarkdownTable(
                 List.of("row", "budget", "runs", "p50", "p99", "p99.9", "max", "SLO ratio", "throttled", "meets SLO"),
                 false,
@@ -150,8 +150,8 @@ public final class ExperimentReport {
                 true,
                 true,
                 false);
-        for (Map.Entry<Row, List<RunResult>> e : byRow.entrySet()) {
-            List<RunResult> runs = e.getValue();
+        for (Map.Entry<Row, List<RowRun>> e : byRow.entrySet()) {
+            List<RowRun> runs = e.getValue();
             Row row = e.getKey();
             String budget = Double.isNaN(row.utilization())
                     ? "-"
@@ -171,14 +171,14 @@ public final class ExperimentReport {
                     spread(runs, r -> r.steady().p99()),
                     spread(runs, r -> r.steady().p999()),
                     spread(runs, r -> r.steady().max()),
-                    percent(runs, RunResult::sloViolationRatio),
+                    percent(runs, RowRun::sloViolationRatio),
                     percent(runs, ExperimentReport::throttled),
                     met == runs.size() ? "yes" : met == 0 ? "no" : met + " of " + runs.size()));
         }
         return t.toString();
     }
 
-    private static String perRun(List<RunResult> results) {
+    private static String perRun(List<RowRun> results) {
         MarkdownTable t = new MarkdownTable(
                 List.of(
                         "row",
@@ -209,7 +209,7 @@ public final class ExperimentReport {
                 true,
                 true,
                 false);
-        for (RunResult r : results) {
+        for (RowRun r : results) {
             t.row(List.of(
                     r.row().label(),
                     Integer.toString(r.repetition()),
@@ -229,11 +229,11 @@ public final class ExperimentReport {
         return t.toString();
     }
 
-    static String csv(List<RunResult> results) {
+    static String csv(List<RowRun> results) {
         StringBuilder csv = new StringBuilder("row,budget_us,period_us,repetition,exit_code,count,p50_ms,p90_ms,p99_ms,"
                 + "p99_9_ms,max_ms,all_p99_ms,all_max_ms,slo_violation_ratio,lost,throttled_share,warmup_records,"
                 + "warmup_p99_ms,settled_after_s,folder\n");
-        for (RunResult r : results) {
+        for (RowRun r : results) {
             csv.append(String.join(
                             ",",
                             quote(r.row().label()),
@@ -265,14 +265,15 @@ public final class ExperimentReport {
      * p99 and max (mean over repetitions, each run as a dot) against the budget's share of a CPU,
      * one line per period: the same share with another period is another configuration.
      */
-    static boolean budgetPlot(Path out, ExperimentSpec spec, Map<Row, List<RunResult>> byRow) throws IOException {
-        Map<Long, List<Map.Entry<Row, List<RunResult>>>> byPeriod =
+    static boolean budgetPlot(Path out, String name, ExperimentSpec.Slo slo, Map<Row, List<RowRun>> byRow)
+            throws IOException {
+        Map<Long, List<Map.Entry<Row, List<RowRun>>>> byPeriod =
                 new java.util.TreeMap<>(java.util.Comparator.reverseOrder());
         List<Double> allX = new ArrayList<>();
         List<Double> dotsX = new ArrayList<>();
         List<Double> dotsP99 = new ArrayList<>();
         List<Double> dotsMax = new ArrayList<>();
-        for (Map.Entry<Row, List<RunResult>> e : byRow.entrySet()) {
+        for (Map.Entry<Row, List<RowRun>> e : byRow.entrySet()) {
             double u = e.getKey().utilization();
             if (Double.isNaN(u) || e.getValue().isEmpty()) {
                 continue;
@@ -280,7 +281,7 @@ public final class ExperimentReport {
             byPeriod.computeIfAbsent(e.getKey().periodUs(), k -> new ArrayList<>())
                     .add(e);
             allX.add(u * 100);
-            for (RunResult r : e.getValue()) {
+            for (RowRun r : e.getValue()) {
                 dotsX.add(u * 100);
                 dotsP99.add(r.steady().p99());
                 dotsMax.add(r.steady().max());
@@ -292,16 +293,16 @@ public final class ExperimentReport {
         XYChart chart = new XYChartBuilder()
                 .width(Charts.WIDTH)
                 .height(Charts.HEIGHT)
-                .title("Steady-state p99 and max against the budget (" + spec.name() + ")")
+                .title("Steady-state p99 and max against the budget (" + name + ")")
                 .xAxisTitle("budget, % of one CPU per CPU (budget / period)")
                 .yAxisTitle("latency (ms)")
                 .build();
         chart.getStyler().setYAxisLogarithmic(true);
-        for (Map.Entry<Long, List<Map.Entry<Row, List<RunResult>>>> period : byPeriod.entrySet()) {
+        for (Map.Entry<Long, List<Map.Entry<Row, List<RowRun>>>> period : byPeriod.entrySet()) {
             List<Double> x = new ArrayList<>();
             List<Double> p99 = new ArrayList<>();
             List<Double> max = new ArrayList<>();
-            for (Map.Entry<Row, List<RunResult>> e : period.getValue()) {
+            for (Map.Entry<Row, List<RowRun>> e : period.getValue()) {
                 x.add(e.getKey().utilization() * 100);
                 p99.add(mean(e.getValue(), r -> r.steady().p99()));
                 max.add(mean(e.getValue(), r -> r.steady().max()));
@@ -318,15 +319,9 @@ public final class ExperimentReport {
             chart.addSeries("max (each run)", dotsX, dotsMax)
                     .setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
         }
-        chart.addSeries(
-                        "SLO p99",
-                        List.of(minOf(allX), maxOf(allX)),
-                        List.of(spec.slo().p99Ms(), spec.slo().p99Ms()))
+        chart.addSeries("SLO p99", List.of(minOf(allX), maxOf(allX)), List.of(slo.p99Ms(), slo.p99Ms()))
                 .setMarker(SeriesMarkers.NONE);
-        chart.addSeries(
-                        "SLO max",
-                        List.of(minOf(allX), maxOf(allX)),
-                        List.of(spec.slo().maxMs(), spec.slo().maxMs()))
+        chart.addSeries("SLO max", List.of(minOf(allX), maxOf(allX)), List.of(slo.maxMs(), slo.maxMs()))
                 .setMarker(SeriesMarkers.NONE);
         Charts.save(chart, out, BUDGET_PLOT);
         return true;
@@ -360,24 +355,24 @@ public final class ExperimentReport {
         return v.stream().mapToDouble(Double::doubleValue).max().orElse(0);
     }
 
-    static double throttled(RunResult r) {
+    static double throttled(RowRun r) {
         Object share = r.applied().get("throttled_share");
         return share instanceof Number n ? n.doubleValue() : Double.NaN;
     }
 
-    private static double mean(List<RunResult> runs, ToDoubleFunction<RunResult> f) {
+    private static double mean(List<RowRun> runs, ToDoubleFunction<RowRun> f) {
         return runs.stream().mapToDouble(f).average().orElse(Double.NaN);
     }
 
     /** Mean, and [min-max] over repetitions when there is more than one. */
-    static String spread(List<RunResult> runs, ToDoubleFunction<RunResult> f) {
+    static String spread(List<RowRun> runs, ToDoubleFunction<RowRun> f) {
         DoubleSummaryStatistics s = runs.stream().mapToDouble(f).summaryStatistics();
         return runs.size() == 1
                 ? ms(s.getAverage())
                 : String.format(Locale.ROOT, "%s [%s-%s]", ms(s.getAverage()), ms(s.getMin()), ms(s.getMax()));
     }
 
-    private static String percent(List<RunResult> runs, ToDoubleFunction<RunResult> f) {
+    private static String percent(List<RowRun> runs, ToDoubleFunction<RowRun> f) {
         double m = mean(runs, f);
         return Double.isNaN(m) ? "-" : String.format(Locale.ROOT, "%.1f%%", m * 100);
     }

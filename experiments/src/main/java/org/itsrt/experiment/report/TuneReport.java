@@ -9,7 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.itsrt.experiment.run.RunResult;
+import org.itsrt.experiment.run.RowRun;
 import org.itsrt.experiment.spec.ExperimentSpec;
 import org.itsrt.experiment.spec.ExperimentSpec.Row;
 import org.itsrt.experiment.tune.BudgetSearch;
@@ -72,7 +72,7 @@ public final class TuneReport {
                 settings.maxRepetitions(),
                 base.records(),
                 ExperimentReport.fmt(base.load().rateHz()),
-                base.warmup().describe(base.load().rateHz(), org.itsrt.producers.ProducerRun.STUDY_DETECTORS.size()),
+                base.warmupDescription(),
                 baseFile));
         md.append("Searched, by noise-aware bisection (docs/experiments.md): ");
         List<String> searched = new ArrayList<>();
@@ -290,7 +290,7 @@ public final class TuneReport {
             }
             for (int i = 0; i < p.runs().size(); i++) {
                 TriedPoint.Run run = p.runs().get(i);
-                RunResult r = run.result();
+                RowRun r = run.result();
                 double throttled = ExperimentReport.throttled(r);
                 boolean first = i == 0;
                 t.row(List.of(
@@ -352,7 +352,7 @@ public final class TuneReport {
 
     /** One line per run: the point, its verdict and share, whether the run met the SLO, then runs.csv's columns. */
     static String csv(TuneResult result) {
-        List<RunResult> runs = new ArrayList<>();
+        List<RowRun> runs = new ArrayList<>();
         List<String> prefixes = new ArrayList<>();
         for (TriedPoint p : result.points()) {
             for (TriedPoint.Run run : p.runs()) {
@@ -376,30 +376,27 @@ public final class TuneReport {
         return csv.toString();
     }
 
+    /** {@link #write} with the environment facts of the runs measured. */
+    public static String writeWithEnvironment(
+            Path out, ExperimentSpec base, Path baseFile, BudgetSearch.Settings settings, TuneResult result)
+            throws IOException {
+        List<RowRun> runs = result.points().stream()
+                .flatMap(p -> p.runs().stream())
+                .map(TriedPoint.Run::result)
+                .toList();
+        return write(out, base, baseFile, settings, result, Environment.facts(runs));
+    }
+
     /** The experiment's plot with one row per point tried; false where fewer than two budgets were measured. */
     private static boolean plot(Path out, ExperimentSpec base, TuneResult result) throws IOException {
-        Map<Row, List<RunResult>> byPoint = new LinkedHashMap<>();
+        Map<Row, List<RowRun>> byPoint = new LinkedHashMap<>();
         for (TriedPoint p : result.points()) {
             for (TriedPoint.Run run : p.measuredRuns()) {
                 byPoint.computeIfAbsent(run.result().row(), k -> new ArrayList<>())
                         .add(run.result());
             }
         }
-        ExperimentSpec plotted = new ExperimentSpec(
-                base.name(),
-                base.description(),
-                base.backend(),
-                base.vcpus(),
-                List.copyOf(byPoint.keySet()),
-                base.load(),
-                base.records(),
-                1,
-                base.warmup(),
-                base.slo(),
-                base.interference(),
-                base.job(),
-                null);
-        return ExperimentReport.budgetPlot(out, plotted, byPoint);
+        return ExperimentReport.budgetPlot(out, base.name(), base.slo(), byPoint);
     }
 
     private static String relative(Path out, Path dir) {

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,21 +11,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicReference;
-import org.itsrt.cli.KafkaClientConfig;
-import org.itsrt.experiment.backend.RowBackend;
-import org.itsrt.experiment.backend.XenRowCommand;
 import org.itsrt.experiment.spec.ExperimentSpec;
 import org.itsrt.experiment.spec.ExperimentSpec.Row;
 import org.itsrt.pipeline.BudgetHook;
-import org.itsrt.pipeline.JobSpec;
-import org.itsrt.pipeline.LoadSpec;
 import org.itsrt.pipeline.PipelineRun;
 import org.itsrt.pipeline.RunSpec;
-import org.itsrt.pipeline.StackSpec;
-import org.itsrt.producers.ProducerRun;
-import org.itsrt.sched.linux.AppliedBudget;
+import org.itsrt.pipeline.budget.Budgets;
+import org.itsrt.pipeline.plan.OutputPlan;
+import org.itsrt.pipeline.plan.PlanRunner;
+import org.itsrt.pipeline.plan.RunPlan;
 import org.itsrt.sched.linux.InterferenceLoad;
 
 /**
@@ -38,92 +32,12 @@ import org.itsrt.sched.linux.InterferenceLoad;
  */
 public final class ExperimentRunner {
 
-    /**
-     * What every run of the pipeline is given besides the experiment: the readings, the model, the
-     * job jar, and where it runs - a fresh local broker and child cluster per run, or a broker and a
-     * cluster that already run.
-     *
-     * @param bootstrapServers a Kafka cluster that already runs (e.g. the messaging VM's), or null for a
-     *                         fresh local broker per run
-     * @param flinkRest        a Flink cluster that already runs (e.g. http://rt-vm:8081), or null for a fresh
-     *                         child cluster per run
-     * @param clusterPid       with {@code flinkRest}: the TaskManager's process on this host, which
-     *                         linux-* rows are applied to
-     * @param rowCommand       for xen-* rows: the command that applies a row where the job runs ({@link XenRowCommand})
-     * @param clusterDir       a cluster that {@code ./its cluster up} started: its brokers and JobManagers, rows
-     *                         applied to its first TaskManager; null otherwise
-     * @param kafkaConfig      a client properties file ({@code --kafka-config}) for every Kafka client of a run
-     *                         on a cluster that already runs
-     */
-    public record Pipeline(
-            Path data,
-            Path model,
-            Path jobJar,
-            String bootstrapServers,
-            URI flinkRest,
-            OptionalLong clusterPid,
-            String rowCommand,
-            Path clusterDir,
-            KafkaClientConfig kafkaConfig) {
-
-        public Pipeline {
-            if (kafkaConfig == null) {
-                kafkaConfig = KafkaClientConfig.none();
-            }
-        }
-
-        /** Without a client properties file: plaintext, no authentication. */
-        public Pipeline(
-                Path data,
-                Path model,
-                Path jobJar,
-                String bootstrapServers,
-                URI flinkRest,
-                OptionalLong clusterPid,
-                String rowCommand,
-                Path clusterDir) {
-            this(data, model, jobJar, bootstrapServers, flinkRest, clusterPid, rowCommand, clusterDir, null);
-        }
-
-        /** The same with a client properties file for every Kafka client ({@code --kafka-config}). */
-        public Pipeline withKafkaConfig(KafkaClientConfig config) {
-            return new Pipeline(
-                    data, model, jobJar, bootstrapServers, flinkRest, clusterPid, rowCommand, clusterDir, config);
-        }
-
-        /** A fresh local broker and child cluster per run, rows applied on this host. */
-        public static Pipeline local(Path data, Path model, Path jobJar) {
-            return new Pipeline(data, model, jobJar, null, null, OptionalLong.empty(), null, null);
-        }
-
-        /** The same, on the cluster that {@code ./its cluster up} started in {@code clusterDir} (null: none). */
-        public Pipeline onCluster(Path dir) {
-            return new Pipeline(
-                    data, model, jobJar, bootstrapServers, flinkRest, clusterPid, rowCommand, dir, kafkaConfig);
-        }
-
-        /** The stack one run starts or reaches. */
-        public StackSpec stack() throws java.io.IOException, InterruptedException {
-            if (clusterDir != null) {
-                return StackSpec.onCluster(clusterDir, jobJar, 1, Map.of()).withKafkaConfig(kafkaConfig);
-            }
-            StackSpec.Broker broker = bootstrapServers != null
-                    ? new StackSpec.Broker.Existing(bootstrapServers)
-                    : new StackSpec.Broker.Local(StackSpec.Broker.Local.DEFAULT_HEAP, List.of());
-            StackSpec.Cluster cluster = flinkRest != null
-                    ? new StackSpec.Cluster.Existing(flinkRest, jobJar, clusterPid)
-                    : new StackSpec.Cluster.Child(jobJar, List.of());
-            return new StackSpec(broker, cluster, 1, Map.of()).withKafkaConfig(kafkaConfig);
-        }
-    }
-
     private final ExperimentSpec spec;
-    private final Pipeline pipeline;
     private final PrintStream log;
 
-    public ExperimentRunner(ExperimentSpec spec, Pipeline pipeline, PrintStream log) {
+    /** @param spec the experiment, each row's plan as it runs (a command's options already over it) */
+    public ExperimentRunner(ExperimentSpec spec, PrintStream log) {
         this.spec = spec;
-        this.pipeline = pipeline;
         this.log = log;
     }
 
@@ -133,8 +47,8 @@ public final class ExperimentRunner {
      * machine) then falls on every row alike instead of on the rows that happen to run last.
      * Returns the runs in the order they ran; stops at the first run that fails.
      */
-    public List<RunResult> run(Path out) throws Exception {
-        List<RunResult> results = new ArrayList<>();
+    public List<RowRun> run(Path out) throws Exception {
+        List<RowRun> results = new ArrayList<>();
         int total = spec.rows().size() * spec.repetitions();
         int done = 0;
         long started = System.nanoTime();
@@ -150,8 +64,8 @@ public final class ExperimentRunner {
                         total,
                         row.label(),
                         rep,
-                        RowBackend.plan(spec, row));
-                RunResult result = runOne(row, rep, dir);
+                        Budgets.describe(row.budget()));
+                RowRun result = runOne(row, rep, dir);
                 results.add(result);
                 done++;
                 double perRunS = (System.nanoTime() - started) / 1e9 / done;
@@ -183,44 +97,20 @@ public final class ExperimentRunner {
      * One run of {@code row} into {@code dir}, as {@link #run} does for each row and repetition;
      * for callers that choose the next row from the results so far ({@code ./its tune}).
      */
-    public RunResult runOnce(Row row, int repetition, Path dir) throws Exception {
+    public RowRun runOnce(Row row, int repetition, Path dir) throws Exception {
         return runOne(row, repetition, dir);
     }
 
-    private RunResult runOne(Row row, int rep, Path dir) throws Exception {
+    private RowRun runOne(Row row, int rep, Path dir) throws Exception {
         Files.createDirectories(dir);
-        RowBackend.RowApplier applier = RowBackend.applier(spec, row, pipeline.rowCommand());
+        RunPlan plan =
+                row.plan().toBuilder().output(OutputPlan.builder().dir(dir)).build();
+        PlanRunner.Prepared prepared = PlanRunner.prepare(plan);
         AtomicReference<Map<String, Object>> facts = new AtomicReference<>(Map.of());
-        BudgetHook budget = pid -> {
-            AppliedBudget applied = applier.apply(pid);
-            log.println("experiment " + spec.name() + ": applied " + applied.description());
-            return () -> {
-                // Facts first: after close the group is gone.
-                Map<String, Object> during = new LinkedHashMap<>(applied.facts());
-                facts.set(during);
-                applied.close();
-                during.putAll(applied.restoreFacts());
-                facts.set(during);
-            };
-        };
-        long warmupRecords = spec.warmup().recordsAt(spec.load().rateHz(), ProducerRun.STUDY_DETECTORS.size());
-        LoadSpec load = new LoadSpec(
-                pipeline.data(),
-                ProducerRun.STUDY_DETECTORS,
-                spec.load().rateHz(),
-                spec.records(),
-                spec.warmup().steadyAfterDuration(),
-                spec.slo().windowP95Ms(),
-                Map.of(),
-                Map.of(),
-                warmupRecords);
-        JobSpec job = new JobSpec(pipeline.model(), row.identity(), row.jobOptions(spec.job()));
+        BudgetHook budget = Budgets.hook(plan.budget(), facts, log);
         org.itsrt.pipeline.RunResult run;
         try (InterferenceLoad load0 = startInterference()) {
-            StackSpec stack = row.cpuLatencyUs() == null
-                    ? pipeline.stack()
-                    : pipeline.stack().withCpuLatencyUs(row.cpuLatencyUs());
-            run = new PipelineRun(log).run(new RunSpec(stack, load, job, budget, dir));
+            run = new PipelineRun(log).run(new RunSpec(prepared.stack(), prepared.load(), prepared.job(), budget, dir));
             if (load0 != null) {
                 Map<String, Object> withLoad = new LinkedHashMap<>(facts.get());
                 withLoad.put("interference", load0.facts());
@@ -228,7 +118,7 @@ public final class ExperimentRunner {
             }
         }
         writeApplied(dir, row, run.exitCode(), facts.get());
-        return RunResult.of(row, rep, dir, run.exitCode(), run.probe(), facts.get());
+        return RowRun.of(row, rep, dir, run.exitCode(), run.probe(), facts.get());
     }
 
     private InterferenceLoad startInterference() {
@@ -250,9 +140,9 @@ public final class ExperimentRunner {
         json.put("backend", spec.backend().yamlName);
         json.put("row", row.label());
         json.put("exit_code", exit);
-        json.put("plan", RowBackend.plan(spec, row));
+        json.put("plan", Budgets.describe(row.budget()));
         json.put("identity", row.identity());
-        json.put("job_options", row.jobOptions(spec.job()));
+        json.put("job_options", row.jobOptions());
         json.put("cpu_latency_us", row.cpuLatencyUs());
         json.put("facts", facts);
         new ObjectMapper()
@@ -264,8 +154,8 @@ public final class ExperimentRunner {
      * The runs already in a results folder, for rewriting its report (new plots, the study's
      * files added) without running anything again. Runs without a probe report are left out.
      */
-    public static List<RunResult> readExisting(ExperimentSpec spec, Path out) throws IOException {
-        List<RunResult> results = new ArrayList<>();
+    public static List<RowRun> readExisting(ExperimentSpec spec, Path out) throws IOException {
+        List<RowRun> results = new ArrayList<>();
         ObjectMapper json = new ObjectMapper();
         for (int i = 0; i < spec.rows().size(); i++) {
             Row row = spec.rows().get(i);
@@ -284,7 +174,7 @@ public final class ExperimentRunner {
                             new com.fasterxml.jackson.core.type.TypeReference<Map<String, Object>>() {});
                     exit = node.path("exit_code").asInt(0);
                 }
-                results.add(RunResult.read(row, rep, dir, exit, facts == null ? Map.of() : facts));
+                results.add(RowRun.read(row, rep, dir, exit, facts == null ? Map.of() : facts));
             }
         }
         return results;

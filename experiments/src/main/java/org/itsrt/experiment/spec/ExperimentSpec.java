@@ -1,157 +1,135 @@
 package org.itsrt.experiment.spec;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
-import org.itsrt.cli.BadDurationException;
 import org.itsrt.cli.Durations;
-import org.itsrt.producers.ProducerRun;
-import org.itsrt.sched.budget.LinuxLimits;
+import org.itsrt.pipeline.plan.BudgetPlan;
+import org.itsrt.pipeline.plan.LoadPlan;
+import org.itsrt.pipeline.plan.RunPlan;
+import org.itsrt.pipeline.plan.RunPlanYaml;
 
 /**
- * One experiment file (docs/design.md, D5): a scheduler backend and its parameter rows, the load, the
- * records per run, repetitions, warm-up and the SLO. Read with {@link #read(Path)}, which checks
- * every field and names the file and the field of the first thing wrong.
+ * One experiment file (docs/design.md, D5): a base run plan and its rows, each row the same plan
+ * with some of its fields replaced (in the same schema as {@code ./its demo --print-plan}), run in
+ * rounds of repetitions and judged against one SLO. Read with {@link #read(Path)}, which checks
+ * every field and names the file, the field and its line of the first thing wrong in each part.
+ *
+ * <pre>
+ * name: linux-budgets
+ * plan:                      # the base plan of every row
+ *   stack: {flink: {mode: child}}
+ *   load: {records: 6000, warmup_records: 1800}
+ *   budget: {backend: linux-cgroup, vcpus: 2}
+ * rows:                      # a label and the fields a row replaces
+ *   - budget: {budget_us: 76750, period_us: 100000}
+ * </pre>
  *
  * @param name         a short name, used for the results folder
  * @param description  what the experiment asks, in words
- * @param backend      which backend applies the rows
- * @param vcpus        the real-time side's CPUs: a row's budget is per CPU, as in Xen's per-vCPU RTDS
- * @param rows         the configurations to compare, in order
- * @param load         rate of each of the six detector producers
- * @param records      records measured per run
+ * @param rows         the configurations to compare, in order, each a whole run plan
  * @param repetitions  runs per row (fresh broker and cluster each)
- * @param warmup       each run's warm-up phase and steady-state cut (YAML {@code warmup},
- *                     {@code warmup_records}, {@code steady_after}), checked by {@link #read}
  * @param slo          what a row must meet
  * @param interference optional background load beside the job
- * @param job          job options, passed as {@code --KEY VALUE}
- * @param study        where the study's raw latency files are, to overlay them ("auto": the folder of the study's raw files beside the checkout, when present)
+ * @param study        where the study's raw latency files are, to overlay them ("auto": the folder
+ *                     of the study's raw files beside the checkout, when present)
  */
 public record ExperimentSpec(
         String name,
         String description,
-        Backend backend,
-        int vcpus,
         List<Row> rows,
-        Load load,
-        long records,
         int repetitions,
-        Warmup warmup,
         Slo slo,
         Interference interference,
-        Map<String, String> job,
         String study) {
 
-    /** Where the rows are applied; see docs/scheduling.md. */
-    public enum Backend {
-        NONE("none"),
-        LINUX_CGROUP("linux-cgroup"),
-        LINUX_DEADLINE("linux-deadline"),
-        XEN_RTDS("xen-rtds"),
-        XEN_CREDIT("xen-credit"),
-        XEN_CREDIT2("xen-credit2");
-
-        public final String yamlName;
-
-        Backend(String yamlName) {
-            this.yamlName = yamlName;
-        }
-
-        static Backend of(String name) {
-            for (Backend b : values()) {
-                if (b.yamlName.equals(name)) {
-                    return b;
-                }
-            }
-            return null;
-        }
-
-        boolean isXen() {
-            return yamlName.startsWith("xen-");
+    public ExperimentSpec {
+        rows = List.copyOf(rows);
+        if (rows.isEmpty()) {
+            throw new SpecException("an experiment needs at least one row");
         }
     }
 
     /**
-     * One configuration.
+     * One configuration: a label and the whole plan of its runs.
      *
-     * @param label     row name in reports, e.g. {@code 76750/100000}
-     * @param budgetUs  CPU time per period: per CPU of the real-time side (linux-cgroup: the group
-     *                  gets vcpus x budget), or per selected thread (linux-deadline: its runtime)
-     * @param periodUs  the period (linux-deadline: also the deadline)
-     * @param cpus      optional cpuset (linux-cgroup), e.g. {@code 1} or {@code 0-1}
-     * @param threads   linux-deadline: regex over thread names (comm) of the job's process
-     * @param xenRow    a row of xen-configs/study-rows.tsv, applied by xen-configs/apply-row.sh
-     * @param identity  run the identity job (the stack's floor: parse, then advice without predict
-     *                  and route) instead of the job, so that one file measures both
-     * @param job       this row's job options, over the file's {@code job:} (a lever such as the
-     *                  engine, measured in the same rounds as the rows without it)
-     * @param cpuLatencyUs a CPU latency request this host holds during the row's runs (0: idle CPUs
-     *                  poll instead of halting), or null for none; a host lever measured beside the
-     *                  rows without it
+     * @param label row name in reports, e.g. {@code 76750/100000}
+     * @param plan  the base plan with the row's fields over it
      */
-    public record Row(
-            String label,
-            Long budgetUs,
-            Long periodUs,
-            String cpus,
-            String threads,
-            String xenRow,
-            boolean identity,
-            Map<String, String> job,
-            Integer cpuLatencyUs) {
+    public record Row(String label, RunPlan plan) {
 
-        public Row {
-            job = Collections.unmodifiableMap(new LinkedHashMap<>(job));
+        /** The same row with its plan changed, e.g. by a command line's options. */
+        public Row withPlan(UnaryOperator<RunPlan> change) {
+            return new Row(label, change.apply(plan));
         }
 
-        /** A row that runs the job with the file's options. */
-        public Row(String label, Long budgetUs, Long periodUs, String cpus, String threads, String xenRow) {
-            this(label, budgetUs, periodUs, cpus, threads, xenRow, false, Map.of(), null);
+        public BudgetPlan budget() {
+            return plan.budget();
         }
 
-        /** The job options of a run of this row: the file's, then this row's over them. */
-        public Map<String, String> jobOptions(Map<String, String> fileOptions) {
-            Map<String, String> merged = new LinkedHashMap<>(fileOptions);
-            merged.putAll(job);
-            return Collections.unmodifiableMap(merged);
+        public Long budgetUs() {
+            return plan.budget().budgetUs();
+        }
+
+        public Long periodUs() {
+            return plan.budget().periodUs();
+        }
+
+        public String cpus() {
+            return plan.budget().cpus();
+        }
+
+        public String threads() {
+            return plan.budget().threads();
+        }
+
+        public String xenRow() {
+            return plan.budget().xenRow();
+        }
+
+        public boolean identity() {
+            return plan.job().identity();
+        }
+
+        public Map<String, String> jobOptions() {
+            return plan.job().options();
+        }
+
+        public Integer cpuLatencyUs() {
+            return plan.stack().cpuLatencyUs();
         }
 
         /** Share of one CPU per CPU of the real-time side, where the row sets a budget. */
         public double utilization() {
-            return budgetUs != null && periodUs != null ? (double) budgetUs / periodUs : Double.NaN;
+            return plan.budget().utilization();
         }
     }
-
-    /** @param rateHz records per second per detector producer */
-    public record Load(double rateHz) {}
 
     /**
      * @param p99Ms       a run meets the SLO when its steady-state p99 ...
      * @param maxMs       ... and its steady-state max stay within these
-     * @param windowP95Ms the probe's windowed-p95 SLO for the violation ratio
+     * @param windowP95Ms the probe's windowed-p95 SLO for the violation ratio (the plans' load.slo_ms)
      */
     public record Slo(double p99Ms, double maxMs, double windowP95Ms) {}
 
@@ -162,45 +140,47 @@ public record ExperimentSpec(
      */
     public record Interference(String kind, int threads, String cpus) {}
 
-    /**
-     * A run's warm-up: flagged records the producers send before the measured ones, kept out of
-     * every measured figure by the probe, given as a time ({@code warmup}, e.g. {@code 60s}, in
-     * {@link Durations} syntax) or as records in all ({@code warmupRecords}), never both; and the
-     * steady-state cut within the measured records ({@code steadyAfter}).
-     *
-     * @param time        the warm-up as written, null when given as records
-     * @param records     the warm-up in records, null when given as a time
-     * @param steadyAfter the steady-state cut as written; null for none: the warm-up phase keeps
-     *                    the start out (and {@code warmup: 0s} then runs as such a file always did)
-     */
-    public record Warmup(String time, Long records, String steadyAfter) {
+    /** The backend of every row (one per experiment, checked by {@link #read}). */
+    public BudgetPlan.Backend backend() {
+        return rows.get(0).budget().backend();
+    }
 
-        /** The default: a 60-s warm-up, as a full demo run's. */
-        public static final Warmup DEFAULT = new Warmup("60s", null, null);
+    /** The real-time side's CPUs of every row. */
+    public int vcpus() {
+        return rows.get(0).budget().vcpus();
+    }
 
-        /** Warm-up records in all for {@code detectors} producers at {@code rateHz} each. */
-        public long recordsAt(double rateHz, int detectors) {
-            if (records != null) {
-                return records;
-            }
-            return ProducerRun.warmupRecordsOf(Durations.parse(time, "warmup"), rateHz, detectors);
-        }
+    /** The first row's load: what the reports' headings describe. */
+    public LoadPlan load() {
+        return rows.get(0).plan().load();
+    }
 
-        /** The steady-state cut: as given, else none. */
-        public Duration steadyAfterDuration() {
-            return steadyAfter != null ? Durations.parse(steadyAfter, "steady_after") : Duration.ZERO;
-        }
+    /** Records measured per run, as the first row's load has them. */
+    public long records() {
+        return load().records();
+    }
 
-        /** As reports print it, e.g. {@code 60s warm-up, steady state from 0s}. */
-        public String describe(double rateHz, int detectors) {
-            long n = recordsAt(rateHz, detectors);
-            String phase = n == 0
-                    ? "no warm-up"
-                    : (time != null
-                            ? String.format(java.util.Locale.ROOT, "%s warm-up (%,d records)", time, n)
-                            : String.format(java.util.Locale.ROOT, "%,d warm-up records", n));
-            return phase + ", steady state from " + Durations.format(steadyAfterDuration());
-        }
+    /** The first row's warm-up and steady-state cut, as reports print them, e.g. {@code 60s warm-up (3,600 records), steady state from 0s}. */
+    public String warmupDescription() {
+        LoadPlan load = load();
+        String phase = load.warmupRecords() == 0
+                ? "no warm-up"
+                : String.format(
+                        Locale.ROOT,
+                        "%s warm-up (%,d records)",
+                        Durations.format(load.warmupDuration()),
+                        load.warmupRecords());
+        return phase + ", steady state from " + Durations.format(load.steadyAfter());
+    }
+
+    /** The same experiment with other rows (a tune's points, a command line's overrides). */
+    public ExperimentSpec withRows(List<Row> others) {
+        return new ExperimentSpec(name, description, others, repetitions, slo, interference, study);
+    }
+
+    /** The same experiment judged against another SLO. */
+    public ExperimentSpec withSlo(Slo other) {
+        return new ExperimentSpec(name, description, rows, repetitions, other, interference, study);
     }
 
     /** Reads and checks an experiment file; every error names the file and the field. */
@@ -208,18 +188,24 @@ public record ExperimentSpec(
         if (!Files.isRegularFile(file)) {
             throw new SpecException(file + ": no such experiment file");
         }
+        String yaml;
+        try {
+            yaml = Files.readString(file);
+        } catch (IOException e) {
+            throw new SpecException(file + ": cannot be read: " + e.getMessage());
+        }
         Raw raw;
         try {
-            raw = MAPPER.readValue(file.toFile(), Raw.class);
+            raw = MAPPER.readValue(yaml, Raw.class);
         } catch (UnrecognizedPropertyException e) {
-            throw new SpecException(file + keyAt(file, e) + ": " + path(e) + ": unknown key; known keys here: "
+            throw new SpecException(file + at(e, yaml) + ": " + path(e) + ": unknown key; known keys here: "
                     + e.getKnownPropertyIds().stream()
                             .map(String::valueOf)
                             .sorted()
                             .toList());
         } catch (MismatchedInputException e) {
             String expected = e.getTargetType() == null ? "" : "expected " + typeName(e.getTargetType()) + "; ";
-            throw new SpecException(file + at(e) + ": " + path(e) + ": " + expected + e.getOriginalMessage());
+            throw new SpecException(file + at(e, yaml) + ": " + path(e) + ": " + expected + e.getOriginalMessage());
         } catch (JsonMappingException e) {
             if (e.getCause() instanceof JsonParseException syntax) {
                 // Databind wraps what the YAML parser could not read while it was in a field.
@@ -230,13 +216,20 @@ public record ExperimentSpec(
                     file + at(e) + (where.isEmpty() ? "" : ": " + where) + ": " + e.getOriginalMessage());
         } catch (JsonProcessingException e) {
             throw new SpecException(file + at(e) + ": not valid YAML: " + e.getOriginalMessage());
-        } catch (IOException e) {
-            throw new SpecException(file + ": cannot be read: " + e.getMessage());
         }
         if (raw == null) {
             throw new SpecException(file + ": empty file");
         }
-        return raw.check(file);
+        return raw.check(file, yaml);
+    }
+
+    /** Where the file has the key Jackson was reading, else where Jackson stopped. */
+    private static String at(JsonMappingException e, String yaml) {
+        List<Object> path = e.getPath().stream()
+                .map(r -> r.getFieldName() != null ? (Object) r.getFieldName() : (Object) r.getIndex())
+                .toList();
+        String key = RunPlanYaml.locate(yaml, path);
+        return key.isEmpty() ? at(e) : key;
     }
 
     /** Where in the file Jackson stopped, as {@code : line L, column C}; empty when it does not say. */
@@ -247,33 +240,7 @@ public record ExperimentSpec(
                 : ": line " + location.getLineNr() + ", column " + location.getColumnNr();
     }
 
-    /**
-     * Where an unknown key is. Jackson reports it where it stopped, after the key's value; the
-     * key itself is on that line (or, for a block value, on the first line of it), where the
-     * column is the key's own.
-     */
-    private static String keyAt(Path file, UnrecognizedPropertyException e) {
-        JsonLocation location = e.getLocation();
-        if (location == null || location.getLineNr() < 1) {
-            return "";
-        }
-        Pattern key =
-                Pattern.compile("(?:^|[\\s{,-])(" + Pattern.quote(String.valueOf(e.getPropertyName())) + ")\\s*:");
-        try {
-            List<String> lines = Files.readAllLines(file);
-            for (int line = Math.min(location.getLineNr(), lines.size()); line >= 1; line--) {
-                Matcher m = key.matcher(lines.get(line - 1));
-                if (m.find()) {
-                    return ": line " + line + ", column " + (m.start(1) + 1);
-                }
-            }
-        } catch (IOException ignored) {
-            // The file was read a moment ago; without it, Jackson's own position still helps.
-        }
-        return at(e);
-    }
-
-    /** The field Jackson was reading, e.g. {@code rows[1].budget_us}. */
+    /** The field Jackson was reading, e.g. {@code slo.p99_ms}. */
     private static String path(JsonMappingException e) {
         return e.getPath().stream()
                 .map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
@@ -288,14 +255,14 @@ public record ExperimentSpec(
         if (type == Double.class || type == double.class) {
             return "a number";
         }
-        if (type == Boolean.class || type == boolean.class) {
-            return "true or false";
-        }
         if (type == String.class) {
             return "a string";
         }
         if (List.class.isAssignableFrom(type)) {
             return "a list";
+        }
+        if (JsonNode.class.isAssignableFrom(type)) {
+            return "a mapping of keys to values";
         }
         return "a " + type.getSimpleName();
     }
@@ -304,93 +271,73 @@ public record ExperimentSpec(
             .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
-    /** The file as written, before it is checked. */
+    /** The file as written, before it is checked; the plan and the rows stay YAML trees until merged. */
     static final class Raw {
         public String name;
         public String description = "";
-        public String backend;
-        public Integer vcpus = 2;
-        public List<RawRow> rows;
-        public RawLoad load = new RawLoad();
-        public Long records;
+        public ObjectNode plan;
+        public List<JsonNode> rows;
         public Integer repetitions = 1;
-        public String warmup;
-        public Long warmupRecords;
-        public String steadyAfter;
         public RawSlo slo = new RawSlo();
         public RawInterference interference;
-        public Map<String, String> job = new LinkedHashMap<>();
         public String study;
 
-        ExperimentSpec check(Path file) {
+        ExperimentSpec check(Path file, String yaml) {
             Problems p = new Problems(file);
             p.require(
                     name != null && name.matches("[A-Za-z0-9._-]+"),
                     "name",
                     "a name of letters, digits, '.', '_' or '-' is required, got " + name);
-            Backend b = backend == null ? null : Backend.of(backend);
-            p.require(
-                    b != null,
-                    "backend",
-                    "one of "
-                            + List.of("none", "linux-cgroup", "linux-deadline", "xen-rtds", "xen-credit", "xen-credit2")
-                            + " is required, got " + backend);
-            p.require(vcpus != null && vcpus >= 1, "vcpus", "must be >= 1, got " + vcpus);
-            p.require(records != null && records > 0, "records", "must be > 0, got " + records);
             p.require(repetitions != null && repetitions >= 1, "repetitions", "must be >= 1, got " + repetitions);
             p.require(
-                    load != null && load.rateHz != null && load.rateHz > 0,
-                    "load.rate_hz",
-                    "must be > 0, got " + (load == null ? null : load.rateHz));
-            if (warmup != null && warmupRecords != null) {
-                p.fail("warmup", "give warmup (a time) or warmup_records (a count), not both");
-            }
-            if (warmup != null) {
-                try {
-                    Durations.parse(warmup, "warmup");
-                } catch (BadDurationException e) {
-                    p.fail("warmup", e.detail());
-                }
-            }
-            p.require(
-                    warmupRecords == null || warmupRecords >= 0,
-                    "warmup_records",
-                    "must be >= 0, got " + warmupRecords);
-            if (steadyAfter != null) {
-                try {
-                    Durations.parse(steadyAfter, "steady_after");
-                } catch (BadDurationException e) {
-                    p.fail("steady_after", e.detail());
-                }
-            }
-            p.require(
-                    slo != null && slo.p99Ms > 0 && slo.maxMs > 0 && slo.windowP95Ms > 0,
+                    slo != null && slo.p99Ms > 0 && slo.maxMs > 0,
                     "slo",
-                    "p99_ms, max_ms and window_p95_ms must be > 0");
+                    "p99_ms and max_ms must be > 0 (the probe's window SLO is the plan's load.slo_ms)");
             p.require(rows != null && !rows.isEmpty(), "rows", "at least one row is required");
             List<Row> checked = new ArrayList<>();
-            if (rows != null && b != null) {
+            ObjectNode base = plan != null ? plan : JsonNodeFactory.instance.objectNode();
+            if (rows != null) {
                 Set<String> labels = new HashSet<>();
                 for (int i = 0; i < rows.size(); i++) {
-                    RawRow r = rows.get(i);
                     String at = "rows[" + i + "]";
-                    if (r == null) {
-                        p.fail(at, "empty row");
+                    if (!(rows.get(i) instanceof ObjectNode row)) {
+                        p.fail(at, "a row is a mapping: a label and the plan fields it replaces");
                         continue;
                     }
-                    String label = r.label != null ? r.label : defaultLabel(r);
-                    p.require(labels.add(label), at + ".label", "duplicate label " + label);
-                    r.check(b, at, p);
-                    checked.add(new Row(
-                            label,
-                            r.budgetUs,
-                            r.periodUs,
-                            r.cpus,
-                            r.threads,
-                            r.xenRow,
-                            Boolean.TRUE.equals(r.identity),
-                            r.job == null ? Map.of() : r.job,
-                            r.cpuLatencyUs));
+                    ObjectNode fields = row.deepCopy();
+                    JsonNode label = fields.remove("label");
+                    if (label != null && !label.isTextual()) {
+                        p.fail(at + ".label", "expected a string, got " + label);
+                        continue;
+                    }
+                    RunPlan rowPlan;
+                    try {
+                        rowPlan = RunPlanYaml.fromTree(
+                                merge(base.deepCopy(), fields),
+                                yaml,
+                                file.toString(),
+                                List.of(List.of("rows", i), List.of("plan")));
+                    } catch (IllegalArgumentException e) {
+                        p.add(e.getMessage());
+                        continue;
+                    }
+                    p.require(
+                            rowPlan.phases().run() == org.itsrt.pipeline.plan.PhasePlan.Run.ONE
+                                    && !rowPlan.phases().profile(),
+                            at + ".phases",
+                            "a row is one run, not profiled; its rounds and repetitions are the experiment's");
+                    String name = label != null ? label.asText() : defaultLabel(rowPlan);
+                    p.require(labels.add(name), at + ".label", "duplicate label " + name);
+                    if (!checked.isEmpty()) {
+                        BudgetPlan first = checked.get(0).budget();
+                        p.require(
+                                rowPlan.budget().backend() == first.backend()
+                                        && rowPlan.budget().vcpus() == first.vcpus(),
+                                at + ".budget",
+                                "every row of an experiment has one backend and one vcpus, the first row's: "
+                                        + first.backend().yamlName + ", " + first.vcpus());
+                    }
+                    checked.add(new Row(name, rowPlan));
                 }
             }
             if (interference != null) {
@@ -404,113 +351,44 @@ public record ExperimentSpec(
             return new ExperimentSpec(
                     name,
                     description,
-                    b,
-                    vcpus,
-                    List.copyOf(checked),
-                    new Load(load.rateHz),
-                    records,
+                    checked,
                     repetitions,
-                    warmup == null && warmupRecords == null
-                            ? new Warmup(Warmup.DEFAULT.time(), null, steadyAfter)
-                            : new Warmup(warmup, warmupRecords, steadyAfter),
-                    new Slo(slo.p99Ms, slo.maxMs, slo.windowP95Ms),
+                    new Slo(slo.p99Ms, slo.maxMs, checked.get(0).plan().load().sloMs()),
                     interference == null
                             ? null
                             : new Interference(interference.kind, interference.threads, interference.cpus),
-                    // In the file's order: the job gets its options in the order they were written.
-                    Collections.unmodifiableMap(new LinkedHashMap<>(job == null ? Map.of() : job)),
                     study);
         }
 
-        private static String defaultLabel(RawRow r) {
-            if (r.xenRow != null) {
-                return r.xenRow;
-            }
-            if (r.budgetUs != null && r.periodUs != null) {
-                return r.budgetUs + "/" + r.periodUs + (Boolean.TRUE.equals(r.identity) ? " identity" : "");
-            }
-            return Boolean.TRUE.equals(r.identity) ? "identity floor" : "baseline";
-        }
-    }
-
-    static final class RawRow {
-        public String label;
-        public Long budgetUs;
-        public Long periodUs;
-        public String cpus;
-        public String threads;
-        public String xenRow;
-        public Boolean identity;
-        public Map<String, String> job;
-        public Integer cpuLatencyUs;
-
-        void check(Backend backend, String at, Problems p) {
-            p.require(
-                    cpuLatencyUs == null || cpuLatencyUs >= 0,
-                    at + ".cpu_latency_us",
-                    "microseconds >= 0 are required (0: idle CPUs poll), got " + cpuLatencyUs);
-            switch (backend) {
-                case NONE ->
-                    p.require(
-                            budgetUs == null && periodUs == null && xenRow == null,
-                            at,
-                            "backend none takes no budget_us, period_us or xen_row");
-                case LINUX_CGROUP, LINUX_DEADLINE -> {
-                    boolean cgroup = backend == Backend.LINUX_CGROUP;
-                    // The kernel's own limits, as the backends check them (LinuxLimits).
-                    long minPeriod = cgroup ? LinuxLimits.CFS_MIN_PERIOD_US : LinuxLimits.DL_DEFAULT_PERIOD_MIN_US;
-                    long maxPeriod = cgroup ? LinuxLimits.CFS_MAX_PERIOD_US : LinuxLimits.DL_DEFAULT_PERIOD_MAX_US;
-                    long minBudget = cgroup ? LinuxLimits.CFS_MIN_QUOTA_US : 1;
-                    p.require(
-                            periodUs != null && periodUs >= minPeriod && periodUs <= maxPeriod,
-                            at + ".period_us",
-                            minPeriod + ".." + maxPeriod + " us is required, got " + periodUs);
-                    p.require(
-                            budgetUs != null && budgetUs >= minBudget && (periodUs == null || budgetUs <= periodUs),
-                            at + ".budget_us",
-                            minBudget + " us..period_us is required (per CPU" + (cgroup ? "" : " thread") + "), got "
-                                    + budgetUs);
-                    if (!cgroup && budgetUs != null && periodUs != null) {
-                        String problem = LinuxLimits.deadlineProblem(budgetUs * 1000, periodUs * 1000, periodUs * 1000);
-                        p.require(problem == null, at, String.valueOf(problem));
-                    }
-                    p.require(xenRow == null, at + ".xen_row", "only xen-* backends take xen_row");
-                    p.require(cgroup || cpus == null, at + ".cpus", "only linux-cgroup rows pin to cpus");
-                    p.require(!cgroup || threads == null, at + ".threads", "only linux-deadline rows select threads");
+        /** {@code row}'s fields over {@code base}'s, mappings merged key by key, anything else replaced. */
+        private static ObjectNode merge(ObjectNode base, ObjectNode row) {
+            row.fields().forEachRemaining(field -> {
+                JsonNode mine = base.get(field.getKey());
+                if (mine instanceof ObjectNode mapping && field.getValue() instanceof ObjectNode over) {
+                    merge(mapping, over);
+                } else {
+                    base.set(field.getKey(), field.getValue());
                 }
-                default ->
-                    p.require(
-                            xenRow != null && budgetUs == null && periodUs == null,
-                            at + ".xen_row",
-                            "a row name of xen-configs/study-rows.tsv (and nothing else) is required for "
-                                    + backend.yamlName);
-            }
-            if (threads != null) {
-                try {
-                    java.util.regex.Pattern.compile(threads);
-                } catch (java.util.regex.PatternSyntaxException e) {
-                    p.fail(at + ".threads", "not a regular expression: " + e.getDescription());
-                }
-            }
-            if (cpus != null) {
-                p.require(
-                        cpus.matches("\\d+(-\\d+)?(,\\d+(-\\d+)?)*"),
-                        at + ".cpus",
-                        "a CPU list like 1 or 0-1 or 0,2, got " + cpus);
-            }
+            });
+            return base;
         }
-    }
 
-    static final class RawLoad {
-        public Double rateHz = 10.0;
+        private static String defaultLabel(RunPlan plan) {
+            BudgetPlan budget = plan.budget();
+            boolean identity = plan.job().identity();
+            if (budget.xenRow() != null) {
+                return budget.xenRow();
+            }
+            if (budget.budgetUs() != null && budget.periodUs() != null) {
+                return budget.budgetUs() + "/" + budget.periodUs() + (identity ? " identity" : "");
+            }
+            return identity ? "identity floor" : "baseline";
+        }
     }
 
     static final class RawSlo {
         public double p99Ms = 20;
         public double maxMs = 50;
-
-        @JsonProperty("window_p95_ms")
-        public double windowP95Ms = 20;
     }
 
     static final class RawInterference {
@@ -536,6 +414,11 @@ public record ExperimentSpec(
 
         void fail(String field, String message) {
             problems.add(file + ": " + field + ": " + message);
+        }
+
+        /** A problem already named with its file and place. */
+        void add(String located) {
+            problems.add(located);
         }
 
         void throwIfAny() {

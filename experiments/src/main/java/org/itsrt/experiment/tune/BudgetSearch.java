@@ -2,7 +2,7 @@ package org.itsrt.experiment.tune;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.itsrt.experiment.run.RunResult;
+import org.itsrt.experiment.run.RowRun;
 import org.itsrt.experiment.tune.TuneResult.PeriodOutcome;
 import org.itsrt.experiment.tune.TuneResult.Status;
 
@@ -59,7 +59,7 @@ public final class BudgetSearch {
         /**
          * @param runsLeftAtMost runs still to come if no later point is noisy
          */
-        default void ran(int point, long budgetUs, long periodUs, RunResult run, boolean metSlo, int runsLeftAtMost) {}
+        default void ran(int point, long budgetUs, long periodUs, RowRun run, boolean metSlo, int runsLeftAtMost) {}
 
         default void tried(TriedPoint point) {}
     }
@@ -90,7 +90,7 @@ public final class BudgetSearch {
     }
 
     /** Whether a run met the SLO: it measured, every record arrived, steady-state p99 and max within bounds. */
-    public static boolean meetsSlo(RunResult run, double sloP99Ms, double sloMaxMs) {
+    public static boolean meetsSlo(RowRun run, double sloP99Ms, double sloMaxMs) {
         return run.meets(sloP99Ms, sloMaxMs) && run.lost() == 0;
     }
 
@@ -232,7 +232,7 @@ public final class BudgetSearch {
                 running = new Running(number, range, budgetUs, rep, planned, List.copyOf(runs));
             }
             listener.starting(number, budgetUs, periodUs, rep, planned);
-            RunResult result;
+            RowRun result;
             try {
                 result = evaluator.measure(number, budgetUs, periodUs, rep);
             } catch (Exception e) {

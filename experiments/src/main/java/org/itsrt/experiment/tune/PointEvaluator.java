@@ -1,6 +1,6 @@
 package org.itsrt.experiment.tune;
 
-import org.itsrt.experiment.run.RunResult;
+import org.itsrt.experiment.run.RowRun;
 
 /**
  * Measures one run under a budget. The search only decides which budget to try next; how a run
@@ -18,5 +18,5 @@ public interface PointEvaluator {
      * @return what the run measured; a non-zero exit code means the run itself failed
      * @throws Exception when the run could not be measured at all (the search stops)
      */
-    RunResult measure(int point, long budgetUs, long periodUs, int repetition) throws Exception;
+    RowRun measure(int point, long budgetUs, long periodUs, int repetition) throws Exception;
 }

@@ -1,7 +1,7 @@
 package org.itsrt.experiment.tune;
 
 import java.util.List;
-import org.itsrt.experiment.run.RunResult;
+import org.itsrt.experiment.run.RowRun;
 
 /**
  * One budget the search tried, with every run at it in order.
@@ -11,7 +11,7 @@ import org.itsrt.experiment.run.RunResult;
 public record TriedPoint(int number, long periodUs, long budgetUs, List<Run> runs, Verdict verdict) {
 
     /** One run and whether it met the SLO. */
-    public record Run(RunResult result, boolean metSlo) {}
+    public record Run(RowRun result, boolean metSlo) {}
 
     public TriedPoint {
         runs = List.copyOf(runs);

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.itsrt.experiment.run.RunResult;
+import org.itsrt.experiment.run.RowRun;
 import org.itsrt.experiment.spec.ExperimentSpec;
+import org.itsrt.pipeline.plan.BudgetPlan;
+import org.itsrt.pipeline.plan.RunPlan;
 import org.junit.jupiter.api.Test;
 
 /** runs.csv gives each run's warm-up apart from its measured figures. */
@@ -19,9 +21,16 @@ class RunsCsvTest {
 
     @Test
     void theWarmupColumnsHoldTheRunsWarmupAndItsSettleTime() {
-        ExperimentSpec.Row row = new ExperimentSpec.Row("100000/100000", 100_000L, 100_000L, null, null, null);
-        RunResult.Percentiles measured = new RunResult.Percentiles(600, 2, 3, 4, 5, 6);
-        RunResult warmedUp = new RunResult(
+        ExperimentSpec.Row row = new ExperimentSpec.Row(
+                "100000/100000",
+                RunPlan.builder()
+                        .budget(BudgetPlan.builder()
+                                .backend(BudgetPlan.Backend.LINUX_CGROUP)
+                                .budgetUs(100_000L)
+                                .periodUs(100_000L))
+                        .build());
+        RowRun.Percentiles measured = new RowRun.Percentiles(600, 2, 3, 4, 5, 6);
+        RowRun warmedUp = new RowRun(
                 row,
                 1,
                 Path.of("runs/01/rep-1"),
@@ -31,8 +40,8 @@ class RunsCsvTest {
                 0,
                 0,
                 Map.of(),
-                new RunResult.Warmup(120, 45.5, 7));
-        RunResult cold = new RunResult(row, 2, Path.of("runs/01/rep-2"), 0, measured, measured, 0, 0, Map.of());
+                new RowRun.Warmup(120, 45.5, 7));
+        RowRun cold = new RowRun(row, 2, Path.of("runs/01/rep-2"), 0, measured, measured, 0, 0, Map.of());
 
         List<String> lines =
                 List.of(ExperimentReport.csv(List.of(warmedUp, cold)).split("\n"));

@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.itsrt.experiment.run.RunResult;
+import org.itsrt.experiment.run.RowRun;
 import org.itsrt.experiment.tune.TuneResult.PeriodOutcome;
 import org.itsrt.experiment.tune.TuneResult.Status;
 import org.junit.jupiter.api.Test;
@@ -198,15 +198,15 @@ class BudgetSearchTest {
 
     @Test
     void aRunThatLostRecordsMissesTheSlo() {
-        assertThat(BudgetSearch.meetsSlo(FakeRuns.run(1, 1, 1, 10, 30, 0, 0), 20, 50))
+        assertThat(BudgetSearch.meetsSlo(FakeRuns.run(50_000, 100_000, 1, 10, 30, 0, 0), 20, 50))
                 .isTrue();
-        assertThat(BudgetSearch.meetsSlo(FakeRuns.run(1, 1, 1, 10, 30, 0, 3), 20, 50))
+        assertThat(BudgetSearch.meetsSlo(FakeRuns.run(50_000, 100_000, 1, 10, 30, 0, 3), 20, 50))
                 .isFalse();
-        assertThat(BudgetSearch.meetsSlo(FakeRuns.run(1, 1, 1, 21, 30, 0, 0), 20, 50))
+        assertThat(BudgetSearch.meetsSlo(FakeRuns.run(50_000, 100_000, 1, 21, 30, 0, 0), 20, 50))
                 .isFalse();
-        assertThat(BudgetSearch.meetsSlo(FakeRuns.run(1, 1, 1, 10, 51, 0, 0), 20, 50))
+        assertThat(BudgetSearch.meetsSlo(FakeRuns.run(50_000, 100_000, 1, 10, 51, 0, 0), 20, 50))
                 .isFalse();
-        assertThat(BudgetSearch.meetsSlo(FakeRuns.run(1, 1, 1, 10, 30, 1, 0), 20, 50))
+        assertThat(BudgetSearch.meetsSlo(FakeRuns.run(50_000, 100_000, 1, 10, 30, 1, 0), 20, 50))
                 .isFalse();
     }
 
@@ -215,8 +215,7 @@ class BudgetSearchTest {
         List<Integer> announced = new ArrayList<>();
         BudgetSearch.Listener listener = new BudgetSearch.Listener() {
             @Override
-            public void ran(
-                    int point, long budgetUs, long periodUs, RunResult run, boolean metSlo, int runsLeftAtMost) {
+            public void ran(int point, long budgetUs, long periodUs, RowRun run, boolean metSlo, int runsLeftAtMost) {
                 announced.add(runsLeftAtMost);
             }
         };

@@ -4,9 +4,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.itsrt.experiment.run.RunResult;
-import org.itsrt.experiment.run.RunResult.Percentiles;
+import org.itsrt.experiment.run.RowRun;
+import org.itsrt.experiment.run.RowRun.Percentiles;
 import org.itsrt.experiment.spec.ExperimentSpec.Row;
+import org.itsrt.pipeline.plan.BudgetPlan;
+import org.itsrt.pipeline.plan.RunPlan;
 
 /** Stand-ins for the pipeline: runs whose latency a test chooses, and a record of what was asked. */
 final class FakeRuns {
@@ -32,7 +34,7 @@ final class FakeRuns {
         }
 
         @Override
-        public RunResult measure(int point, long budgetUs, long periodUs, int repetition) {
+        public RowRun measure(int point, long budgetUs, long periodUs, int repetition) {
             asked.add(new Asked(point, budgetUs, periodUs, repetition));
             return model.meets(budgetUs, periodUs, repetition)
                     ? run(budgetUs, periodUs, repetition, 10, 30)
@@ -45,15 +47,22 @@ final class FakeRuns {
         return (budget, period, rep) -> budget >= share * period;
     }
 
-    static RunResult run(long budgetUs, long periodUs, int repetition, double p99Ms, double maxMs) {
+    static RowRun run(long budgetUs, long periodUs, int repetition, double p99Ms, double maxMs) {
         return run(budgetUs, periodUs, repetition, p99Ms, maxMs, 0, 0);
     }
 
-    static RunResult run(
+    static RowRun run(
             long budgetUs, long periodUs, int repetition, double p99Ms, double maxMs, int exitCode, long lost) {
-        Row row = new Row(budgetUs + "/" + periodUs, budgetUs, periodUs, null, null, null);
+        Row row = new Row(
+                budgetUs + "/" + periodUs,
+                RunPlan.builder()
+                        .budget(BudgetPlan.builder()
+                                .backend(BudgetPlan.Backend.LINUX_CGROUP)
+                                .budgetUs(budgetUs)
+                                .periodUs(periodUs))
+                        .build());
         Percentiles steady = new Percentiles(1000, p99Ms / 4, p99Ms / 2, p99Ms, (p99Ms + maxMs) / 2, maxMs);
-        return new RunResult(
+        return new RowRun(
                 row,
                 repetition,
                 Path.of("points", budgetUs + "_" + periodUs, "rep-" + repetition),

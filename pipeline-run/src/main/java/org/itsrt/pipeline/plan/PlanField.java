@@ -5,7 +5,8 @@ package org.itsrt.pipeline.plan;
  * A refusal names both, so that it reads right whichever of the two the user wrote.
  *
  * @param key    the dotted path in a plan file, e.g. {@code load.warmup_records}
- * @param option the option of {@code ./its demo} that sets it, e.g. {@code --warmup-records}
+ * @param option the command-line option that sets it, e.g. {@code --warmup-records}; null where
+ *               only a plan file sets it
  */
 public record PlanField(String key, String option) {
 
@@ -21,8 +22,9 @@ public record PlanField(String key, String option) {
         }
     }
 
+    /** The option, then the key; the key alone for a field no option sets. */
     @Override
     public String toString() {
-        return option + " (" + key + ")";
+        return option == null ? key : option + " (" + key + ")";
     }
 }

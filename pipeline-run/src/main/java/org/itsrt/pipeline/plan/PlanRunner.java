@@ -7,6 +7,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import org.itsrt.cli.KafkaRefusal;
 import org.itsrt.cli.MissingDefaultException;
 import org.itsrt.cli.ProjectPaths;
@@ -19,6 +21,7 @@ import org.itsrt.pipeline.PipelineRun;
 import org.itsrt.pipeline.RunResult;
 import org.itsrt.pipeline.RunningStack;
 import org.itsrt.pipeline.StackSpec;
+import org.itsrt.pipeline.budget.Budgets;
 import org.itsrt.pipeline.profile.Profiler;
 import org.itsrt.pipeline.sweep.RateSweep;
 import org.itsrt.pipeline.sweep.SweepReport;
@@ -180,8 +183,8 @@ public final class PlanRunner {
                             load.warmupDuration().plus(load.steadyAfter()),
                             log)
                     : null;
-            RunResult result =
-                    stack.measure(load, phase, BudgetHook.NONE, profiler == null ? LoadHook.NONE : profiler, dir);
+            BudgetHook budget = Budgets.hook(prepared.plan().budget(), new AtomicReference<>(Map.of()), log);
+            RunResult result = stack.measure(load, phase, budget, profiler == null ? LoadHook.NONE : profiler, dir);
             report(load, result);
             if (profiler != null) {
                 Path written = profiler.write(result);

@@ -6,22 +6,28 @@ import com.fasterxml.jackson.databind.annotation.JsonPOJOBuilder;
 import java.nio.file.Path;
 
 /**
- * One pipeline run as a document: the stack it runs on, the load, the job, the phases it measures
- * and where its reports go. Every default and every check lives in its parts' builders and
+ * One pipeline run as a document: the stack it runs on, the load, the job, the CPU budget of the
+ * job's process, the phases it measures and where its reports go. Every default and every check lives in its parts' builders and
  * constructors, so a plan that exists can run; {@link RunPlanYaml} reads and writes it, and a
  * command line only sets some of its fields ({@code ./its demo --print-plan} shows the result,
  * {@code ./its demo --plan FILE} runs one). docs/pipeline-run.md, "Run plans", has the schema.
  */
 @JsonDeserialize(builder = RunPlan.Builder.class)
-@JsonPropertyOrder({"stack", "load", "job", "phases", "output"})
-public record RunPlan(StackPlan stack, LoadPlan load, JobPlan job, PhasePlan phases, OutputPlan output) {
+@JsonPropertyOrder({"stack", "load", "job", "budget", "phases", "output"})
+public record RunPlan(
+        StackPlan stack, LoadPlan load, JobPlan job, BudgetPlan budget, PhasePlan phases, OutputPlan output) {
 
     public RunPlan {
         stack = stack != null ? stack : StackPlan.builder().build();
         load = load != null ? load : LoadPlan.builder().build();
         job = job != null ? job : JobPlan.builder().build();
+        budget = budget != null ? budget : BudgetPlan.none();
         phases = phases != null ? phases : PhasePlan.builder().build();
         output = output != null ? output : OutputPlan.builder().build();
+        // A sweep's steps run back to back on one stack; a budget is measured one run at a time.
+        BudgetPlan.BACKEND.require(
+                phases.run() != PhasePlan.Run.SWEEP || budget.backend() == BudgetPlan.Backend.NONE,
+                ": a sweep runs without a budget; give the budget to one run (or floor-then-job)");
         if (phases.run() == PhasePlan.Run.FLOOR_THEN_JOB) {
             PhasePlan.RUN.require(!job.identity(), "floor-then-job runs the floor itself: it goes without --identity");
         }
@@ -41,6 +47,7 @@ public record RunPlan(StackPlan stack, LoadPlan load, JobPlan job, PhasePlan pha
                 .stack(stack.toBuilder())
                 .load(load.toBuilder())
                 .job(job.toBuilder())
+                .budget(budget.toBuilder())
                 .phases(phases.toBuilder())
                 .output(output.toBuilder());
     }
@@ -59,6 +66,7 @@ public record RunPlan(StackPlan stack, LoadPlan load, JobPlan job, PhasePlan pha
         private StackPlan.Builder stack = StackPlan.builder();
         private LoadPlan.Builder load = LoadPlan.builder();
         private JobPlan.Builder job = JobPlan.builder();
+        private BudgetPlan.Builder budget = BudgetPlan.builder();
         private PhasePlan.Builder phases = PhasePlan.builder();
         private OutputPlan.Builder output = OutputPlan.builder();
 
@@ -74,6 +82,11 @@ public record RunPlan(StackPlan stack, LoadPlan load, JobPlan job, PhasePlan pha
 
         public Builder job(JobPlan.Builder part) {
             this.job = part;
+            return this;
+        }
+
+        public Builder budget(BudgetPlan.Builder part) {
+            this.budget = part;
             return this;
         }
 
@@ -103,6 +116,11 @@ public record RunPlan(StackPlan stack, LoadPlan load, JobPlan job, PhasePlan pha
             return job(part.toBuilder());
         }
 
+        @com.fasterxml.jackson.annotation.JsonSetter("budget")
+        Builder budgetRead(BudgetPlan part) {
+            return budget(part.toBuilder());
+        }
+
         @com.fasterxml.jackson.annotation.JsonSetter("phases")
         Builder phasesRead(PhasePlan part) {
             return phases(part.toBuilder());
@@ -125,6 +143,10 @@ public record RunPlan(StackPlan stack, LoadPlan load, JobPlan job, PhasePlan pha
             return job;
         }
 
+        public BudgetPlan.Builder budget() {
+            return budget;
+        }
+
         public PhasePlan.Builder phases() {
             return phases;
         }
@@ -134,7 +156,8 @@ public record RunPlan(StackPlan stack, LoadPlan load, JobPlan job, PhasePlan pha
         }
 
         public RunPlan build() {
-            return new RunPlan(stack.build(), load.build(), job.build(), phases.build(), output.build());
+            return new RunPlan(
+                    stack.build(), load.build(), job.build(), budget.build(), phases.build(), output.build());
         }
     }
 }

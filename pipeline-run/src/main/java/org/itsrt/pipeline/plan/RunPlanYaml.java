@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
@@ -113,25 +114,52 @@ public final class RunPlanYaml {
         try {
             plan = yaml.isBlank() ? RunPlan.defaults() : MAPPER.readValue(yaml, RunPlan.class);
         } catch (JsonProcessingException e) {
-            throw refusal(e, yaml, source);
+            throw refusal(e, yaml, source, List.of(List.of()));
         }
         return (plan == null ? RunPlan.defaults() : plan).toBuilder();
     }
 
-    private static BadPlanFile refusal(JsonProcessingException e, String yaml, String source) {
+    /**
+     * Reads a plan from a YAML tree that is part of a larger file, or made of several parts of it
+     * (an experiment's base plan with a row's fields over it): a refusal names the file and the
+     * key where the first of {@code prefixes} that holds it has it.
+     *
+     * @param yaml     the whole file's text, to place a refusal
+     * @param prefixes where the tree's keys are in the file, tried in order, e.g. {@code rows[2]}, then {@code plan}
+     */
+    public static RunPlan fromTree(JsonNode tree, String yaml, String source, List<List<Object>> prefixes) {
+        try {
+            return MAPPER.treeToValue(tree, RunPlan.class);
+        } catch (JsonProcessingException e) {
+            throw refusal(e, yaml, source, prefixes);
+        }
+    }
+
+    private static BadPlanFile refusal(
+            JsonProcessingException e, String yaml, String source, List<List<Object>> prefixes) {
         List<Object> path = e instanceof JsonMappingException mapping ? path(mapping) : List.of();
         PlanException refused = cause(e, PlanException.class);
         BadDurationException badTime = cause(e, BadDurationException.class);
         if (refused != null) {
-            // A part's check: the key it names where the file has it, else where the reading stood.
+            // A part's check: the key it names where the file has it, else as much of it as the first
+            // prefix holds (the row whose plan it is), else where Jackson was reading.
             List<Object> key =
-                    new ArrayList<>(List.of((Object[]) refused.field().key().split("\\.")));
-            String at = at(yaml, key);
-            return new BadPlanFile(
-                    source + (at.isEmpty() ? at(yaml, path, e.getLocation()) : at) + ": " + refused.getMessage());
+                    new ArrayList<>(List.of((Object[]) refused.field().key().split("[.]")));
+            Placed at = place(yaml, prefixes, key);
+            if (at.where().isEmpty() && !prefixes.get(0).isEmpty()) {
+                List<Object> within = new ArrayList<>(prefixes.get(0));
+                within.addAll(key);
+                at = new Placed(at(yaml, within, false), ": " + dotted(prefixes.get(0)));
+            }
+            if (at.where().isEmpty()) {
+                at = place(yaml, prefixes, path);
+            }
+            String where = at.where().isEmpty() ? at(yaml, List.of(), e.getLocation()) : at.where();
+            return new BadPlanFile(source + where + at.prefix() + ": " + refused.getMessage());
         }
-        String where = at(yaml, path, e.getLocation());
-        String key = dotted(path);
+        Placed placed = place(yaml, prefixes, path);
+        String where = placed.where().isEmpty() ? at(yaml, List.of(), e.getLocation()) : placed.where();
+        String key = (placed.prefix().isEmpty() ? "" : placed.prefix().substring(2) + ".") + dotted(path);
         if (e instanceof PropertyBindingException unknown) {
             return new BadPlanFile(source + where + ": " + key + ": unknown key; known keys here: "
                     + unknown.getKnownPropertyIds().stream()
@@ -153,6 +181,33 @@ public final class RunPlanYaml {
             return new BadPlanFile(source + where + ": not valid YAML: " + e.getOriginalMessage());
         }
         return new BadPlanFile(source + where + (key.isEmpty() ? "" : ": " + key) + ": " + e.getOriginalMessage());
+    }
+
+    /**
+     * Where the file has {@code path} under the first prefix that holds it: {@code : line L, column C}
+     * and the prefix as {@code : rows[2]}; both empty when no prefix does.
+     */
+    private record Placed(String where, String prefix) {}
+
+    /**
+     * {@code : line L, column C} of the key at {@code path} in a YAML file (its deepest part the file
+     * has); empty where the file has none of it. Jackson reports where it stopped reading, after the
+     * value; this is where the key itself is.
+     */
+    public static String locate(String yaml, List<Object> path) {
+        return path.isEmpty() ? "" : at(yaml, path, false);
+    }
+
+    private static Placed place(String yaml, List<List<Object>> prefixes, List<Object> path) {
+        for (List<Object> prefix : prefixes) {
+            List<Object> full = new ArrayList<>(prefix);
+            full.addAll(path);
+            String at = path.isEmpty() ? "" : at(yaml, full, true);
+            if (!at.isEmpty()) {
+                return new Placed(at, prefix.isEmpty() ? "" : ": " + dotted(prefix));
+            }
+        }
+        return new Placed("", "");
     }
 
     private static <T extends Throwable> T cause(Throwable e, Class<T> type) {
@@ -187,7 +242,7 @@ public final class RunPlanYaml {
 
     /** {@code : line L, column C} of the key at {@code path}, else of Jackson's stop; empty when neither is known. */
     private static String at(String yaml, List<Object> path, JsonLocation stop) {
-        String key = at(yaml, path);
+        String key = path.isEmpty() ? "" : at(yaml, path, false);
         if (!key.isEmpty() || stop == null || stop.getLineNr() < 1) {
             return key;
         }
@@ -198,7 +253,7 @@ public final class RunPlanYaml {
      * Where the file has the key at {@code path} (the deepest part of it that is there), from
      * SnakeYAML's node marks: Jackson reports where it stopped reading, after the value.
      */
-    private static String at(String yaml, List<Object> path) {
+    private static String at(String yaml, List<Object> path, boolean whole) {
         Node node;
         try {
             node = new Yaml(new LoaderOptions()).compose(new StringReader(yaml));
@@ -206,6 +261,7 @@ public final class RunPlanYaml {
             return "";
         }
         Node found = null;
+        int matched = 0;
         for (Object step : path) {
             Node next = null;
             if (node instanceof MappingNode map && step instanceof String name) {
@@ -225,7 +281,11 @@ public final class RunPlanYaml {
             if (next == null) {
                 break;
             }
+            matched++;
             node = next;
+        }
+        if (whole && matched < path.size()) {
+            return "";
         }
         return found == null
                 ? ""

@@ -10,9 +10,9 @@ import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 import org.itsrt.cli.MissingDefaultException;
 import org.itsrt.cli.ProjectPaths;
-import org.itsrt.sched.budget.BudgetPlan;
 import org.itsrt.sched.budget.BudgetRefusal;
 import org.itsrt.sched.budget.ComposeCpu;
+import org.itsrt.sched.budget.DomainBudget;
 import org.itsrt.sched.budget.PeriodCandidates;
 import org.itsrt.sched.budget.PoolCheck;
 import org.itsrt.sched.budget.Reservation;
@@ -261,11 +261,11 @@ public final class BudgetCommand implements Callable<Integer> {
                         cmd, (periodsUs != null ? "--periods-us: " : "--hyperperiod-us: ") + e.getMessage());
             }
         }
-        BudgetPlan plan;
+        DomainBudget plan;
         try {
             plan = rule
-                    ? BudgetPlan.byRule(domain, vcpus, utilization, maxLatencyUs, candidates, pool, extratime)
-                    : BudgetPlan.direct(domain, vcpus, budgetUs, periodUs, pool, extratime);
+                    ? DomainBudget.byRule(domain, vcpus, utilization, maxLatencyUs, candidates, pool, extratime)
+                    : DomainBudget.direct(domain, vcpus, budgetUs, periodUs, pool, extratime);
         } catch (BudgetRefusal refusal) {
             return refused(cmd, refusal.constraint(), refusal.getMessage());
         }
@@ -308,11 +308,11 @@ public final class BudgetCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(
                     cmd, "row " + studyRow.name() + " has no CPU limit: --pool-cpus has no reservation to check");
         }
-        BudgetPlan plan = null;
+        DomainBudget plan = null;
         if (reservation.isPresent()) {
             Reservation r = reservation.get();
             try {
-                plan = BudgetPlan.direct(domain, vcpus, r.budgetUs(), r.periodUs(), pool, studyRow.extratime());
+                plan = DomainBudget.direct(domain, vcpus, r.budgetUs(), r.periodUs(), pool, studyRow.extratime());
             } catch (BudgetRefusal refusal) {
                 return refused(cmd, refusal.constraint(), "row " + studyRow.name() + ": " + refusal.getMessage());
             }

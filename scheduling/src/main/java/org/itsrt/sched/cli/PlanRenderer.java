@@ -10,8 +10,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.itsrt.sched.budget.BudgetPlan;
 import org.itsrt.sched.budget.ComposeCpu;
+import org.itsrt.sched.budget.DomainBudget;
 import org.itsrt.sched.budget.EquivalentSettings;
 import org.itsrt.sched.budget.PoolCheck;
 import org.itsrt.sched.budget.Reservation;
@@ -43,7 +43,7 @@ final class PlanRenderer {
             out.append("SCHED_DEADLINE   none: the row reserves no CPU\n");
             return out.toString();
         }
-        BudgetPlan plan = rendering.plan();
+        DomainBudget plan = rendering.plan();
         Reservation r = plan.reservation();
         EquivalentSettings s = plan.settings();
         out.append(String.format(
@@ -189,7 +189,7 @@ final class PlanRenderer {
     static Map<String, Object> tree(Rendering rendering) {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("row", rendering.row() == null ? null : rowTree(rendering));
-        BudgetPlan plan = rendering.plan();
+        DomainBudget plan = rendering.plan();
         if (plan == null) {
             root.put("domain", rendering.domain());
             root.put("vcpus", rendering.vcpus());
@@ -252,7 +252,7 @@ final class PlanRenderer {
     static String compose(Rendering rendering) {
         ComposeCpu c = rendering.compose();
         StudyRow row = rendering.row();
-        BudgetPlan plan = rendering.plan();
+        DomainBudget plan = rendering.plan();
         StringBuilder out = new StringBuilder();
         if (row != null) {
             comment(out, "Study row " + row.name() + " as a Docker Compose override of the TaskManager container.");
@@ -343,7 +343,7 @@ final class PlanRenderer {
         out.append(line).append('\n');
     }
 
-    static Map<String, Object> tree(BudgetPlan plan) {
+    static Map<String, Object> tree(DomainBudget plan) {
         Reservation r = plan.reservation();
         EquivalentSettings s = plan.settings();
         Map<String, Object> root = new LinkedHashMap<>();

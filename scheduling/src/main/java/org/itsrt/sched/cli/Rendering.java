@@ -1,7 +1,7 @@
 package org.itsrt.sched.cli;
 
-import org.itsrt.sched.budget.BudgetPlan;
 import org.itsrt.sched.budget.ComposeCpu;
+import org.itsrt.sched.budget.DomainBudget;
 import org.itsrt.sched.budget.StudyRow;
 
 /**
@@ -14,7 +14,13 @@ import org.itsrt.sched.budget.StudyRow;
  * @param command the command line that rendered this, for the override file's header
  */
 record Rendering(
-        String domain, int vcpus, BudgetPlan plan, StudyRow row, String rowsFile, String composeFile, String command) {
+        String domain,
+        int vcpus,
+        DomainBudget plan,
+        StudyRow row,
+        String rowsFile,
+        String composeFile,
+        String command) {
 
     /** The TaskManager container's setting: the plan's cgroup bandwidth, or no limit. */
     ComposeCpu compose() {

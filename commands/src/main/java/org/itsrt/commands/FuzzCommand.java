@@ -1,0 +1,232 @@
+package org.itsrt.commands;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.itsrt.cli.KafkaClientConfig;
+import org.itsrt.cli.MissingDefaultException;
+import org.itsrt.cli.RunFolders;
+import org.itsrt.commands.options.ExistingStackOptions;
+import org.itsrt.commands.options.FlinkModeOption;
+import org.itsrt.commands.options.JobJarOption;
+import org.itsrt.commands.options.ModelOption;
+import org.itsrt.commands.options.OutputOptions;
+import org.itsrt.commands.options.WarmupOptions;
+import org.itsrt.fuzz.CampaignPlan;
+import org.itsrt.fuzz.CampaignResult;
+import org.itsrt.fuzz.FuzzCampaign;
+import org.itsrt.fuzz.FuzzKind;
+import org.itsrt.fuzz.FuzzReport;
+import org.itsrt.fuzz.KafkaEnds;
+import org.itsrt.pipeline.PipelineRun;
+import org.itsrt.pipeline.RunningStack;
+import org.itsrt.pipeline.StackSpec;
+import org.itsrt.pipeline.plan.LoadPlan;
+import org.itsrt.pipeline.plan.StackPlan;
+import org.itsrt.producers.ProducerRun;
+import org.itsrt.records.Topics;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ./its fuzz}: hostile input against the pipeline (docs/fuzz.md). Starts the stack the demo
+ * starts (or reaches a running one), runs the job on the valid readings alone (the clean run), then
+ * on the same readings with as many malformed and edge-case records between them (the fuzz run),
+ * and reports what the job made of each kind, its dead letters by reason, its restarts, and whether
+ * the readings' advice equals the clean run's.
+ */
+@Command(
+        name = "its-fuzz",
+        sortOptions = false,
+        description = {
+            "Sends N malformed or edge-case records of every kind mixed with N valid readings to the readings topic "
+                    + "and checks what the job makes of them: 0 restarts, every bad record dead-lettered once with a "
+                    + "reason naming its problem, every reading advised once and as in a clean run of the readings "
+                    + "alone. Writes fuzz.md and CSVs to the report folder."
+        },
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:every expectation held",
+            "1:an expectation failed (fuzz.md says which), or a part failed to start",
+            "2:bad usage",
+            "130:interrupted (Ctrl-C)"
+        })
+public final class FuzzCommand implements Callable<Integer> {
+
+    /**
+     * The default warm-up at the study's load: 120 readings on the six study detectors. The
+     * campaign compares advice, not latency; a short warm-up is enough to carry the job past its
+     * first records (class loading, the first model calls) before the records that are compared,
+     * and costs the two lockstep runs little.
+     */
+    static final Duration DEFAULT_WARMUP = Duration.ofSeconds(2);
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(
+            names = "--records",
+            defaultValue = "10000",
+            paramLabel = "N",
+            description = "malformed or edge-case records, and as many valid readings (default: ${DEFAULT-VALUE})")
+    int records;
+
+    @Option(
+            names = "--seed",
+            defaultValue = "" + CampaignPlan.DEFAULT_SEED,
+            paramLabel = "N",
+            description = "the generator's seed: one seed and size, the very same records (default: ${DEFAULT-VALUE})")
+    long seed;
+
+    @Mixin
+    WarmupOptions warmup;
+
+    @Mixin
+    ExistingStackOptions existing;
+
+    @Mixin
+    FlinkModeOption flinkMode;
+
+    @Mixin
+    ModelOption model;
+
+    @Mixin
+    JobJarOption jobJar;
+
+    @Mixin
+    OutputOptions output;
+
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            description = "show this help")
+    boolean help;
+
+    private volatile FuzzCampaign running;
+    private volatile boolean interrupted;
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new FuzzCommand()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        StackSpec stack;
+        KafkaClientConfig clientConfig;
+        Path modelDir;
+        try {
+            if (records < FuzzKind.values().length) {
+                throw new IllegalArgumentException("--records must be at least " + FuzzKind.values().length
+                        + " (one record of each kind), got " + records);
+            }
+            clientConfig = existing.kafkaConfig();
+            modelDir = model.path();
+            if (!Files.isDirectory(modelDir)) {
+                throw new IllegalArgumentException("--model: no such folder: " + modelDir);
+            }
+            // The stack a run plan makes of the same options, at parallelism 1: one reading at a time.
+            StackPlan.Builder plan = StackPlan.builder();
+            StackPlan.Broker.Builder broker = plan.brokerBuilder();
+            StackPlan.Flink.Builder flink = plan.flinkBuilder();
+            existing.applyTo(plan, broker, flink);
+            flinkMode.applyTo(flink);
+            stack = plan.broker(broker.build())
+                    .flink(flink.build())
+                    .jobJar(jobJar.path())
+                    .build()
+                    .toSpec(false);
+            warmupReadings(ProducerRun.STUDY_DETECTORS.size());
+        } catch (IllegalArgumentException | MissingDefaultException | java.nio.file.NoSuchFileException e) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(),
+                    e instanceof java.nio.file.NoSuchFileException missing ? missing.getReason() : e.getMessage());
+        }
+        Path dir = RunFolders.orDefault(output.dir(), "fuzz");
+        if (Files.exists(dir.resolve(FuzzReport.MARKDOWN))) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--out " + dir + " already holds a report");
+        }
+        Files.createDirectories(dir);
+        PrintStream log = System.err;
+        CountDownLatch finished = new CountDownLatch(1);
+        Thread hook = new Thread(
+                () -> {
+                    interrupted = true;
+                    FuzzCampaign campaign = running;
+                    if (campaign != null) {
+                        campaign.stop();
+                    }
+                    try {
+                        // The jobs are cancelled and what this run started is stopped and removed.
+                        finished.await(90, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                },
+                "its-fuzz-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try (RunningStack started = RunningStack.start(stack, dir.resolve(PipelineRun.FLINK_TMP), log)) {
+            KafkaEnds ends = new KafkaEnds(
+                    started.bootstrapServers(), clientConfig, Topics.READINGS, Topics.ADVICE, Topics.DEAD_LETTERS);
+            long[] detectors = FuzzCampaign.detectors(ends, modelDir);
+            CampaignPlan plan = CampaignPlan.generate(records, detectors, seed, warmupReadings(detectors.length));
+            log.println("its-fuzz: " + plan + "; kinds: " + FuzzReport.sentLine(plan.counts()));
+            FuzzCampaign campaign = new FuzzCampaign(started, ends, modelDir, log);
+            running = campaign;
+            if (interrupted) {
+                campaign.stop();
+            }
+            Instant start = Instant.now();
+            CampaignResult result = campaign.run(plan);
+            String markdown = new FuzzReport(result)
+                    .write(dir, FuzzReport.facts(start, started.describe(), plan, records, seed, clientConfig));
+            System.out.println(markdown);
+            System.out.println("report: " + dir.resolve(FuzzReport.MARKDOWN));
+            if (interrupted) {
+                return 130;
+            }
+            return result.passed() ? 0 : 1;
+        } catch (InterruptedException e) {
+            log.println("its-fuzz: interrupted: " + e.getMessage());
+            return 130;
+        } finally {
+            removeIfEmpty(dir);
+            running = null;
+            finished.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // Ctrl-C: the hook is running and lets the JVM exit once it returns.
+            }
+        }
+    }
+
+    /** A run that wrote no report leaves no folder behind. */
+    private static void removeIfEmpty(Path dir) {
+        try (java.util.stream.Stream<Path> entries = Files.list(dir)) {
+            if (entries.findAny().isEmpty()) {
+                Files.delete(dir);
+            }
+        } catch (java.io.IOException e) {
+            // Left as it is: a folder that cannot be listed or deleted is not this run's to force.
+        }
+    }
+
+    /** Warm-up readings for {@code detectors}: as given, or the warm-up time at the study's load. */
+    int warmupReadings(int detectors) {
+        LoadPlan.Builder load = LoadPlan.builder()
+                .detectors(
+                        java.util.stream.LongStream.range(0, detectors).boxed().toList())
+                .warmup(DEFAULT_WARMUP);
+        warmup.applyTo(load);
+        return Math.toIntExact(load.build().warmupRecords());
+    }
+}

@@ -1,0 +1,75 @@
+package org.itsrt.commands.options;
+
+import java.util.List;
+import org.itsrt.experiment.tune.TunePlan;
+import picocli.CommandLine.Option;
+
+/**
+ * What a tune searches and what a point must meet: the search range beside a tune's run plan.
+ * Every value left out is the base experiment's, or the backend's.
+ */
+public final class SearchRangeOptions {
+
+    @Option(
+            names = "--slo-p99",
+            paramLabel = "MS",
+            description =
+                    "a run meets the SLO when its steady-state p99 is at most this (default: the file's slo.p99_ms)")
+    Double sloP99;
+
+    @Option(
+            names = "--slo-max",
+            paramLabel = "MS",
+            description = "... and its steady-state max at most this (default: the file's slo.max_ms)")
+    Double sloMax;
+
+    @Option(
+            names = "--period-us",
+            split = ",",
+            paramLabel = "US",
+            description = "period(s) to search, repeated or comma-separated; each is bisected and the lowest share "
+                    + "of a CPU wins (default: the periods of the file's rows)")
+    List<Long> periods;
+
+    @Option(
+            names = "--min-budget-us",
+            paramLabel = "US",
+            description = "lower end of the range, per CPU (default: the smallest budget of the file's rows with that "
+                    + "period if below the upper end, else the backend's minimum: 1000 us for linux-cgroup, 2 us for "
+                    + "linux-deadline)")
+    Long minBudget;
+
+    @Option(
+            names = "--max-budget-us",
+            paramLabel = "US",
+            description = "upper end of the range, tried first (default: the largest budget of the file's rows with "
+                    + "that period, or the period)")
+    Long maxBudget;
+
+    @Option(
+            names = "--resolution-us",
+            paramLabel = "US",
+            description =
+                    "bisect until the smallest passing budget is known to within this (default: 1%% of the period)")
+    Long resolution;
+
+    @Option(
+            names = "--repetitions",
+            paramLabel = "N",
+            defaultValue = "2",
+            description = "runs per point; a point passes only if every run meets the SLO (default: ${DEFAULT-VALUE})")
+    int repetitions;
+
+    @Option(
+            names = "--max-repetitions",
+            paramLabel = "N",
+            description = "runs per point when its first runs disagree (default: " + TunePlan.DEFAULT_MAX_REPETITIONS
+                    + ", or --repetitions if that is more)")
+    Integer maxRepetitions;
+
+    /** The range as asked, checked by {@link TunePlan#of}. */
+    public TunePlan.Request request() {
+        return new TunePlan.Request(
+                sloP99, sloMax, periods, minBudget, maxBudget, resolution, repetitions, maxRepetitions);
+    }
+}
