@@ -80,9 +80,22 @@ class RunPlanYamlTest {
                                 .rest(URI.create("http://rt-vm:8081"))
                                 .taskmanagerPid(4242L)
                                 .build()))
+                .budget(BudgetPlan.builder()
+                        .backend(BudgetPlan.Backend.LINUX_DEADLINE)
+                        .vcpus(1)
+                        .budgetUs(3_000L)
+                        .periodUs(10_000L)
+                        .threads("^(Source: |route)"))
                 .phases(PhasePlan.builder().run(PhasePlan.Run.FLOOR_THEN_JOB))
                 .build();
         assertThat(RunPlanYaml.parse(RunPlanYaml.write(plan), "plan.yaml")).isEqualTo(plan);
+        RunPlan xen = RunPlan.builder()
+                .budget(BudgetPlan.builder()
+                        .backend(BudgetPlan.Backend.XEN_RTDS)
+                        .xenRow("rtds-76750")
+                        .rowCommand("docker/apply-row.sh"))
+                .build();
+        assertThat(RunPlanYaml.parse(RunPlanYaml.write(xen), "plan.yaml")).isEqualTo(xen);
     }
 
     @Test
@@ -148,6 +161,30 @@ class RunPlanYamlTest {
                 .hasMessageStartingWith("plan.yaml: line ");
         assertThatThrownBy(() -> RunPlanYaml.read(Path.of("no-such-plan.yaml")))
                 .hasMessage("no-such-plan.yaml: no such plan file");
+    }
+
+    @Test
+    void aBudgetIsCheckedAgainstItsBackendAndTheKernelsLimits() {
+        assertThatThrownBy(() -> RunPlanYaml.parse(
+                        "budget:\n  backend: linux-cgroup\n  budget_us: 500\n  period_us: 100000\n", "plan.yaml"))
+                .hasMessage("plan.yaml: line 3, column 3: budget.budget_us: 1000 us..period_us is required (per CPU), "
+                        + "got 500");
+        assertThatThrownBy(() -> RunPlanYaml.parse("budget: {backend: none, budget_us: 5000}\n", "plan.yaml"))
+                .hasMessageContaining("budget.backend: none takes no budget_us, period_us or xen_row");
+        assertThatThrownBy(() -> RunPlanYaml.parse("budget: {backend: xen-rtds}\n", "plan.yaml"))
+                .hasMessageContaining("budget.xen_row: a row name of xen-configs/study-rows.tsv");
+        assertThatThrownBy(() -> RunPlanYaml.parse(
+                        "budget: {backend: linux-deadline, budget_us: 5, period_us: 10000, cpus: '1'}\n", "plan.yaml"))
+                .hasMessageContaining("budget.cpus: only linux-cgroup budgets pin to cpus");
+        assertThatThrownBy(() -> RunPlanYaml.parse(
+                        "budget: {backend: linux-cgroup, budget_us: 5000, period_us: 100000}\n"
+                                + "phases: {run: sweep, sweep: {rates: [100]}}\n",
+                        "plan.yaml"))
+                .hasMessageContaining("a sweep runs without a budget");
+        assertThat(RunPlanYaml.parse("budget: {backend: linux-cgroup, budget_us: 76750, period_us: 100000}", "p")
+                        .budget()
+                        .utilization())
+                .isEqualTo(0.7675);
     }
 
     @Test
