@@ -3,9 +3,10 @@ package org.itsrt.commands;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.itsrt.cli.options.HelpOption;
+import org.itsrt.cli.options.OutputOption;
 import org.itsrt.commands.options.JobPlanOptions;
 import org.itsrt.commands.options.LoadPlanOptions;
-import org.itsrt.commands.options.OutputOptions;
 import org.itsrt.commands.options.PhasePlanOptions;
 import org.itsrt.commands.options.PlanFileOptions;
 import org.itsrt.commands.options.StackPlanOptions;
@@ -16,7 +17,6 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
@@ -44,6 +44,9 @@ import picocli.CommandLine.Spec;
         })
 public final class DemoCommand implements Callable<Integer> {
 
+    @Mixin
+    HelpOption help;
+
     @Spec
     private CommandSpec spec;
 
@@ -63,13 +66,7 @@ public final class DemoCommand implements Callable<Integer> {
     StackPlanOptions stack;
 
     @Mixin
-    OutputOptions output;
-
-    @Option(
-            names = {"-h", "--help"},
-            usageHelp = true,
-            description = "show this help")
-    boolean help;
+    OutputOption output;
 
     public static void main(String[] args) {
         // The probe draws its plots off-screen.
@@ -85,7 +82,9 @@ public final class DemoCommand implements Callable<Integer> {
         job.applyTo(plan.job());
         phases.applyTo(plan.phases(), base.phases(), load);
         stack.applyTo(plan.stack());
-        output.applyTo(plan.output());
+        if (output.path() != null) {
+            plan.output().dir(output.path());
+        }
         return plan.build();
     }
 

@@ -6,11 +6,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.itsrt.cli.RunFolders;
-import org.itsrt.commands.options.DataOption;
+import org.itsrt.cli.options.DataOption;
+import org.itsrt.cli.options.HelpOption;
+import org.itsrt.cli.options.ModelOption;
+import org.itsrt.cli.options.OutputOption;
 import org.itsrt.commands.options.ExistingStackOptions;
 import org.itsrt.commands.options.JobJarOption;
-import org.itsrt.commands.options.ModelOption;
-import org.itsrt.commands.options.OutputOptions;
 import org.itsrt.commands.options.PrintPlanOption;
 import org.itsrt.experiment.report.Environment;
 import org.itsrt.experiment.report.ExperimentReport;
@@ -47,6 +48,9 @@ import picocli.CommandLine.Parameters;
         })
 public final class ExperimentCommand implements Callable<Integer> {
 
+    @Mixin
+    HelpOption help;
+
     @Parameters(
             index = "0",
             paramLabel = "FILE",
@@ -54,7 +58,7 @@ public final class ExperimentCommand implements Callable<Integer> {
     Path file;
 
     @Option(
-            names = "--report",
+            names = "--rewrite-report",
             paramLabel = "DIR",
             description =
                     "rewrite the report of an existing results folder from its runs (e.g. with --study); run nothing")
@@ -64,7 +68,7 @@ public final class ExperimentCommand implements Callable<Integer> {
     PrintPlanOption printPlan;
 
     @Mixin
-    OutputOptions output;
+    OutputOption output;
 
     @Mixin
     DataOption data;
@@ -92,12 +96,6 @@ public final class ExperimentCommand implements Callable<Integer> {
             paramLabel = "DIR",
             description = "the study's raw latency files to overlay (default: the file's `study`, or none)")
     Path study;
-
-    @Option(
-            names = {"-h", "--help"},
-            usageHelp = true,
-            description = "show this help")
-    boolean help;
 
     public static void main(String[] args) {
         System.setProperty("java.awt.headless", "true");
@@ -129,7 +127,7 @@ public final class ExperimentCommand implements Callable<Integer> {
         }
         if (report != null) {
             if (!Files.isDirectory(report.resolve("runs"))) {
-                System.err.println("its-experiment: --report " + report + ": not a results folder (no runs/)");
+                System.err.println("its-experiment: --rewrite-report " + report + ": not a results folder (no runs/)");
                 return 2;
             }
             List<RowRun> existing = ExperimentRunner.readExisting(spec, report);
@@ -158,7 +156,7 @@ public final class ExperimentCommand implements Callable<Integer> {
             System.err.println("its-experiment: " + problem);
             return 2;
         }
-        Path dir = RunFolders.orDefault(output.dir(), "experiments", spec.name());
+        Path dir = RunFolders.orDefault(output.path(), "experiments", spec.name());
         if (Files.exists(dir.resolve(ExperimentReport.MARKDOWN))) {
             System.err.println("its-experiment: --out " + dir + " already holds results");
             return 2;
@@ -182,8 +180,12 @@ public final class ExperimentCommand implements Callable<Integer> {
     /** A row's plan with the options given over it: inputs, parts that already run, the row command. */
     private RunPlan withOptions(RunPlan plan) {
         RunPlan.Builder over = plan.toBuilder();
-        data.applyTo(over);
-        model.applyTo(over);
+        if (data.given() != null) {
+            over.load().data(data.given());
+        }
+        if (model.given() != null) {
+            over.job().model(model.given());
+        }
         jobJar.applyTo(over);
         existing.applyTo(over);
         if (rowCommand != null) {

@@ -8,21 +8,23 @@ import java.time.Instant;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.itsrt.cli.KafkaClientConfig;
 import org.itsrt.cli.MissingDefaultException;
 import org.itsrt.cli.RunFolders;
+import org.itsrt.cli.options.HelpOption;
+import org.itsrt.cli.options.ModelOption;
+import org.itsrt.cli.options.OutputOption;
+import org.itsrt.cli.options.SeedOption;
+import org.itsrt.cli.options.WarmupOptions;
 import org.itsrt.commands.options.ExistingStackOptions;
 import org.itsrt.commands.options.FlinkModeOption;
 import org.itsrt.commands.options.JobJarOption;
-import org.itsrt.commands.options.ModelOption;
-import org.itsrt.commands.options.OutputOptions;
-import org.itsrt.commands.options.WarmupOptions;
 import org.itsrt.fuzz.CampaignPlan;
 import org.itsrt.fuzz.CampaignResult;
 import org.itsrt.fuzz.FuzzCampaign;
 import org.itsrt.fuzz.FuzzKind;
 import org.itsrt.fuzz.FuzzReport;
 import org.itsrt.fuzz.KafkaEnds;
+import org.itsrt.kafka.KafkaClientConfig;
 import org.itsrt.pipeline.PipelineRun;
 import org.itsrt.pipeline.RunningStack;
 import org.itsrt.pipeline.StackSpec;
@@ -62,6 +64,12 @@ import picocli.CommandLine.Spec;
         })
 public final class FuzzCommand implements Callable<Integer> {
 
+    @Mixin
+    SeedOption seedOption;
+
+    @Mixin
+    HelpOption help;
+
     /**
      * The default warm-up at the study's load: 120 readings on the six study detectors. The
      * campaign compares advice, not latency; a short warm-up is enough to carry the job past its
@@ -80,13 +88,6 @@ public final class FuzzCommand implements Callable<Integer> {
             description = "malformed or edge-case records, and as many valid readings (default: ${DEFAULT-VALUE})")
     int records;
 
-    @Option(
-            names = "--seed",
-            defaultValue = "" + CampaignPlan.DEFAULT_SEED,
-            paramLabel = "N",
-            description = "the generator's seed: one seed and size, the very same records (default: ${DEFAULT-VALUE})")
-    long seed;
-
     @Mixin
     WarmupOptions warmup;
 
@@ -103,13 +104,7 @@ public final class FuzzCommand implements Callable<Integer> {
     JobJarOption jobJar;
 
     @Mixin
-    OutputOptions output;
-
-    @Option(
-            names = {"-h", "--help"},
-            usageHelp = true,
-            description = "show this help")
-    boolean help;
+    OutputOption output;
 
     private volatile FuzzCampaign running;
     private volatile boolean interrupted;
@@ -150,7 +145,7 @@ public final class FuzzCommand implements Callable<Integer> {
                     spec.commandLine(),
                     e instanceof java.nio.file.NoSuchFileException missing ? missing.getReason() : e.getMessage());
         }
-        Path dir = RunFolders.orDefault(output.dir(), "fuzz");
+        Path dir = RunFolders.orDefault(output.path(), "fuzz");
         if (Files.exists(dir.resolve(FuzzReport.MARKDOWN))) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--out " + dir + " already holds a report");
         }
@@ -177,7 +172,8 @@ public final class FuzzCommand implements Callable<Integer> {
             KafkaEnds ends = new KafkaEnds(
                     started.bootstrapServers(), clientConfig, Topics.READINGS, Topics.ADVICE, Topics.DEAD_LETTERS);
             long[] detectors = FuzzCampaign.detectors(ends, modelDir);
-            CampaignPlan plan = CampaignPlan.generate(records, detectors, seed, warmupReadings(detectors.length));
+            CampaignPlan plan = CampaignPlan.generate(
+                    records, detectors, seedOption.orElse(CampaignPlan.DEFAULT_SEED), warmupReadings(detectors.length));
             log.println("its-fuzz: " + plan + "; kinds: " + FuzzReport.sentLine(plan.counts()));
             FuzzCampaign campaign = new FuzzCampaign(started, ends, modelDir, log);
             running = campaign;
@@ -187,7 +183,15 @@ public final class FuzzCommand implements Callable<Integer> {
             Instant start = Instant.now();
             CampaignResult result = campaign.run(plan);
             String markdown = new FuzzReport(result)
-                    .write(dir, FuzzReport.facts(start, started.describe(), plan, records, seed, clientConfig));
+                    .write(
+                            dir,
+                            FuzzReport.facts(
+                                    start,
+                                    started.describe(),
+                                    plan,
+                                    records,
+                                    seedOption.orElse(CampaignPlan.DEFAULT_SEED),
+                                    clientConfig));
             System.out.println(markdown);
             System.out.println("report: " + dir.resolve(FuzzReport.MARKDOWN));
             if (interrupted) {
@@ -226,7 +230,7 @@ public final class FuzzCommand implements Callable<Integer> {
                 .detectors(
                         java.util.stream.LongStream.range(0, detectors).boxed().toList())
                 .warmup(DEFAULT_WARMUP);
-        warmup.applyTo(load);
+        load.warmup(warmup.time(), warmup.records());
         return Math.toIntExact(load.build().warmupRecords());
     }
 }

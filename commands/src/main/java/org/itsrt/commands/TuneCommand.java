@@ -7,11 +7,12 @@ import java.nio.file.StandardCopyOption;
 import java.util.concurrent.Callable;
 import org.itsrt.cli.ProjectPaths;
 import org.itsrt.cli.RunFolders;
+import org.itsrt.cli.options.HelpOption;
+import org.itsrt.cli.options.ModelOption;
+import org.itsrt.cli.options.OutputOption;
 import org.itsrt.commands.options.ExistingStackOptions;
 import org.itsrt.commands.options.JobJarOption;
 import org.itsrt.commands.options.LoadPlanOptions;
-import org.itsrt.commands.options.ModelOption;
-import org.itsrt.commands.options.OutputOptions;
 import org.itsrt.commands.options.PrintPlanOption;
 import org.itsrt.commands.options.SearchRangeOptions;
 import org.itsrt.experiment.report.TuneReport;
@@ -31,7 +32,6 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
@@ -58,6 +58,9 @@ import picocli.CommandLine.Parameters;
             "130:interrupted (Ctrl-C); the report covers the points measured"
         })
 public final class TuneCommand implements Callable<Integer> {
+
+    @Mixin
+    HelpOption help;
 
     /** The base file without one: linux-cgroup, the study's load, an SLO this kind of host can meet. */
     public static final String DEFAULT_FILE = "experiments/tune-cgroup.yaml";
@@ -89,19 +92,13 @@ public final class TuneCommand implements Callable<Integer> {
     JobJarOption jobJar;
 
     @Mixin
-    OutputOptions output;
+    OutputOption output;
 
     @Mixin
     ExistingStackOptions existing;
 
     @Mixin
     PrintPlanOption printPlan;
-
-    @Option(
-            names = {"-h", "--help"},
-            usageHelp = true,
-            description = "show this help")
-    boolean help;
 
     /** Measures the points instead of whole-pipeline runs when set (tests); null for the pipeline. */
     private final PointEvaluator evaluator;
@@ -140,7 +137,7 @@ public final class TuneCommand implements Callable<Integer> {
             return 2;
         }
         ExperimentSpec base = plan.experiment();
-        Path dir = RunFolders.orDefault(output.dir(), "tune", base.name());
+        Path dir = RunFolders.orDefault(output.path(), "tune", base.name());
         PipelineEvaluator points = new PipelineEvaluator(base, plan.pointPlan(), dir, System.err);
         console.print(plan.describe(points));
         console.flush();
@@ -179,7 +176,9 @@ public final class TuneCommand implements Callable<Integer> {
     private RunPlan withOptions(RunPlan plan) {
         RunPlan.Builder over = plan.toBuilder();
         load.applyTo(over.load());
-        model.applyTo(over);
+        if (model.given() != null) {
+            over.job().model(model.given());
+        }
         jobJar.applyTo(over);
         existing.applyTo(over);
         return over.build();

@@ -213,7 +213,7 @@ public final class FuzzReport {
             CampaignPlan plan,
             int kindRecords,
             long seed,
-            org.itsrt.cli.KafkaClientConfig clientConfig) {
+            org.itsrt.kafka.KafkaClientConfig clientConfig) {
         List<String> facts = new ArrayList<>();
         facts.add("started " + start + ", "
                 + String.format(Locale.ROOT, "%,d", plan.records().size())

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import org.itsrt.cli.KafkaClientConfig;
 import org.itsrt.cli.ProjectPaths;
+import org.itsrt.kafka.KafkaClientConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -21,7 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.itsrt.cli.KafkaClientConfig;
+import org.itsrt.kafka.KafkaClientConfig;
 import org.itsrt.probe.ProbeCommand;
 import org.itsrt.probe.ProbeRun;
 import org.itsrt.probe.report.RunReport;

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import org.itsrt.cluster.cli.ClusterCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -36,35 +37,18 @@ public final class ClusterKeeper implements Callable<Integer> {
 
     private static final Duration POLL = Duration.ofMillis(200);
 
-    @Option(names = "--dir", required = true)
-    Path dir;
+    // The shape and folder as `./its cluster up` takes them: the keeper is given its caller's values.
+    @CommandLine.Mixin
+    ClusterCommand.Folder folder = new ClusterCommand.Folder();
 
-    @Option(names = "--jobmanagers", required = true)
-    int jobManagers;
-
-    @Option(names = "--taskmanagers", required = true)
-    int taskManagers;
-
-    @Option(names = "--slots", required = true)
-    int slots;
-
-    @Option(names = "--brokers", required = true)
-    int brokers;
-
-    @Option(names = "--ha", arity = "1", required = true)
-    boolean ha;
+    @CommandLine.Mixin
+    ClusterCommand.Shape shape = new ClusterCommand.Shape();
 
     @Option(names = "--ports", required = true)
     ClusterSpec.PortChoice ports;
 
-    @Option(names = "--taskmanager-memory", required = true)
-    String taskManagerMemory;
-
     @Option(names = "--start-timeout-seconds", required = true)
     long startTimeoutSeconds;
-
-    @Option(names = "--rest-bind-address", required = true)
-    String restBindAddress;
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new ClusterKeeper()).execute(args));
@@ -72,31 +56,26 @@ public final class ClusterKeeper implements Callable<Integer> {
 
     /** The arguments that make a keeper start {@code spec} in {@code dir}. */
     static java.util.List<String> arguments(ClusterSpec spec, Path dir) {
-        return java.util.List.of(
+        java.util.List<String> arguments = new java.util.ArrayList<>(java.util.List.of(
                 "--dir", dir.toString(),
                 "--jobmanagers", Integer.toString(spec.jobManagers()),
                 "--taskmanagers", Integer.toString(spec.taskManagers()),
                 "--slots", Integer.toString(spec.slots()),
                 "--brokers", Integer.toString(spec.brokers()),
-                "--ha", Boolean.toString(spec.ha()),
                 "--ports", spec.ports().name(),
                 "--taskmanager-memory", spec.taskManagerMemory(),
                 "--start-timeout-seconds", Long.toString(spec.startTimeout().toSeconds()),
-                "--rest-bind-address", spec.restBindAddress());
+                "--rest-bind-address", spec.restBindAddress()));
+        if (spec.ha()) {
+            arguments.add("--ha");
+        }
+        return arguments;
     }
 
     @Override
     public Integer call() throws Exception {
-        ClusterSpec spec = new ClusterSpec(
-                jobManagers,
-                taskManagers,
-                slots,
-                brokers,
-                ha,
-                ports,
-                taskManagerMemory,
-                Duration.ofSeconds(startTimeoutSeconds),
-                restBindAddress);
+        ClusterSpec spec = shape.spec(ports, Duration.ofSeconds(startTimeoutSeconds));
+        Path dir = folder.resolve();
         LocalCluster cluster;
         try {
             cluster = LocalCluster.start(spec, dir, System.out);

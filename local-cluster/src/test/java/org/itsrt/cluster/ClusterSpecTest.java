@@ -31,6 +31,16 @@ class ClusterSpecTest {
         assertThat(ClusterKeeper.arguments(spec, DIR))
                 .containsSequence("--rest-bind-address", "192.0.2.10")
                 .containsSequence("--slots", "2");
+        // The keeper reads them with ./its cluster up's own options, back into the very same spec.
+        for (ClusterSpec given :
+                java.util.List.of(spec, ClusterSpec.defaults().withBrokers(3).withHa(true))) {
+            ClusterKeeper keeper = new ClusterKeeper();
+            new picocli.CommandLine(keeper)
+                    .parseArgs(ClusterKeeper.arguments(given, DIR).toArray(String[]::new));
+            assertThat(keeper.shape.spec(keeper.ports, java.time.Duration.ofSeconds(keeper.startTimeoutSeconds)))
+                    .isEqualTo(given);
+            assertThat(keeper.folder.resolve()).isEqualTo(DIR);
+        }
     }
 
     @Test

@@ -3,7 +3,7 @@ package org.itsrt.pipeline;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
-import org.itsrt.cli.KafkaClientConfig;
+import org.itsrt.kafka.KafkaClientConfig;
 import org.itsrt.stack.kafka.KafkaSecurity;
 import org.itsrt.stack.kafka.LocalKafka;
 

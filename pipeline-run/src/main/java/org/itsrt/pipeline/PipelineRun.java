@@ -1,7 +1,7 @@
 package org.itsrt.pipeline;
 
 import java.io.PrintStream;
-import org.itsrt.cli.KafkaClientConfig;
+import org.itsrt.kafka.KafkaClientConfig;
 
 /**
  * Runs one measured pipeline: starts the stack a {@link RunSpec} names (or reaches the one that

@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import org.itsrt.cli.KafkaClientConfig;
+import org.itsrt.kafka.KafkaClientConfig;
 import org.itsrt.sched.linux.CpuLatencyRequest;
 import org.itsrt.stack.ChildJvm;
 import org.itsrt.stack.kafka.KafkaSecurity;

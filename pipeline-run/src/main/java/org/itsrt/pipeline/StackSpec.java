@@ -9,9 +9,9 @@ import java.util.Map;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.TreeSet;
-import org.itsrt.cli.KafkaClientConfig;
 import org.itsrt.cluster.ClusterDescriptor;
 import org.itsrt.cluster.FlinkRest;
+import org.itsrt.kafka.KafkaClientConfig;
 
 /**
  * What a pipeline runs on: a Kafka broker and a Flink cluster, each started for the run or one

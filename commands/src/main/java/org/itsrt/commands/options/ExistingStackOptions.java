@@ -2,8 +2,8 @@ package org.itsrt.commands.options;
 
 import java.net.URI;
 import java.nio.file.Path;
-import org.itsrt.cli.KafkaClientConfig;
-import org.itsrt.cli.KafkaConfigOption;
+import org.itsrt.kafka.KafkaClientConfig;
+import org.itsrt.kafka.KafkaConfigOption;
 import org.itsrt.pipeline.plan.RunPlan;
 import org.itsrt.pipeline.plan.StackPlan;
 import picocli.CommandLine.Mixin;

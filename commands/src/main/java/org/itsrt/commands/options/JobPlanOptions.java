@@ -1,6 +1,7 @@
 package org.itsrt.commands.options;
 
 import java.util.Map;
+import org.itsrt.cli.options.ModelOption;
 import org.itsrt.pipeline.plan.JobPlan;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -3,6 +3,8 @@ package org.itsrt.commands.options;
 import java.time.Duration;
 import java.util.Map;
 import org.itsrt.cli.DurationConverter;
+import org.itsrt.cli.options.DataOption;
+import org.itsrt.cli.options.WarmupOptions;
 import org.itsrt.pipeline.plan.LoadPlan;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -79,7 +81,7 @@ public final class LoadPlanOptions {
         if (records != null) {
             load.records(records);
         }
-        warmup.applyTo(load);
+        load.warmup(warmup.time(), warmup.records());
         if (steadyAfter != null) {
             load.steadyAfter(steadyAfter);
         }

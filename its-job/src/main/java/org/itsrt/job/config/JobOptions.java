@@ -14,8 +14,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import org.itsrt.cli.KafkaClientConfig;
 import org.itsrt.job.config.KafkaSettings.StartingOffsets;
+import org.itsrt.kafka.KafkaClientConfig;
 import org.itsrt.predict.Engine;
 import org.itsrt.records.Topics;
 

@@ -4,7 +4,7 @@ import java.io.Serializable;
 import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
-import org.itsrt.cli.KafkaClientConfig;
+import org.itsrt.kafka.KafkaClientConfig;
 
 /**
  * The job's Kafka ends: where the brokers are, the three topics, the consumer group, where reading

@@ -9,7 +9,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.itsrt.cli.ProjectPaths;
+import org.itsrt.cli.options.DataOption;
+import org.itsrt.cli.options.HelpOption;
+import org.itsrt.cli.options.ModelOption;
+import org.itsrt.cli.options.OutputOption;
+import org.itsrt.cli.options.VerboseOption;
 import org.itsrt.graph.DetectorGraph;
 import org.itsrt.graph.StudyNetwork;
 import org.itsrt.predict.Engine;
@@ -25,6 +29,7 @@ import org.itsrt.routing.DetectorConditions;
 import org.itsrt.routing.RouteAdvisor;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -44,21 +49,23 @@ import picocli.CommandLine.Option;
         exitCodeList = {"0:replayed", "1:bad input (table, model or options)", "2:bad usage"})
 public final class ReplayCommand implements Callable<Integer> {
 
+    @Mixin
+    DataOption dataOption;
+
+    @Mixin
+    ModelOption modelOption;
+
+    @Mixin
+    OutputOption output;
+
+    @Mixin
+    VerboseOption verbose;
+
+    @Mixin
+    HelpOption help;
+
     /** Readings whose timings are left out of the stage histograms while the JIT compiles the hot path. */
     static final int WARM_UP_READINGS = 500;
-
-    @Option(
-            names = "--data",
-            paramLabel = "FILE",
-            description = "canonical readings table (.csv/.csv.gz) (default: the committed synthetic sample, "
-                    + ProjectPaths.SAMPLE_TABLE + ")")
-    Path data;
-
-    @Option(
-            names = "--model",
-            paramLabel = "DIR",
-            description = "model bundle directory (default: the shipped one, " + ProjectPaths.MODEL_BUNDLE + ")")
-    Path model;
 
     @Option(
             names = "--engine",
@@ -67,7 +74,7 @@ public final class ReplayCommand implements Callable<Integer> {
     String engine;
 
     @Option(
-            names = "--from",
+            names = "--origin",
             defaultValue = "764598",
             paramLabel = "VDS",
             description = "origin detector of the advised route (default: ${DEFAULT-VALUE}, El Segundo)")
@@ -87,22 +94,6 @@ public final class ReplayCommand implements Callable<Integer> {
             description = "replay only the first N readings (0 = all)")
     int limit;
 
-    @Option(
-            names = "--out",
-            defaultValue = "results/replay",
-            paramLabel = "DIR",
-            description = "folder for advice.csv and summary.md (default: ${DEFAULT-VALUE})")
-    Path out;
-
-    @Option(names = "--verbose", description = "on failure, print the stack trace too")
-    boolean verbose;
-
-    @Option(
-            names = {"-h", "--help"},
-            usageHelp = true,
-            description = "show this help")
-    boolean help;
-
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));
     }
@@ -113,7 +104,7 @@ public final class ReplayCommand implements Callable<Integer> {
         commandLine.setExecutionExceptionHandler((error, cmd, parseResult) -> {
             String message = error.getMessage() == null ? error.getClass().getSimpleName() : error.getMessage();
             cmd.getErr().println(cmd.getCommandName() + ": " + message);
-            if (command.verbose) {
+            if (command.verbose.given()) {
                 error.printStackTrace(cmd.getErr());
             }
             return 1;
@@ -124,12 +115,9 @@ public final class ReplayCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         // The repository's own sample and model unless told otherwise; a missing one fails naming it.
-        if (data == null) {
-            data = ProjectPaths.locate().sampleTable();
-        }
-        if (model == null) {
-            model = ProjectPaths.locate().modelBundle();
-        }
+        Path data = dataOption.path();
+        Path model = modelOption.path();
+        Path out = output.path() != null ? output.path() : Path.of("results", "replay");
         PredictorOptions options = PredictorOptions.defaults();
         if (engine != null) {
             options = options.withEngine(Engine.fromName(engine));
@@ -218,12 +206,13 @@ public final class ReplayCommand implements Callable<Integer> {
                 .filter(id -> !graph.contains(id))
                 .findFirst()
                 .ifPresent(id -> {
-                    throw new IllegalArgumentException(data + ": station " + id + " is not one of the six study "
-                            + "stations the router knows ("
-                            + java.util.Arrays.stream(StudyStation.values())
-                                    .map(s -> String.valueOf(s.vdsId()))
-                                    .toList()
-                            + ")");
+                    throw new IllegalArgumentException(
+                            dataOption.path() + ": station " + id + " is not one of the six study "
+                                    + "stations the router knows ("
+                                    + java.util.Arrays.stream(StudyStation.values())
+                                            .map(s -> String.valueOf(s.vdsId()))
+                                            .toList()
+                                    + ")");
                 });
     }
 }

@@ -93,7 +93,7 @@ class InputPartitionCheckTest {
                 KafkaSettings.StartingOffsets.LATEST,
                 Map.of("sasl.mechanism", "PLAIN", "max.poll.records", "10"),
                 Map.of(),
-                org.itsrt.cli.KafkaClientConfig.load(file));
+                org.itsrt.kafka.KafkaClientConfig.load(file));
 
         assertThat(InputPartitionCheck.adminProperties(settings, Duration.ofSeconds(1)))
                 .containsEntry("security.protocol", "SASL_SSL")

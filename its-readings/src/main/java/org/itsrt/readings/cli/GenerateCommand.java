@@ -4,11 +4,16 @@ import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.itsrt.cli.options.HelpOption;
+import org.itsrt.cli.options.OutputOption;
+import org.itsrt.cli.options.SeedOption;
+import org.itsrt.cli.options.VerboseOption;
 import org.itsrt.readings.CanonicalTable;
 import org.itsrt.readings.Reading;
 import org.itsrt.readings.synthetic.SyntheticGenerator;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -19,20 +24,28 @@ import picocli.CommandLine.Spec;
         sortOptions = false,
         description = "Writes synthetic readings of the six study stations in the canonical table format "
                 + "(docs/canonical-table.md), every row labelled synthetic:seed=N. The same seed gives the same "
-                + "file, byte for byte.",
+                + "file, byte for byte (--seed, default " + GenerateCommand.DEFAULT_SEED + ").",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:written", "1:could not write", "2:bad usage"})
 public final class GenerateCommand implements Callable<Integer> {
 
+    /** The seed of the committed sample. */
+    static final long DEFAULT_SEED = 42;
+
+    @Mixin
+    SeedOption seedOption;
+
+    @Mixin
+    OutputOption output;
+
+    @Mixin
+    VerboseOption verbose;
+
+    @Mixin
+    HelpOption help;
+
     @Spec
     private CommandSpec spec;
-
-    @Option(
-            names = "--seed",
-            defaultValue = "42",
-            paramLabel = "N",
-            description = "random seed (default: ${DEFAULT-VALUE})")
-    private long seed;
 
     @Option(
             names = "--start",
@@ -48,22 +61,6 @@ public final class GenerateCommand implements Callable<Integer> {
             description = "number of days (default: ${DEFAULT-VALUE})")
     private int days;
 
-    @Option(
-            names = "--out",
-            required = true,
-            paramLabel = "FILE",
-            description = "the table to write: NAME.csv, or NAME.csv.gz for gzip")
-    private Path out;
-
-    @Option(names = "--verbose", description = "on failure, print the stack trace too")
-    private boolean verbose;
-
-    @Option(
-            names = {"-h", "--help"},
-            usageHelp = true,
-            description = "show this help")
-    private boolean help;
-
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));
     }
@@ -74,6 +71,12 @@ public final class GenerateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (output.path() == null) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "--out is required: the table to write, NAME.csv or NAME.csv.gz");
+        }
+        Path out = output.path();
+        long seed = seedOption.orElse(DEFAULT_SEED);
         String outName = out.getFileName().toString();
         if (!outName.endsWith(".csv") && !outName.endsWith(".csv.gz")) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--out must name a .csv or .csv.gz file");
@@ -94,6 +97,6 @@ public final class GenerateCommand implements Callable<Integer> {
     }
 
     boolean verbose() {
-        return verbose;
+        return verbose.given();
     }
 }

@@ -5,10 +5,14 @@ import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.itsrt.cli.options.HelpOption;
+import org.itsrt.cli.options.OutputOption;
+import org.itsrt.cli.options.VerboseOption;
 import org.itsrt.readings.CanonicalTable;
 import org.itsrt.readings.pems.PemsImporter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -24,6 +28,15 @@ import picocli.CommandLine.Spec;
         exitCodeList = {"0:imported", "1:bad input (the message names file, row and column)", "2:bad usage"})
 public final class ImportCommand implements Callable<Integer> {
 
+    @Mixin
+    OutputOption output;
+
+    @Mixin
+    VerboseOption verbose;
+
+    @Mixin
+    HelpOption help;
+
     @Spec
     private CommandSpec spec;
 
@@ -34,13 +47,6 @@ public final class ImportCommand implements Callable<Integer> {
             paramLabel = "PATH",
             description = "PeMS files, or directories searched recursively")
     private List<Path> from;
-
-    @Option(
-            names = "--out",
-            required = true,
-            paramLabel = "FILE",
-            description = "the table to write: NAME.csv, or NAME.csv.gz for gzip")
-    private Path out;
 
     @Option(
             names = "--stations",
@@ -60,15 +66,6 @@ public final class ImportCommand implements Callable<Integer> {
             description = "skip malformed rows and files, counting them in the report, instead of failing")
     private boolean lenient;
 
-    @Option(names = "--verbose", description = "on failure, print the stack trace too")
-    private boolean verbose;
-
-    @Option(
-            names = {"-h", "--help"},
-            usageHelp = true,
-            description = "show this help")
-    private boolean help;
-
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));
     }
@@ -79,6 +76,11 @@ public final class ImportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (output.path() == null) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "--out is required: the table to write, NAME.csv or NAME.csv.gz");
+        }
+        Path out = output.path();
         String outName = out.getFileName().toString();
         if (!outName.endsWith(".csv") && !outName.endsWith(".csv.gz")) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--out must name a .csv or .csv.gz file");
@@ -103,6 +105,6 @@ public final class ImportCommand implements Callable<Integer> {
     }
 
     boolean verbose() {
-        return verbose;
+        return verbose.given();
     }
 }

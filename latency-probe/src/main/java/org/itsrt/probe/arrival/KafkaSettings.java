@@ -17,8 +17,8 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.itsrt.cli.KafkaClientConfig;
-import org.itsrt.cli.KafkaRefusal;
+import org.itsrt.kafka.KafkaClientConfig;
+import org.itsrt.kafka.KafkaRefusal;
 
 /** The probe's Kafka client settings, and the check that the broker and topic are there. */
 public final class KafkaSettings {

@@ -12,9 +12,13 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.itsrt.cli.DurationConverter;
+import org.itsrt.cli.options.HelpOption;
+import org.itsrt.cli.options.OutputOption;
+import org.itsrt.cli.options.VerboseOption;
 import org.itsrt.probe.stats.LatencyKind;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -35,6 +39,15 @@ import picocli.CommandLine.Spec;
         exitCodeList = {"0:written", "1:an input could not be read (the message names it)", "2:bad usage"})
 public final class CompareCommand implements Callable<Integer> {
 
+    @Mixin
+    OutputOption output;
+
+    @Mixin
+    VerboseOption verboseOption;
+
+    @Mixin
+    HelpOption help;
+
     /** Which latency of a probe run to compare. */
     public enum Latency {
         intended,
@@ -50,13 +63,6 @@ public final class CompareCommand implements Callable<Integer> {
             description = "a probe run folder (or a demo run folder holding one in probe/), its latencies.csv or "
                     + "latency.hlog, a study *_latency.txt file, or a folder of study files")
     List<Path> inputs = new ArrayList<>();
-
-    @Option(
-            names = "--out",
-            defaultValue = "results/compare",
-            paramLabel = "DIR",
-            description = "folder for compare.md and the plots (default: ${DEFAULT-VALUE})")
-    Path out;
 
     @Option(
             names = "--cycles-per-ns",
@@ -89,15 +95,6 @@ public final class CompareCommand implements Callable<Integer> {
             description = "SLO window (default: ${DEFAULT-VALUE})")
     Duration window;
 
-    @Option(names = "--verbose", description = "on failure, print the stack trace too")
-    boolean verbose;
-
-    @Option(
-            names = {"-h", "--help"},
-            usageHelp = true,
-            description = "show this help")
-    boolean help;
-
     @Override
     public Integer call() throws Exception {
         CommandLine cmd = spec.commandLine();
@@ -111,6 +108,7 @@ public final class CompareCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(cmd, "--window must be longer than 0");
         }
         LatencyKind kind = latency == Latency.sent ? LatencyKind.FROM_SENT : LatencyKind.FROM_INTENDED;
+        Path out = output.path() != null ? output.path() : Path.of("results", "compare");
         long sloNs = Math.round(sloMs * 1e6);
         List<Distribution> rows = new ArrayList<>();
         for (Path input : inputs) {

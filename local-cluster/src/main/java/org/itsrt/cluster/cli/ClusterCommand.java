@@ -10,12 +10,14 @@ import java.util.concurrent.Callable;
 import org.itsrt.cli.DurationConverter;
 import org.itsrt.cli.MissingDefaultException;
 import org.itsrt.cli.ProjectPaths;
+import org.itsrt.cli.options.HelpOption;
 import org.itsrt.cluster.ClusterConfigFile;
 import org.itsrt.cluster.ClusterDescriptor;
 import org.itsrt.cluster.ClusterSpec;
 import org.itsrt.cluster.ClusterStatus;
 import org.itsrt.cluster.DetachedCluster;
 import org.itsrt.cluster.FlinkSubmit;
+import org.itsrt.stack.kafka.BrokerCountOption;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -60,32 +62,26 @@ public final class ClusterCommand implements Callable<Integer> {
         return 2;
     }
 
-    /** {@code -h}/{@code --help}, as every command of the project takes it. */
-    static final class HelpOption {
-        @Option(
-                names = {"-h", "--help"},
-                usageHelp = true,
-                description = "show this help")
-        boolean help;
-    }
-
-    /** The cluster folder option every subcommand takes. */
-    static final class Folder {
+    /** The cluster folder option every subcommand takes, and the keeper process. */
+    public static final class Folder {
         @Option(
                 names = "--dir",
                 paramLabel = "DIR",
                 description = "the cluster folder (default: runs/cluster in the repository)")
         Path dir;
 
-        Path resolve() {
+        public Path resolve() {
             return dir != null
                     ? dir
                     : ClusterSpec.defaultDir(ProjectPaths.locate().root());
         }
     }
 
-    /** The cluster's shape: how many of each process, slots, memory; what {@code up} starts and {@code config} renders. */
-    static final class Shape {
+    /**
+     * The cluster's shape: how many of each process, slots, memory; what {@code up} starts, {@code config}
+     * renders and the keeper process is given.
+     */
+    public static final class Shape {
         @Option(
                 names = "--jobmanagers",
                 defaultValue = "1",
@@ -107,13 +103,8 @@ public final class ClusterCommand implements Callable<Integer> {
                 description = "task slots per TaskManager (default: ${DEFAULT-VALUE})")
         int slots;
 
-        @Option(
-                names = "--brokers",
-                defaultValue = "1",
-                paramLabel = "N",
-                description = "Kafka brokers: 1, or 3 with replication factor 3 and min.insync.replicas 2 "
-                        + "(default: ${DEFAULT-VALUE})")
-        int brokers;
+        @CommandLine.Mixin
+        BrokerCountOption brokers = new BrokerCountOption();
 
         @Option(names = "--ha", description = "a ZooKeeper server and ZooKeeper leader election for the JobManagers")
         boolean ha;
@@ -138,13 +129,13 @@ public final class ClusterCommand implements Callable<Integer> {
         @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
         CommandLine.Model.CommandSpec command;
 
-        ClusterSpec spec(ClusterSpec.PortChoice ports, Duration startTimeout) {
+        public ClusterSpec spec(ClusterSpec.PortChoice ports, Duration startTimeout) {
             try {
                 return new ClusterSpec(
                         jobManagers,
                         taskManagers,
                         slots,
-                        brokers,
+                        brokers.count(),
                         ha,
                         ports,
                         taskManagerMemory,

@@ -38,8 +38,8 @@ import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
-import org.itsrt.cli.KafkaClientConfig;
-import org.itsrt.cli.KafkaRefusal;
+import org.itsrt.kafka.KafkaClientConfig;
+import org.itsrt.kafka.KafkaRefusal;
 import org.itsrt.stack.ChildJvm;
 
 /**

@@ -5,6 +5,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code its kafka}: a local broker (or a cluster of three) with the pipeline's topics, until Ctrl-C. */
@@ -18,6 +19,9 @@ import picocli.CommandLine.Option;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0   stopped by Ctrl-C", "1   a broker could not start"})
 public final class LocalKafkaCommand implements Callable<Integer> {
+
+    @Mixin
+    BrokerCountOption brokers;
 
     @Option(
             names = "--topics",
@@ -33,14 +37,6 @@ public final class LocalKafkaCommand implements Callable<Integer> {
             defaultValue = "1",
             description = "partitions per topic (default: ${DEFAULT-VALUE})")
     int partitions;
-
-    @Option(
-            names = "--brokers",
-            paramLabel = "N",
-            defaultValue = "1",
-            description = "brokers, 1 or 3; with 3 every topic has 3 replicas and min.insync.replicas=2 "
-                    + "(default: ${DEFAULT-VALUE})")
-    int brokers;
 
     @Option(
             names = "--heap",
@@ -65,7 +61,7 @@ public final class LocalKafkaCommand implements Callable<Integer> {
         try {
             options = LocalKafka.Options.defaults()
                     .withHeap(heap)
-                    .withBrokers(brokers)
+                    .withBrokers(brokers.count())
                     .withSecurity(secure);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--brokers: " + e.getMessage());

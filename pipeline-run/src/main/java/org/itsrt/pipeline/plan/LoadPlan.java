@@ -181,6 +181,20 @@ public record LoadPlan(
             return this;
         }
 
+        /**
+         * A warm-up as a command line gives it: as a time or as records, never both; neither leaves
+         * the builder's warm-up as it is.
+         */
+        public Builder warmup(Duration time, Long records) {
+            WARMUP.require(time == null || records == null, "and --warmup-records are mutually exclusive: give one");
+            if (time != null) {
+                warmup(time);
+            } else if (records != null) {
+                warmupRecords(records);
+            }
+            return this;
+        }
+
         public Builder steadyAfter(Duration cut) {
             this.steadyAfter = cut;
             return this;

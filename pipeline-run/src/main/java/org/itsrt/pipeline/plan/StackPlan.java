@@ -14,8 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
-import org.itsrt.cli.KafkaClientConfig;
 import org.itsrt.cli.ProjectPaths;
+import org.itsrt.kafka.KafkaClientConfig;
 import org.itsrt.pipeline.StackSpec;
 import org.itsrt.pipeline.profile.Profiler;
 

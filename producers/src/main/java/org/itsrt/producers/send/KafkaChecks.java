@@ -8,8 +8,8 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
-import org.itsrt.cli.KafkaClientConfig;
-import org.itsrt.cli.KafkaRefusal;
+import org.itsrt.kafka.KafkaClientConfig;
+import org.itsrt.kafka.KafkaRefusal;
 
 /**
  * Checks before a run that the broker answers and the topic exists, so that a typo or a stopped

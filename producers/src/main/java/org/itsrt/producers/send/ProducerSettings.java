@@ -4,7 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.itsrt.cli.KafkaClientConfig;
+import org.itsrt.kafka.KafkaClientConfig;
 
 /**
  * Kafka producer properties tuned for latency, each default explained; a client properties file

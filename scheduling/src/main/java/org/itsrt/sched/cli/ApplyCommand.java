@@ -14,6 +14,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.itsrt.cli.DurationConverter;
 import org.itsrt.cli.Durations;
+import org.itsrt.cli.options.HelpOption;
+import org.itsrt.cli.options.VerboseOption;
 import org.itsrt.sched.budget.Reservation;
 import org.itsrt.sched.budget.XenLimits;
 import org.itsrt.sched.linux.AppliedBudget;
@@ -33,6 +35,7 @@ import org.itsrt.sched.linux.SchedulingException;
 import org.itsrt.sched.linux.ThreadSelector;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -58,6 +61,15 @@ import picocli.CommandLine.Spec;
         })
 final class ApplyCommand implements Callable<Integer> {
 
+    @Mixin
+    ReservationOptions reservation;
+
+    @Mixin
+    VerboseOption verboseOption;
+
+    @Mixin
+    HelpOption help;
+
     @Spec
     private CommandSpec spec;
 
@@ -70,22 +82,6 @@ final class ApplyCommand implements Callable<Integer> {
 
     @Option(names = "--pid", required = true, paramLabel = "PID", description = "the process to put under the budget")
     long pid;
-
-    @Option(
-            names = "--budget-us",
-            paramLabel = "C",
-            description = "budget per vCPU (cgroup) or per thread (deadline), us")
-    Long budgetUs;
-
-    @Option(names = "--period-us", paramLabel = "T", description = "period, us")
-    Long periodUs;
-
-    @Option(
-            names = "--vcpus",
-            paramLabel = "N",
-            defaultValue = "2",
-            description = "linux-cgroup: the group's quota is N x budget (default: ${DEFAULT-VALUE})")
-    int vcpus;
 
     @Option(names = "--cpus", paramLabel = "LIST", description = "linux-cgroup: pin the group to these CPUs, e.g. 0-1")
     String cpus;
@@ -128,22 +124,6 @@ final class ApplyCommand implements Callable<Integer> {
             description = "restore after this long, e.g. 30s, 1m30s; a plain number is seconds (default: hold "
                     + "until the process exits or Ctrl-C)")
     Duration holdFor;
-
-    @Option(
-            names = "--format",
-            paramLabel = "FORMAT",
-            defaultValue = "text",
-            description = "what to print at the end: text or json (default: ${DEFAULT-VALUE})")
-    String format;
-
-    @Option(names = "--verbose", description = "on failure, print the stack trace too")
-    boolean verbose;
-
-    @Option(
-            names = {"-h", "--help"},
-            usageHelp = true,
-            description = "show this help")
-    boolean help;
 
     @Override
     public Integer call() throws Exception {
@@ -203,7 +183,7 @@ final class ApplyCommand implements Callable<Integer> {
                 if (interference != null) {
                     facts.put("load", interference.facts());
                 }
-                print(out, facts, format.equals("json"));
+                print(out, facts, reservation.format.equals("json"));
             }
             reported.countDown();
             try {
@@ -223,30 +203,33 @@ final class ApplyCommand implements Callable<Integer> {
                     "--backend must be one of " + LinuxBackends.NAMES + ", got '" + backend
                             + "' (xen-* backends are set with xl on a Xen host: see 'its budget')");
         }
-        if (!format.equals("text") && !format.equals("json")) {
-            throw new CommandLine.ParameterException(cmd, "--format must be text or json, got '" + format + "'");
+        if (!reservation.format.equals("text") && !reservation.format.equals("json")) {
+            throw new CommandLine.ParameterException(
+                    cmd, "--format must be text or json, got '" + reservation.format + "'");
         }
         if (backend.equals(NoneBackend.NAME)) {
             return LinuxBackends.none();
         }
-        if (budgetUs == null || periodUs == null) {
+        if (reservation.budgetUs == null || reservation.periodUs == null) {
             throw new CommandLine.ParameterException(
                     cmd, "--backend " + backend + " needs --budget-us and --period-us");
         }
-        if (budgetUs < 1 || budgetUs > periodUs) {
+        if (reservation.budgetUs < 1 || reservation.budgetUs > reservation.periodUs) {
             throw new CommandLine.ParameterException(
-                    cmd, "--budget-us must be in 1..--period-us (" + periodUs + "), got " + budgetUs);
+                    cmd,
+                    "--budget-us must be in 1..--period-us (" + reservation.periodUs + "), got "
+                            + reservation.budgetUs);
         }
-        if (periodUs > XenLimits.MAX_PERIOD_US) {
+        if (reservation.periodUs > XenLimits.MAX_PERIOD_US) {
             throw new CommandLine.ParameterException(cmd, "--period-us must be at most " + XenLimits.MAX_PERIOD_US);
         }
-        Reservation r = new Reservation(budgetUs, periodUs);
+        Reservation r = new Reservation(reservation.budgetUs, reservation.periodUs);
         try {
             if (backend.equals(CgroupBackend.NAME)) {
-                if (vcpus < 1) {
-                    throw new CommandLine.ParameterException(cmd, "--vcpus must be >= 1, got " + vcpus);
+                if (reservation.vcpus < 1) {
+                    throw new CommandLine.ParameterException(cmd, "--vcpus must be >= 1, got " + reservation.vcpus);
                 }
-                CgroupBandwidth bw = CgroupBandwidth.of(r, vcpus);
+                CgroupBandwidth bw = CgroupBandwidth.of(r, reservation.vcpus);
                 return new CgroupBackend(
                         CgroupFs.detect(cgroupRoot, CgroupIo.SYSTEM, Proc.SYSTEM),
                         cgroupParent,

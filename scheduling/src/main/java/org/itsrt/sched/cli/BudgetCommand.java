@@ -10,6 +10,7 @@ import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 import org.itsrt.cli.MissingDefaultException;
 import org.itsrt.cli.ProjectPaths;
+import org.itsrt.cli.options.HelpOption;
 import org.itsrt.sched.budget.BudgetRefusal;
 import org.itsrt.sched.budget.ComposeCpu;
 import org.itsrt.sched.budget.DomainBudget;
@@ -20,6 +21,7 @@ import org.itsrt.sched.budget.StudyRow;
 import org.itsrt.sched.budget.StudyRows;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -50,6 +52,12 @@ import picocli.CommandLine.Spec;
                     + "bad rows file, or bad usage"
         })
 public final class BudgetCommand implements Callable<Integer> {
+
+    @Mixin
+    ReservationOptions reserved;
+
+    @Mixin
+    HelpOption help;
 
     static final int REFUSED = 2;
 
@@ -88,12 +96,6 @@ public final class BudgetCommand implements Callable<Integer> {
                             + "close to Tableau's 102.7 ms: 117 periods from 10 us)")
     long hyperperiodUs;
 
-    @Option(names = "--budget-us", paramLabel = "C", description = "a budget given directly, in us; with --period-us")
-    Long budgetUs;
-
-    @Option(names = "--period-us", paramLabel = "T", description = "a period given directly, in us; with --budget-us")
-    Long periodUs;
-
     @Option(
             names = "--row",
             paramLabel = "NAME",
@@ -108,14 +110,6 @@ public final class BudgetCommand implements Callable<Integer> {
             description = "another rows file with the columns of the repository's " + ProjectPaths.STUDY_ROWS
                     + "; with --row")
     Path rowsFile;
-
-    @Option(
-            names = "--vcpus",
-            paramLabel = "N",
-            defaultValue = "2",
-            description =
-                    "vCPUs of the domain, each with this reservation (default: ${DEFAULT-VALUE}, the study's rt-vm)")
-    int vcpus;
 
     @Option(
             names = "--domain",
@@ -156,20 +150,6 @@ public final class BudgetCommand implements Callable<Integer> {
                     + "10000 us, which Dom0 keeps unless changed)")
     BigDecimal dom0Utilization;
 
-    @Option(
-            names = "--format",
-            paramLabel = "FORMAT",
-            defaultValue = "text",
-            description = "text, json, or compose: the Docker Compose override file that gives the reservation "
-                    + "to the stack's TaskManager container (default: ${DEFAULT-VALUE})")
-    String format;
-
-    @Option(
-            names = {"-h", "--help"},
-            usageHelp = true,
-            description = "show this help")
-    boolean help;
-
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));
     }
@@ -196,15 +176,15 @@ public final class BudgetCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         CommandLine cmd = spec.commandLine();
-        if (!FORMATS.contains(format)) {
+        if (!FORMATS.contains(reserved.format)) {
             throw new CommandLine.ParameterException(
-                    cmd, "--format must be text, json or compose, got '" + format + "'");
+                    cmd, "--format must be text, json or compose, got '" + reserved.format + "'");
         }
-        if (vcpus < 1) {
-            throw new CommandLine.ParameterException(cmd, "--vcpus must be >= 1, got " + vcpus);
+        if (reserved.vcpus < 1) {
+            throw new CommandLine.ParameterException(cmd, "--vcpus must be >= 1, got " + reserved.vcpus);
         }
         boolean rule = utilization != null || maxLatencyUs != null;
-        boolean direct = budgetUs != null || periodUs != null;
+        boolean direct = reserved.budgetUs != null || reserved.periodUs != null;
         if (rowsFile != null && row == null) {
             throw new CommandLine.ParameterException(cmd, "--rows names the file --row reads: give --row too");
         }
@@ -232,7 +212,7 @@ public final class BudgetCommand implements Callable<Integer> {
         if (rule && (utilization == null || maxLatencyUs == null)) {
             throw new CommandLine.ParameterException(cmd, "--utilization and --max-latency-us go together");
         }
-        if (direct && (budgetUs == null || periodUs == null)) {
+        if (direct && (reserved.budgetUs == null || reserved.periodUs == null)) {
             throw new CommandLine.ParameterException(cmd, "--budget-us and --period-us go together");
         }
         if (direct && (periodsUs != null || spec.commandLine().getParseResult().hasMatchedOption("--hyperperiod-us"))) {
@@ -264,12 +244,14 @@ public final class BudgetCommand implements Callable<Integer> {
         DomainBudget plan;
         try {
             plan = rule
-                    ? DomainBudget.byRule(domain, vcpus, utilization, maxLatencyUs, candidates, pool, extratime)
-                    : DomainBudget.direct(domain, vcpus, budgetUs, periodUs, pool, extratime);
+                    ? DomainBudget.byRule(
+                            domain, reserved.vcpus, utilization, maxLatencyUs, candidates, pool, extratime)
+                    : DomainBudget.direct(
+                            domain, reserved.vcpus, reserved.budgetUs, reserved.periodUs, pool, extratime);
         } catch (BudgetRefusal refusal) {
             return refused(cmd, refusal.constraint(), refusal.getMessage());
         }
-        return print(cmd, new Rendering(domain, vcpus, plan, null, null, null, commandLine(cmd)));
+        return print(cmd, new Rendering(domain, reserved.vcpus, plan, null, null, null, commandLine(cmd)));
     }
 
     /** The reservation of a study row: a budget, a Credit cap as bandwidth, or none at all. */
@@ -300,7 +282,7 @@ public final class BudgetCommand implements Callable<Integer> {
         String composeFile = rowsFile == null && !studyRow.xenDefault() ? ComposeCpu.rowFile(studyRow.name()) : null;
         Optional<Reservation> reservation;
         try {
-            reservation = studyRow.reservation(vcpus);
+            reservation = studyRow.reservation(reserved.vcpus);
         } catch (IllegalArgumentException e) {
             return refused(cmd, "row", e.getMessage());
         }
@@ -312,12 +294,14 @@ public final class BudgetCommand implements Callable<Integer> {
         if (reservation.isPresent()) {
             Reservation r = reservation.get();
             try {
-                plan = DomainBudget.direct(domain, vcpus, r.budgetUs(), r.periodUs(), pool, studyRow.extratime());
+                plan = DomainBudget.direct(
+                        domain, reserved.vcpus, r.budgetUs(), r.periodUs(), pool, studyRow.extratime());
             } catch (BudgetRefusal refusal) {
                 return refused(cmd, refusal.constraint(), "row " + studyRow.name() + ": " + refusal.getMessage());
             }
         }
-        return print(cmd, new Rendering(domain, vcpus, plan, studyRow, rowsShown, composeFile, commandLine(cmd)));
+        return print(
+                cmd, new Rendering(domain, reserved.vcpus, plan, studyRow, rowsShown, composeFile, commandLine(cmd)));
     }
 
     private PoolCheck.Pool pool(CommandLine cmd) {
@@ -339,7 +323,7 @@ public final class BudgetCommand implements Callable<Integer> {
 
     private int print(CommandLine cmd, Rendering rendering) {
         PrintWriter out = cmd.getOut();
-        switch (format) {
+        switch (reserved.format) {
             case "json" -> out.print(PlanRenderer.json(rendering) + System.lineSeparator());
             case "compose" -> {
                 String problem = rendering.compose().problem();

@@ -4,12 +4,14 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.itsrt.cli.options.HelpOption;
 import org.itsrt.sched.linux.BudgetLedger;
 import org.itsrt.sched.linux.CgroupIo;
 import org.itsrt.sched.linux.Chrt;
 import org.itsrt.sched.linux.LeftoverRestore;
 import org.itsrt.sched.linux.Proc;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -40,6 +42,9 @@ import picocli.CommandLine.Spec;
         })
 final class RestoreCommand implements Callable<Integer> {
 
+    @Mixin
+    HelpOption help;
+
     @Spec
     private CommandSpec spec;
 
@@ -54,12 +59,6 @@ final class RestoreCommand implements Callable<Integer> {
 
     @Option(names = "--state-dir", paramLabel = "DIR", description = "the folder of budget records (default: as above)")
     Path stateDir;
-
-    @Option(
-            names = {"-h", "--help"},
-            usageHelp = true,
-            description = "show this help")
-    boolean help;
 
     @Override
     public Integer call() {

@@ -1,4 +1,4 @@
-package org.itsrt.cli;
+package org.itsrt.kafka;
 
 import java.util.Collection;
 import java.util.List;

@@ -1,13 +1,13 @@
-package org.itsrt.commands.options;
+package org.itsrt.cli.options;
 
 import java.time.Duration;
 import org.itsrt.cli.DurationConverter;
-import org.itsrt.pipeline.plan.LoadPlan;
 import picocli.CommandLine.Option;
 
 /**
- * A warm-up phase before the measured records, as a time or as records, never both. The load
- * turns a time into records once, at its own rate ({@link LoadPlan.Builder#warmup}).
+ * A warm-up phase before the measured records, as a time or as records, never both: flagged
+ * records the producers send first, on the same schedule, which the probe keeps apart. Whoever
+ * knows the rate turns a time into records, once.
  */
 public final class WarmupOptions {
 
@@ -16,8 +16,8 @@ public final class WarmupOptions {
             paramLabel = "TIME",
             converter = DurationConverter.class,
             description = "a warm-up phase before the measured records: flagged records sent for this long first, on "
-                    + "the same schedule, reported apart; 0 for none (default: 60s; 10s with --quick; with --sweep, "
-                    + "each step's, default 20s)")
+                    + "the same schedule, reported apart; 0 for none (default: the command's; a sweep's steps each "
+                    + "have theirs)")
     Duration time;
 
     @Option(
@@ -39,16 +39,5 @@ public final class WarmupOptions {
     /** Whether a warm-up was given either way. */
     public boolean given() {
         return time != null || records != null;
-    }
-
-    /** Sets the warm-up given, if any, over the load's. */
-    public void applyTo(LoadPlan.Builder load) {
-        LoadPlan.WARMUP.require(
-                time == null || records == null, "and --warmup-records are mutually exclusive: give one");
-        if (time != null) {
-            load.warmup(time);
-        } else if (records != null) {
-            load.warmupRecords(records);
-        }
     }
 }

@@ -1,4 +1,4 @@
-package org.itsrt.cli;
+package org.itsrt.kafka;
 
 import java.io.IOException;
 import java.io.Reader;

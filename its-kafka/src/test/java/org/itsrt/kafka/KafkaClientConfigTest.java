@@ -1,4 +1,4 @@
-package org.itsrt.cli;
+package org.itsrt.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,8 +1,7 @@
-package org.itsrt.commands.options;
+package org.itsrt.cli.options;
 
 import java.nio.file.Path;
 import org.itsrt.cli.ProjectPaths;
-import org.itsrt.pipeline.plan.RunPlan;
 import picocli.CommandLine.Option;
 
 /** {@code --model DIR}: the model bundle the job loads. */
@@ -22,12 +21,5 @@ public final class ModelOption {
     /** The bundle given, else the shipped one. */
     public Path path() {
         return model != null ? model : ProjectPaths.locate().modelBundle();
-    }
-
-    /** Sets the bundle given, if any, over the plan's job. */
-    public void applyTo(RunPlan.Builder plan) {
-        if (model != null) {
-            plan.job().model(model);
-        }
     }
 }

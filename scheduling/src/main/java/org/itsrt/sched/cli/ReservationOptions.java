@@ -1,0 +1,33 @@
+package org.itsrt.sched.cli;
+
+import picocli.CommandLine.Option;
+
+/**
+ * A reservation given directly, and how the result is printed: the options {@code ./its budget}
+ * and {@code ./its budget apply} share, declared once.
+ */
+final class ReservationOptions {
+
+    @Option(
+            names = "--budget-us",
+            paramLabel = "C",
+            description = "the budget, us: per vCPU (cgroup, RTDS) or per thread (SCHED_DEADLINE); with --period-us")
+    Long budgetUs;
+
+    @Option(names = "--period-us", paramLabel = "T", description = "the period, us; with --budget-us")
+    Long periodUs;
+
+    @Option(
+            names = "--vcpus",
+            paramLabel = "N",
+            description = "vCPUs of the domain, each with the reservation; a cgroup's quota is N x budget (default: 2, "
+                    + "the study's rt-vm)")
+    int vcpus = 2;
+
+    @Option(
+            names = "--format",
+            paramLabel = "FORMAT",
+            description = "what to print: text or json; ./its budget also compose, the Docker Compose override file "
+                    + "that gives the reservation to the stack's TaskManager container (default: text)")
+    String format = "text";
+}
