@@ -27,8 +27,8 @@ import org.itsrt.job.functions.ToConditionUpdate;
 import org.itsrt.job.kafka.KafkaJobIO;
 import org.itsrt.job.records.ConditionUpdate;
 import org.itsrt.job.records.DeadLetter;
-import org.itsrt.job.records.FlowPrediction;
 import org.itsrt.job.records.NetworkStateChange;
+import org.itsrt.job.records.PredictedFlow;
 import org.itsrt.job.records.RawReading;
 import org.itsrt.job.records.RoutedAdvice;
 import org.itsrt.job.records.ValidReading;
@@ -123,20 +123,20 @@ public final class ItsJob {
     }
 
     /** One model call per reading, or per micro-batch with {@code --max-batch} > 1. */
-    private static SingleOutputStreamOperator<FlowPrediction> predict(
+    private static SingleOutputStreamOperator<PredictedFlow> predict(
             DataStream<ValidReading> valid, ModelSettings model, RuntimeSettings runtime) {
-        SingleOutputStreamOperator<FlowPrediction> predictions = runtime.maxBatch() == 1
+        SingleOutputStreamOperator<PredictedFlow> predictions = runtime.maxBatch() == 1
                 ? valid.process(new PredictFlow(model))
                 : valid.transform(
                         "predict flow (batched)",
-                        TypeInformation.of(FlowPrediction.class),
+                        TypeInformation.of(PredictedFlow.class),
                         new PredictFlowBatched(model, runtime.maxBatch(), runtime.maxBatchWaitUs()));
         return predictions.name("predict flow").uid("predict-flow");
     }
 
     /** Routes each prediction over the network's newest conditions, which every route subtask learns of. */
     private static SingleOutputStreamOperator<RoutedAdvice> route(
-            SingleOutputStreamOperator<FlowPrediction> predictions, RoutingSettings routing) {
+            SingleOutputStreamOperator<PredictedFlow> predictions, RoutingSettings routing) {
         BroadcastStream<ConditionUpdate> conditions = predictions
                 .map(new ToConditionUpdate())
                 .name("conditions")

@@ -82,7 +82,7 @@ public final class ExperimentRunner {
                         throttleNote(result.applied()),
                         done,
                         total,
-                        eta(perRunS * (total - done)));
+                        org.itsrt.cli.Progress.time(perRunS * (total - done)));
                 if (result.exitCode() != 0) {
                     log.println("experiment " + spec.name() + ": the run exited with " + result.exitCode()
                             + "; stopping (its folder: " + dir + ")");
@@ -190,10 +190,5 @@ public final class ExperimentRunner {
         return share instanceof Number n
                 ? String.format(Locale.ROOT, ", throttled in %.1f%% of periods", n.doubleValue() * 100)
                 : "";
-    }
-
-    private static String eta(double seconds) {
-        long s = Math.round(seconds);
-        return s >= 60 ? (s / 60) + " min " + (s % 60) + " s" : s + " s";
     }
 }

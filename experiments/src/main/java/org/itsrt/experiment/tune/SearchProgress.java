@@ -50,7 +50,7 @@ public final class SearchProgress implements BudgetSearch.Listener {
                 metSlo ? "meets the SLO" : "misses the SLO",
                 runsDone,
                 runsLeftAtMost,
-                eta(perRunS * runsLeftAtMost));
+                "about " + org.itsrt.cli.Progress.time(perRunS * runsLeftAtMost));
     }
 
     @Override
@@ -65,10 +65,5 @@ public final class SearchProgress implements BudgetSearch.Listener {
                 point.verdict().text,
                 point.runsMeetingSlo(),
                 point.runs().size());
-    }
-
-    private static String eta(double seconds) {
-        long minutes = Math.round(seconds / 60);
-        return seconds < 60 ? "under a minute" : "about " + minutes + " min";
     }
 }

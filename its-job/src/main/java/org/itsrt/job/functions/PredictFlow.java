@@ -4,7 +4,7 @@ import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 import org.itsrt.job.config.ModelSettings;
-import org.itsrt.job.records.FlowPrediction;
+import org.itsrt.job.records.PredictedFlow;
 import org.itsrt.job.records.ValidReading;
 import org.itsrt.predict.FlowPredictor;
 import org.itsrt.predict.FlowPredictors;
@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>{@link PredictFlowBatched} does the same with several readings per model call.
  */
-public class PredictFlow extends ProcessFunction<ValidReading, FlowPrediction> {
+public class PredictFlow extends ProcessFunction<ValidReading, PredictedFlow> {
 
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(PredictFlow.class);
@@ -44,11 +44,11 @@ public class PredictFlow extends ProcessFunction<ValidReading, FlowPrediction> {
     }
 
     @Override
-    public void processElement(ValidReading reading, Context ctx, Collector<FlowPrediction> out) {
+    public void processElement(ValidReading reading, Context ctx, Collector<PredictedFlow> out) {
         long start = System.nanoTime();
         float predicted = predictor.predict(new ReadingWindow(reading.flow, reading.speed, reading.ts));
         long inferNs = System.nanoTime() - start;
-        out.collect(FlowPrediction.of(reading, predicted, inferNs));
+        out.collect(PredictedFlow.of(reading, predicted, inferNs));
     }
 
     @Override

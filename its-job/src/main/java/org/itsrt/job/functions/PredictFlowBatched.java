@@ -7,7 +7,7 @@ import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.itsrt.job.config.ModelSettings;
-import org.itsrt.job.records.FlowPrediction;
+import org.itsrt.job.records.PredictedFlow;
 import org.itsrt.job.records.ValidReading;
 import org.itsrt.predict.FlowPredictor;
 import org.itsrt.predict.FlowPredictors;
@@ -31,8 +31,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>{@code infer_ns} of each reading is the time of the model call of its batch.
  */
-public class PredictFlowBatched extends AbstractStreamOperator<FlowPrediction>
-        implements OneInputStreamOperator<ValidReading, FlowPrediction>, BoundedOneInput {
+public class PredictFlowBatched extends AbstractStreamOperator<PredictedFlow>
+        implements OneInputStreamOperator<ValidReading, PredictedFlow>, BoundedOneInput {
 
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(PredictFlowBatched.class);
@@ -110,7 +110,7 @@ public class PredictFlowBatched extends AbstractStreamOperator<FlowPrediction>
         predictor.predict(windows, predictions);
         long inferNs = System.nanoTime() - start;
         for (int i = 0; i < count; i++) {
-            output.collect(new StreamRecord<>(FlowPrediction.of(pending.get(i), predictions[i], inferNs)));
+            output.collect(new StreamRecord<>(PredictedFlow.of(pending.get(i), predictions[i], inferNs)));
         }
         pending.clear();
         windows.clear();

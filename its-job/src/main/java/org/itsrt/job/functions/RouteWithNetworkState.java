@@ -12,8 +12,8 @@ import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 import org.itsrt.job.config.RoutingSettings;
 import org.itsrt.job.records.ConditionUpdate;
-import org.itsrt.job.records.FlowPrediction;
 import org.itsrt.job.records.NetworkStateChange;
+import org.itsrt.job.records.PredictedFlow;
 import org.itsrt.job.records.RoutedAdvice;
 import org.itsrt.routing.Route;
 import org.itsrt.routing.RouteAdvisor;
@@ -40,7 +40,7 @@ import org.itsrt.routing.RouteAdvisor;
  * can observe the network state per subtask (the tests compare it across parallelism).
  * Measures {@code route_ns}: the router update and the A* search.
  */
-public class RouteWithNetworkState extends BroadcastProcessFunction<FlowPrediction, ConditionUpdate, RoutedAdvice> {
+public class RouteWithNetworkState extends BroadcastProcessFunction<PredictedFlow, ConditionUpdate, RoutedAdvice> {
 
     private static final long serialVersionUID = 1L;
 
@@ -73,7 +73,7 @@ public class RouteWithNetworkState extends BroadcastProcessFunction<FlowPredicti
     }
 
     @Override
-    public void processElement(FlowPrediction prediction, ReadOnlyContext ctx, Collector<RoutedAdvice> out)
+    public void processElement(PredictedFlow prediction, ReadOnlyContext ctx, Collector<RoutedAdvice> out)
             throws Exception {
         syncRouter(ctx.getBroadcastState(NETWORK_STATE));
         long start = System.nanoTime();

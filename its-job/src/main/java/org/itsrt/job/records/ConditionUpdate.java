@@ -32,7 +32,7 @@ public class ConditionUpdate {
         this.predictedFlow = predictedFlow;
     }
 
-    public static ConditionUpdate of(FlowPrediction p) {
+    public static ConditionUpdate of(PredictedFlow p) {
         return new ConditionUpdate(p.detector, p.ts, p.seq, p.speedMph, p.predictedFlow);
     }
 

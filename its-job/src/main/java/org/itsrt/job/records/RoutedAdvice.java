@@ -25,7 +25,7 @@ public class RoutedAdvice {
 
     public RoutedAdvice() {}
 
-    public static RoutedAdvice of(FlowPrediction p, long[] route, double routeCostS, long routeNs) {
+    public static RoutedAdvice of(PredictedFlow p, long[] route, double routeCostS, long routeNs) {
         RoutedAdvice a = new RoutedAdvice();
         a.detector = p.detector;
         a.seq = p.seq;

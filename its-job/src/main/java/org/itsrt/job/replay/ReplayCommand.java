@@ -149,7 +149,7 @@ public final class ReplayCommand implements Callable<Integer> {
         Map<Long, StationHistory> histories = new HashMap<>();
         Map<Long, Pending> pending = new HashMap<>();
         ReplayReport report = new ReplayReport(readings.size(), advisor);
-        Progress progress = new Progress("replayed", readings.size());
+        ReplayProgress progress = new ReplayProgress("replayed", readings.size());
         int seen = 0;
         for (Reading reading : readings) {
             seen++;

@@ -17,7 +17,7 @@ import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.itsrt.graph.StudyNetwork;
 import org.itsrt.job.config.RoutingSettings;
 import org.itsrt.job.records.ConditionUpdate;
-import org.itsrt.job.records.FlowPrediction;
+import org.itsrt.job.records.PredictedFlow;
 import org.itsrt.job.records.RoutedAdvice;
 import org.itsrt.routing.Route;
 import org.itsrt.routing.Router;
@@ -33,14 +33,14 @@ class RouteWithNetworkStateTest {
     private static final long[] STUDY = {716847, 717731, 718155, 764598, 774445, 774614};
     private static final Instant T0 = Instant.parse("2018-03-05T17:00:00Z");
 
-    private static BroadcastOperatorTestHarness<FlowPrediction, ConditionUpdate, RoutedAdvice> harness()
+    private static BroadcastOperatorTestHarness<PredictedFlow, ConditionUpdate, RoutedAdvice> harness()
             throws Exception {
         return ProcessFunctionTestHarnesses.forBroadcastProcessFunction(
                 new RouteWithNetworkState(ROUTING), RouteWithNetworkState.NETWORK_STATE);
     }
 
     private static Map<Long, ConditionUpdate> state(
-            BroadcastOperatorTestHarness<FlowPrediction, ConditionUpdate, RoutedAdvice> h) throws Exception {
+            BroadcastOperatorTestHarness<PredictedFlow, ConditionUpdate, RoutedAdvice> h) throws Exception {
         Map<Long, ConditionUpdate> copy = new HashMap<>();
         h.getBroadcastState(RouteWithNetworkState.NETWORK_STATE)
                 .immutableEntries()
@@ -48,8 +48,8 @@ class RouteWithNetworkStateTest {
         return copy;
     }
 
-    private static FlowPrediction prediction(long detector, long seq, double speed, double flow) {
-        FlowPrediction p = new FlowPrediction();
+    private static PredictedFlow prediction(long detector, long seq, double speed, double flow) {
+        PredictedFlow p = new PredictedFlow();
         p.detector = detector;
         p.ts = T0.plusSeconds(300 * seq);
         p.seq = seq;
@@ -151,7 +151,7 @@ class RouteWithNetworkStateTest {
         } finally {
             h.close();
         }
-        var restored = new BroadcastOperatorTestHarness<FlowPrediction, ConditionUpdate, RoutedAdvice>(
+        var restored = new BroadcastOperatorTestHarness<PredictedFlow, ConditionUpdate, RoutedAdvice>(
                 new CoBroadcastWithNonKeyedOperator<>(
                         new RouteWithNetworkState(ROUTING), List.of(RouteWithNetworkState.NETWORK_STATE)),
                 1,

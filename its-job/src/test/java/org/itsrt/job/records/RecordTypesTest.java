@@ -17,7 +17,7 @@ class RecordTypesTest {
                 RawReading.class,
                 ValidReading.class,
                 DeadLetter.class,
-                FlowPrediction.class,
+                PredictedFlow.class,
                 ConditionUpdate.class,
                 RoutedAdvice.class,
                 NetworkStateChange.class
@@ -41,7 +41,7 @@ class RecordTypesTest {
                 RawReading.class,
                 ValidReading.class,
                 DeadLetter.class,
-                FlowPrediction.class,
+                PredictedFlow.class,
                 ConditionUpdate.class,
                 RoutedAdvice.class,
                 NetworkStateChange.class

@@ -7,7 +7,7 @@ import java.time.Instant;
  * The windows are dropped here: this crosses the network to the route operator, so it carries
  * only scalars. A Flink POJO.
  */
-public class FlowPrediction {
+public class PredictedFlow {
 
     public long detector;
     public Instant ts;
@@ -24,10 +24,10 @@ public class FlowPrediction {
     public long parseNs;
     public long inferNs;
 
-    public FlowPrediction() {}
+    public PredictedFlow() {}
 
-    public static FlowPrediction of(ValidReading reading, double predictedFlow, long inferNs) {
-        FlowPrediction p = new FlowPrediction();
+    public static PredictedFlow of(ValidReading reading, double predictedFlow, long inferNs) {
+        PredictedFlow p = new PredictedFlow();
         p.detector = reading.detector;
         p.ts = reading.ts;
         p.seq = reading.seq;
