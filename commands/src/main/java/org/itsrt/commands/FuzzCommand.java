@@ -18,6 +18,7 @@ import org.itsrt.cli.options.WarmupOptions;
 import org.itsrt.commands.options.ExistingStackOptions;
 import org.itsrt.commands.options.FlinkModeOption;
 import org.itsrt.commands.options.JobJarOption;
+import org.itsrt.commands.options.PrintPlanOption;
 import org.itsrt.fuzz.CampaignPlan;
 import org.itsrt.fuzz.CampaignResult;
 import org.itsrt.fuzz.FuzzCampaign;
@@ -29,6 +30,7 @@ import org.itsrt.pipeline.PipelineRun;
 import org.itsrt.pipeline.RunningStack;
 import org.itsrt.pipeline.StackSpec;
 import org.itsrt.pipeline.plan.LoadPlan;
+import org.itsrt.pipeline.plan.RunPlanYaml;
 import org.itsrt.pipeline.plan.StackPlan;
 import org.itsrt.producers.ProducerRun;
 import org.itsrt.records.Topics;
@@ -64,17 +66,9 @@ import picocli.CommandLine.Spec;
         })
 public final class FuzzCommand implements Callable<Integer> {
 
-    @Mixin
-    SeedOption seedOption;
-
-    @Mixin
-    HelpOption help;
-
     /**
-     * The default warm-up at the study's load: 120 readings on the six study detectors. The
-     * campaign compares advice, not latency; a short warm-up is enough to carry the job past its
-     * first records (class loading, the first model calls) before the records that are compared,
-     * and costs the two lockstep runs little.
+     * The default warm-up at the study's load, 120 readings: the campaign compares advice, not
+     * latency, and this carries the job past its first records (class loading, the first model calls).
      */
     static final Duration DEFAULT_WARMUP = Duration.ofSeconds(2);
 
@@ -89,7 +83,13 @@ public final class FuzzCommand implements Callable<Integer> {
     int records;
 
     @Mixin
+    SeedOption seedOption;
+
+    @Mixin
     WarmupOptions warmup;
+
+    @Mixin
+    PrintPlanOption printPlan;
 
     @Mixin
     ExistingStackOptions existing;
@@ -105,6 +105,9 @@ public final class FuzzCommand implements Callable<Integer> {
 
     @Mixin
     OutputOption output;
+
+    @Mixin
+    HelpOption help;
 
     private volatile FuzzCampaign running;
     private volatile boolean interrupted;
@@ -134,12 +137,24 @@ public final class FuzzCommand implements Callable<Integer> {
             StackPlan.Flink.Builder flink = plan.flinkBuilder();
             existing.applyTo(plan, broker, flink);
             flinkMode.applyTo(flink);
-            stack = plan.broker(broker.build())
+            StackPlan stackPlan = plan.broker(broker.build())
                     .flink(flink.build())
-                    .jobJar(jobJar.path())
-                    .build()
-                    .toSpec(false);
-            warmupReadings(ProducerRun.STUDY_DETECTORS.size());
+                    .jobJar(jobJar.given())
+                    .build();
+            int warmups = warmupReadings(ProducerRun.STUDY_DETECTORS.size());
+            if (printPlan.given()) {
+                java.io.PrintWriter console = spec.commandLine().getOut();
+                console.printf(
+                        "fuzz: %d malformed or edge-case records and as many valid readings, seed %d, %d warm-up "
+                                + "readings first in each run, on%n%s",
+                        records,
+                        seedOption.orElse(CampaignPlan.DEFAULT_SEED),
+                        warmups,
+                        RunPlanYaml.writePart("stack", stackPlan));
+                console.flush();
+                return 0;
+            }
+            stack = stackPlan.toSpec(false);
         } catch (IllegalArgumentException | MissingDefaultException | java.nio.file.NoSuchFileException e) {
             throw new CommandLine.ParameterException(
                     spec.commandLine(),
@@ -202,7 +217,7 @@ public final class FuzzCommand implements Callable<Integer> {
             log.println("its-fuzz: interrupted: " + e.getMessage());
             return 130;
         } finally {
-            removeIfEmpty(dir);
+            RunFolders.removeIfEmpty(dir);
             running = null;
             finished.countDown();
             try {
@@ -210,17 +225,6 @@ public final class FuzzCommand implements Callable<Integer> {
             } catch (IllegalStateException shuttingDown) {
                 // Ctrl-C: the hook is running and lets the JVM exit once it returns.
             }
-        }
-    }
-
-    /** A run that wrote no report leaves no folder behind. */
-    private static void removeIfEmpty(Path dir) {
-        try (java.util.stream.Stream<Path> entries = Files.list(dir)) {
-            if (entries.findAny().isEmpty()) {
-                Files.delete(dir);
-            }
-        } catch (java.io.IOException e) {
-            // Left as it is: a folder that cannot be listed or deleted is not this run's to force.
         }
     }
 

@@ -99,4 +99,28 @@ class FuzzCommandTest {
         assertThat(r.exit()).isNotZero();
         assertThat(r.err()).contains(missing.toString());
     }
+
+    @Test
+    void printPlanShowsTheCampaignAndItsStackAndStartsNothing(@TempDir Path dir) {
+        StringWriter out = new StringWriter();
+        int exit = new CommandLine(new FuzzCommand())
+                .setOut(new PrintWriter(out, true))
+                .setErr(new PrintWriter(new StringWriter(), true))
+                .execute(
+                        "--print-plan",
+                        "--records",
+                        "60",
+                        "--seed",
+                        "7",
+                        "--flink",
+                        "child",
+                        "--out",
+                        dir.resolve("out").toString());
+        assertThat(exit).isZero();
+        assertThat(out.toString())
+                .contains("fuzz: 60 malformed or edge-case records and as many valid readings, seed 7, 120 warm-up")
+                .contains("stack:")
+                .contains("mode: child");
+        assertThat(dir.resolve("out")).doesNotExist();
+    }
 }

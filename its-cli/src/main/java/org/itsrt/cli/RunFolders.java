@@ -1,5 +1,6 @@
 package org.itsrt.cli;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -29,5 +30,16 @@ public final class RunFolders {
     /** {@code out} when given, else {@code results/KIND/NAME-TIME}. */
     public static Path orDefault(Path out, String kind, String name) {
         return out != null ? out : Path.of("results", kind, name + "-" + stamp());
+    }
+
+    /** Removes {@code dir} when it is empty: a run that wrote no report leaves no folder behind. */
+    public static void removeIfEmpty(Path dir) {
+        try (java.util.stream.Stream<Path> entries = Files.list(dir)) {
+            if (entries.findAny().isEmpty()) {
+                Files.delete(dir);
+            }
+        } catch (java.io.IOException e) {
+            // Left as it is: a folder that cannot be listed or deleted is not this run's to force.
+        }
     }
 }

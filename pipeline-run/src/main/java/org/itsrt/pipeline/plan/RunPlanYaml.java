@@ -77,6 +77,15 @@ public final class RunPlanYaml {
         }
     }
 
+    /** One part of a plan under its key, e.g. the {@code stack} of a command that runs a campaign on it. */
+    public static String writePart(String key, Object part) {
+        try {
+            return MAPPER.writeValueAsString(Map.of(key, part));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a run plan's " + key + " could not be written as YAML", e);
+        }
+    }
+
     /** Reads a plan file; every default its parts have fills what the file leaves out. */
     public static RunPlan read(Path file) {
         if (!Files.isRegularFile(file)) {
