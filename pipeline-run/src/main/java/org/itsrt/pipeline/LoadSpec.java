@@ -5,89 +5,71 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.itsrt.pipeline.plan.LoadPlan;
 
 /**
- * What the producers send and how the probe judges it.
+ * What the producers send and how the probe judges it, as a run starts it: a plan's load
+ * ({@link LoadPlan}, where every count, default and check lives) with its readings file found.
  *
- * @param data               canonical readings to replay
- * @param detectors          VDS ids, one producer each
- * @param ratePerDetector    records per second per detector (open loop)
- * @param records            measured records to send, all detectors together
- * @param steadyAfter        left out of the steady-state rows, counted from the first measured arrival
- *                           (a cut within the measured records, not the warm-up phase)
- * @param sloMs              the SLO for a window's p95
- * @param producerProperties Kafka producer settings for the detector producers
- * @param consumerProperties Kafka consumer settings for the probe
- * @param warmupRecords      flagged warm-up records the producers send first, all detectors
- *                           together, on the same schedule; the probe keeps them apart (0: none)
+ * @param data the canonical readings to replay, a file that exists
+ * @param plan rate, detectors, records and warm-up in records, steady-state cut, SLO, client settings
  */
-public record LoadSpec(
-        Path data,
-        List<Long> detectors,
-        double ratePerDetector,
-        long records,
-        Duration steadyAfter,
-        double sloMs,
-        Map<String, String> producerProperties,
-        Map<String, String> consumerProperties,
-        long warmupRecords) {
-
-    /** A load without a warm-up phase. */
-    public LoadSpec(
-            Path data,
-            List<Long> detectors,
-            double ratePerDetector,
-            long records,
-            Duration steadyAfter,
-            double sloMs,
-            Map<String, String> producerProperties,
-            Map<String, String> consumerProperties) {
-        this(data, detectors, ratePerDetector, records, steadyAfter, sloMs, producerProperties, consumerProperties, 0);
-    }
+public record LoadSpec(Path data, LoadPlan plan) {
 
     public LoadSpec {
-        detectors = List.copyOf(detectors);
-        producerProperties = Map.copyOf(producerProperties);
-        consumerProperties = Map.copyOf(consumerProperties);
         if (data == null || !Files.isRegularFile(data)) {
             throw new IllegalArgumentException("--data: no such file: " + data);
         }
-        if (detectors.isEmpty()) {
-            throw new IllegalArgumentException("no detectors to replay");
+        if (plan == null) {
+            throw new IllegalArgumentException("a load needs its plan");
         }
-        if (!(ratePerDetector > 0) || Double.isInfinite(ratePerDetector)) {
-            throw new IllegalArgumentException("--rate must be > 0, got " + ratePerDetector);
-        }
-        if (records <= 0) {
-            throw new IllegalArgumentException("--records must be > 0, got " + records);
-        }
-        if (steadyAfter.isNegative()) {
-            throw new IllegalArgumentException("--steady-after must not be negative, got " + steadyAfter);
-        }
-        if (warmupRecords < 0) {
-            throw new IllegalArgumentException("--warmup-records must be >= 0, got " + warmupRecords);
-        }
-        if (!(sloMs > 0) || Double.isInfinite(sloMs)) {
-            throw new IllegalArgumentException("--slo-ms must be > 0, got " + sloMs);
-        }
+    }
+
+    /** VDS ids, one producer each. */
+    public List<Long> detectors() {
+        return plan.detectors();
+    }
+
+    /** Records per second per detector (open loop). */
+    public double ratePerDetector() {
+        return plan.rateHz();
+    }
+
+    /** Measured records to send, all detectors together. */
+    public long records() {
+        return plan.records();
+    }
+
+    /** Left out of the steady-state rows, counted from the first measured arrival. */
+    public Duration steadyAfter() {
+        return plan.steadyAfter();
+    }
+
+    /** The SLO for a window's p95. */
+    public double sloMs() {
+        return plan.sloMs();
+    }
+
+    public Map<String, String> producerProperties() {
+        return plan.producerProperties();
+    }
+
+    public Map<String, String> consumerProperties() {
+        return plan.consumerProperties();
+    }
+
+    /** Flagged warm-up records the producers send first, all detectors together (0: none). */
+    public long warmupRecords() {
+        return plan.warmupRecords();
     }
 
     /** The same load with {@code total} warm-up records first (0: none). */
     public LoadSpec withWarmupRecords(long total) {
-        return new LoadSpec(
-                data,
-                detectors,
-                ratePerDetector,
-                records,
-                steadyAfter,
-                sloMs,
-                producerProperties,
-                consumerProperties,
-                total);
+        return new LoadSpec(data, plan.toBuilder().warmupRecords(total).build());
     }
 
     /** How long the warm-up lasts at this load's rate. */
     public Duration warmupDuration() {
-        return Duration.ofNanos(Math.round(warmupRecords / (ratePerDetector * detectors.size()) * 1e9));
+        return plan.warmupDuration();
     }
 }

@@ -15,8 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import org.itsrt.pipeline.plan.LoadPlan;
 import org.itsrt.probe.report.ProbeSummary;
-import org.itsrt.producers.ProducerRun;
 import org.itsrt.producers.send.ProducerSummary;
 import org.itsrt.sched.linux.CpuLatencyRequest;
 import org.junit.jupiter.api.Test;
@@ -39,8 +39,14 @@ class PipelineRunTest {
         };
         StackSpec stack = new StackSpec(
                 new StackSpec.Broker.Local("256m", List.of()), new StackSpec.Cluster.InProcess(), 1, Map.of());
-        LoadSpec load =
-                new LoadSpec(SAMPLE, ProducerRun.STUDY_DETECTORS, 20, 120, Duration.ZERO, 20, Map.of(), Map.of());
+        LoadSpec load = new LoadSpec(
+                SAMPLE,
+                LoadPlan.builder()
+                        .rateHz(20)
+                        .records(120)
+                        .warmupRecords(0)
+                        .steadyAfter(Duration.ZERO)
+                        .build());
         JobSpec job = new JobSpec(MODEL, false, Map.of("engine", "linear"));
         ByteArrayOutputStream log = new ByteArrayOutputStream();
 
@@ -89,15 +95,8 @@ class PipelineRunTest {
 
     @Test
     void aBadSpecFailsBeforeAnythingStartsNamingTheOption(@TempDir Path dir) {
-        assertThatThrownBy(() -> new LoadSpec(
-                        dir.resolve("none.csv"),
-                        ProducerRun.STUDY_DETECTORS,
-                        10,
-                        100,
-                        Duration.ZERO,
-                        20,
-                        Map.of(),
-                        Map.of()))
+        assertThatThrownBy(() ->
+                        new LoadSpec(dir.resolve("none.csv"), LoadPlan.builder().build()))
                 .hasMessageContaining("--data")
                 .hasMessageContaining("none.csv");
         assertThatThrownBy(() -> new StackSpec(

@@ -15,8 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.itsrt.pipeline.plan.LoadPlan;
 import org.itsrt.probe.report.ProbeSummary;
-import org.itsrt.producers.ProducerRun;
 import org.itsrt.producers.send.ProducerSummary;
 import org.itsrt.stack.kafka.KafkaSecurity;
 import org.junit.jupiter.api.Test;
@@ -49,8 +49,14 @@ class SecuredPipelineTest {
                 new StackSpec.Cluster.Child(JOB_JAR.toAbsolutePath(), List.of()),
                 1,
                 Map.of());
-        LoadSpec load =
-                new LoadSpec(SAMPLE, ProducerRun.STUDY_DETECTORS, 20, RECORDS, Duration.ZERO, 20, Map.of(), Map.of());
+        LoadSpec load = new LoadSpec(
+                SAMPLE,
+                LoadPlan.builder()
+                        .rateHz(20)
+                        .records(RECORDS)
+                        .warmupRecords(0)
+                        .steadyAfter(Duration.ZERO)
+                        .build());
         JobSpec job = new JobSpec(MODEL, false, Map.of("engine", "linear", "exactly-once", "true"));
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         PrintStream progress = new PrintStream(log, true, StandardCharsets.UTF_8);

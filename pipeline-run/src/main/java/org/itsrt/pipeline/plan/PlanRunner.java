@@ -82,27 +82,8 @@ public final class PlanRunner {
             stack = plan.stack().toSpec(plan.phases().profile());
             LoadPlan l = plan.load();
             Path data = l.data() != null ? l.data() : ProjectPaths.locate().sampleTable();
-            load = plan.phases().run() == PhasePlan.Run.SWEEP
-                    // A template: each step sets its own rate, records and warm-up records.
-                    ? new LoadSpec(
-                            data,
-                            l.detectors(),
-                            1,
-                            1,
-                            l.steadyAfter(),
-                            l.sloMs(),
-                            l.producerProperties(),
-                            l.consumerProperties())
-                    : new LoadSpec(
-                            data,
-                            l.detectors(),
-                            l.rateHz(),
-                            l.records(),
-                            l.steadyAfter(),
-                            l.sloMs(),
-                            l.producerProperties(),
-                            l.consumerProperties(),
-                            l.warmupRecords());
+            // A sweep's steps each set their own rate, records and warm-up over this load.
+            load = new LoadSpec(data, l);
             Path model = plan.job().model() != null
                     ? plan.job().model()
                     : ProjectPaths.locate().modelBundle();

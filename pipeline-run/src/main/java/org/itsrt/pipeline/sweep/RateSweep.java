@@ -16,7 +16,6 @@ import org.itsrt.pipeline.RunResult;
 import org.itsrt.pipeline.RunningStack;
 import org.itsrt.pipeline.plan.PlanField;
 import org.itsrt.pipeline.profile.Profiler;
-import org.itsrt.producers.ProducerRun;
 
 /**
  * Steps the offered rate on one {@link RunningStack}: broker and cluster start once; each step is
@@ -88,15 +87,11 @@ public final class RateSweep {
             double perDetector = totalRate / base.detectors().size();
             return new LoadSpec(
                     base.data(),
-                    base.detectors(),
-                    perDetector,
-                    records,
-                    base.steadyAfter(),
-                    base.sloMs(),
-                    base.producerProperties(),
-                    base.consumerProperties(),
-                    ProducerRun.warmupRecordsOf(
-                            warmup, perDetector, base.detectors().size()));
+                    base.plan().toBuilder()
+                            .rateHz(perDetector)
+                            .records(records)
+                            .warmup(warmup)
+                            .build());
         }
     }
 

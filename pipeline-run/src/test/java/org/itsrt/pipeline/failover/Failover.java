@@ -16,6 +16,7 @@ import org.itsrt.pipeline.JobSpec;
 import org.itsrt.pipeline.LoadHook;
 import org.itsrt.pipeline.LoadSpec;
 import org.itsrt.pipeline.RunResult;
+import org.itsrt.pipeline.plan.LoadPlan;
 import org.itsrt.probe.report.ProbeSummary;
 import org.itsrt.probe.report.RunReport;
 import org.itsrt.producers.ProducerRun;
@@ -60,13 +61,14 @@ final class Failover {
     static LoadSpec load(boolean readCommitted, long records) {
         return new LoadSpec(
                 SAMPLE,
-                ProducerRun.STUDY_DETECTORS,
-                RATE,
-                records,
-                Duration.ZERO,
-                readCommitted ? EXACTLY_ONCE_SLO_MS : SLO_MS,
-                Map.of(),
-                readCommitted ? Map.of("isolation.level", "read_committed") : Map.of());
+                LoadPlan.builder()
+                        .rateHz(RATE)
+                        .records(records)
+                        .warmupRecords(0)
+                        .steadyAfter(Duration.ZERO)
+                        .sloMs(readCommitted ? EXACTLY_ONCE_SLO_MS : SLO_MS)
+                        .consumerProperties(readCommitted ? Map.of("isolation.level", "read_committed") : Map.of())
+                        .build());
     }
 
     /** The full job (predict and route), checkpointing every second; exactly once with Kafka transactions. */

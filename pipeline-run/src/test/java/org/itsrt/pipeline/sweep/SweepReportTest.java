@@ -7,9 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import javax.imageio.ImageIO;
 import org.itsrt.pipeline.LoadSpec;
+import org.itsrt.pipeline.plan.LoadPlan;
 import org.itsrt.probe.report.Charts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -66,8 +66,12 @@ class SweepReportTest {
     @Test
     void aStepSpreadsItsTotalRateOverTheDetectorsForItsWarmupAndItsDuration(@TempDir Path dir) throws Exception {
         Path data = Files.writeString(dir.resolve("readings.csv"), "x\n");
-        LoadSpec base =
-                new LoadSpec(data, List.of(1L, 2L, 3L, 4L, 5L, 6L), 1, 1, Duration.ZERO, 20, Map.of(), Map.of());
+        LoadSpec base = new LoadSpec(
+                data,
+                LoadPlan.builder()
+                        .detectors(List.of(1L, 2L, 3L, 4L, 5L, 6L))
+                        .warmupRecords(0)
+                        .build());
         RateSweep.Plan plan = new RateSweep.Plan(
                 RateSweep.Plan.parseRates("1000,3000"), Duration.ofSeconds(60), Duration.ofSeconds(20));
         LoadSpec step = plan.step(base, 3000);
