@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.itsrt.producers.ProducerRun;
 
 /**
  * What the producers send and how the probe judges it.
@@ -32,6 +33,10 @@ public record LoadSpec(
         Map<String, String> consumerProperties,
         long warmupRecords) {
 
+    /** The option that gives each field the producers check, to name it in a refusal. */
+    private static final Map<String, String> OPTIONS =
+            Map.of("ratePerDetector", "--rate", "records", "--records", "warmupRecords", "--warmup-records");
+
     /** A load without a warm-up phase. */
     public LoadSpec(
             Path data,
@@ -55,17 +60,14 @@ public record LoadSpec(
         if (detectors.isEmpty()) {
             throw new IllegalArgumentException("no detectors to replay");
         }
-        if (!(ratePerDetector > 0) || Double.isInfinite(ratePerDetector)) {
-            throw new IllegalArgumentException("--rate must be > 0, got " + ratePerDetector);
-        }
-        if (records <= 0) {
-            throw new IllegalArgumentException("--records must be > 0, got " + records);
+        // The producers' own rules, asked now: a load they would refuse fails before a stack starts.
+        try {
+            ProducerRun.Plan.checkLoad(ratePerDetector, records, warmupRecords);
+        } catch (ProducerRun.InvalidPlan e) {
+            throw new IllegalArgumentException(OPTIONS.get(e.field()) + " " + e.problem(), e);
         }
         if (steadyAfter.isNegative()) {
             throw new IllegalArgumentException("--steady-after must not be negative, got " + steadyAfter);
-        }
-        if (warmupRecords < 0) {
-            throw new IllegalArgumentException("--warmup-records must be >= 0, got " + warmupRecords);
         }
         if (!(sloMs > 0) || Double.isInfinite(sloMs)) {
             throw new IllegalArgumentException("--slo-ms must be > 0, got " + sloMs);

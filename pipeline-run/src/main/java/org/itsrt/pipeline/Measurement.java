@@ -195,18 +195,19 @@ final class Measurement {
             probeRun.stop();
         }
 
-        ProducerRun.Plan plan = new ProducerRun.Plan(
-                stack.bootstrapServers(),
-                READINGS,
-                load.data(),
-                load.detectors(),
-                load.ratePerDetector(),
-                load.records(),
-                "all",
-                load.producerProperties(),
-                PROGRESS_EVERY,
-                stack.clientConfig(KafkaSecurity.User.PRODUCER),
-                load.warmupRecords());
+        ProducerRun.Plan plan = ProducerRun.Plan.builder()
+                .bootstrapServers(stack.bootstrapServers())
+                .topic(READINGS)
+                .data(load.data())
+                .detectors(load.detectors())
+                .ratePerDetector(load.ratePerDetector())
+                .records(load.records())
+                .acks("all")
+                .producerProperties(load.producerProperties())
+                .progressEvery(PROGRESS_EVERY)
+                .kafkaConfig(stack.clientConfig(KafkaSecurity.User.PRODUCER))
+                .warmupRecords(load.warmupRecords())
+                .build();
         ProducerRun replay = ProducerRun.prepare(plan, log);
         producers = replay;
         if (stopped) {

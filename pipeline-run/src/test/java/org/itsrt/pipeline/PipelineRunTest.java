@@ -100,6 +100,10 @@ class PipelineRunTest {
                         Map.of()))
                 .hasMessageContaining("--data")
                 .hasMessageContaining("none.csv");
+        // The producers' rate bound, asked when the load is given rather than once the stack runs.
+        assertThatThrownBy(() -> new LoadSpec(
+                        SAMPLE, ProducerRun.STUDY_DETECTORS, 2e6, 100, Duration.ZERO, 20, Map.of(), Map.of()))
+                .hasMessageContaining("--rate must be in (0, 1000000] records/s per detector, got 2000000.0");
         assertThatThrownBy(() -> new StackSpec(
                         new StackSpec.Broker.Existing("kafka:9092"),
                         new StackSpec.Cluster.InProcess(),
