@@ -52,7 +52,7 @@ class TuneCommandTest {
                 "--resolution-us 0; --resolution-us must be >= 1, got 0",
                 "--repetitions 0; --repetitions must be >= 1, got 0",
                 "--repetitions 3 --max-repetitions 2; --max-repetitions must be >= --repetitions (3), got 2",
-                "--records 0; --records (load.records) must be > 0, got 0",
+                "--records 0; --records (load.records) must be >= 1, got 0",
                 "--warmup-records -1; --warmup-records (load.warmup_records) must be >= 0, got -1",
                 "--warmup 2s --warmup-records 6; --warmup (load.warmup_records) and --warmup-records are mutually exclusive"
             })

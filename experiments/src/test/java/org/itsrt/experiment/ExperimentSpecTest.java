@@ -213,7 +213,7 @@ class ExperimentSpecTest {
                 .hasMessageContaining(file + ": line 9, column 50: rows[2]: budget.threads: only linux-deadline");
         Files.writeString(file, "name: bad\nplan:\n  load: {records: 0}\nrows: [{}]\n");
         assertThatThrownBy(() -> ExperimentSpec.read(file))
-                .hasMessageContaining(file + ": line 3, column 10: plan: --records (load.records) must be > 0, got 0");
+                .hasMessageContaining(file + ": line 3, column 10: plan: --records (load.records) must be >= 1, got 0");
     }
 
     private static ExperimentSpec readYaml(Path dir, String name, String plan) throws IOException {

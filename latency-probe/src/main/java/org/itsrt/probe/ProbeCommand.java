@@ -338,7 +338,6 @@ public final class ProbeCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cmd, "--kafka-config " + e.getMessage());
         }
-        String groupId = ProbeRun.groupId(consumerProps);
         long durationNs = duration == null ? 0 : duration.toNanos();
         long idleNs = idleTimeout == null ? 0 : idleTimeout.toNanos();
         Map<ConsumeLoop.StopReason, String> stops = new EnumMap<>(ConsumeLoop.StopReason.class);
@@ -351,19 +350,19 @@ public final class ProbeCommand implements Callable<Integer> {
                         + " (nothing arrived for that long)");
         stops.put(ConsumeLoop.StopReason.INTERRUPTED, "interrupt (Ctrl-C)");
         long sloNs = Math.round(sloMs * 1e6);
-        return new ProbeRun.Options(
-                topic,
-                bootstrapServers,
-                groupId,
-                fromBeginning,
-                Map.copyOf(consumerProps),
-                new ConsumeLoop.Limits(records, durationNs, idleNs),
-                new RunStats.Settings(window.toNanos(), sloNs, steadyAfter.toNanos()),
-                expect,
-                progress.toNanos(),
-                stops,
-                faults,
-                clientConfig);
+        return ProbeRun.Options.builder()
+                .topic(topic)
+                .bootstrapServers(bootstrapServers)
+                .fromBeginning(fromBeginning)
+                .consumerOverrides(consumerProps)
+                .limits(new ConsumeLoop.Limits(records, durationNs, idleNs))
+                .settings(new RunStats.Settings(window.toNanos(), sloNs, steadyAfter.toNanos()))
+                .expected(expect)
+                .progressEveryNs(progress.toNanos())
+                .stopDescription(stops)
+                .faultsFile(faults)
+                .kafkaConfig(clientConfig)
+                .build();
     }
 
     private static void printOutcome(PrintStream err, ProbeRun.Result result) {

@@ -44,6 +44,15 @@ public final class ProbeRun {
     public static final String READY_FILE = "probe.ready";
 
     /**
+     * How to run the probe. Build it with {@link #builder()}, which holds the defaults; the
+     * constructor refuses a missing field, naming it.
+     *
+     * @param topic          the topic to measure
+     * @param bootstrapServers the brokers to read from
+     * @param groupId        the consumer group ({@link ProbeRun#groupId}: a fresh one unless the
+     *                       consumer overrides name one)
+     * @param fromBeginning  read the topic from its earliest offsets, not only what is sent from now on
+     * @param consumerOverrides Kafka consumer settings over the probe's
      * @param limits         when to stop
      * @param settings       SLO window, SLO and steady-state cut
      * @param expected       measured records the producers will send ({@code --expect}), 0 when
@@ -51,9 +60,10 @@ public final class ProbeRun {
      * @param progressEveryNs time between progress lines, 0 for none
      * @param stopDescription why the run stopped, per reason, for the report (e.g. {@code --records 20000})
      * @param faultsFile     a faults file ({@link FaultFile}) written by the process that injects
-     *                       faults, read when the run stops; null for none
+     *                       faults, read when the run stops; null for none (faults, if any, are
+     *                       then marked with {@link ProbeRun#markFault})
      * @param kafkaConfig    a client properties file's settings ({@code --kafka-config}), applied to
-     *                       the consumer and the topic check under {@code consumerOverrides}
+     *                       the consumer and the topic check under {@code consumerOverrides}; null: none
      */
     public record Options(
             String topic,
@@ -73,78 +83,145 @@ public final class ProbeRun {
             if (kafkaConfig == null) {
                 kafkaConfig = KafkaClientConfig.none();
             }
+            requireGiven(topic, "topic");
+            requireGiven(bootstrapServers, "bootstrapServers");
+            requireGiven(consumerOverrides, "consumerOverrides");
+            requireGiven(groupId, "groupId");
+            requireGiven(limits, "limits");
+            requireGiven(settings, "settings");
+            requireGiven(stopDescription, "stopDescription");
+            consumerOverrides = Map.copyOf(consumerOverrides);
+            stopDescription = Map.copyOf(stopDescription);
         }
 
-        /** Options without a client properties file: plaintext, no authentication. */
-        public Options(
-                String topic,
-                String bootstrapServers,
-                String groupId,
-                boolean fromBeginning,
-                Map<String, String> consumerOverrides,
-                ConsumeLoop.Limits limits,
-                RunStats.Settings settings,
-                long expected,
-                long progressEveryNs,
-                Map<ConsumeLoop.StopReason, String> stopDescription,
-                Path faultsFile) {
-            this(
-                    topic,
-                    bootstrapServers,
-                    groupId,
-                    fromBeginning,
-                    consumerOverrides,
-                    limits,
-                    settings,
-                    expected,
-                    progressEveryNs,
-                    stopDescription,
-                    faultsFile,
-                    KafkaClientConfig.none());
+        private static void requireGiven(Object value, String field) {
+            if (value == null) {
+                throw new IllegalArgumentException(field + " must be given");
+            }
         }
 
-        /** The same options with a client properties file's settings ({@code --kafka-config}). */
-        public Options withKafkaConfig(KafkaClientConfig config) {
-            return new Options(
-                    topic,
-                    bootstrapServers,
-                    groupId,
-                    fromBeginning,
-                    consumerOverrides,
-                    limits,
-                    settings,
-                    expected,
-                    progressEveryNs,
-                    stopDescription,
-                    faultsFile,
-                    config);
+        /**
+         * Options that read only what is sent from now on, in a fresh consumer group, with no
+         * limit, expected count, progress line, faults file or client properties file. The topic,
+         * the brokers and the statistics' settings have no default.
+         */
+        public static Builder builder() {
+            return new Builder();
         }
 
-        /** Options without a faults file: faults, if any, are marked with {@link ProbeRun#markFault}. */
-        public Options(
-                String topic,
-                String bootstrapServers,
-                String groupId,
-                boolean fromBeginning,
-                Map<String, String> consumerOverrides,
-                ConsumeLoop.Limits limits,
-                RunStats.Settings settings,
-                long expected,
-                long progressEveryNs,
-                Map<ConsumeLoop.StopReason, String> stopDescription) {
-            this(
-                    topic,
-                    bootstrapServers,
-                    groupId,
-                    fromBeginning,
-                    consumerOverrides,
-                    limits,
-                    settings,
-                    expected,
-                    progressEveryNs,
-                    stopDescription,
-                    null,
-                    KafkaClientConfig.none());
+        /** A builder holding these options, to change a few of them. */
+        public Builder toBuilder() {
+            return new Builder()
+                    .topic(topic)
+                    .bootstrapServers(bootstrapServers)
+                    .groupId(groupId)
+                    .fromBeginning(fromBeginning)
+                    .consumerOverrides(consumerOverrides)
+                    .limits(limits)
+                    .settings(settings)
+                    .expected(expected)
+                    .progressEveryNs(progressEveryNs)
+                    .stopDescription(stopDescription)
+                    .faultsFile(faultsFile)
+                    .kafkaConfig(kafkaConfig);
+        }
+
+        /** Options field by field, from the defaults of {@link Options#builder()}. */
+        public static final class Builder {
+            private String topic;
+            private String bootstrapServers;
+            /** Null until set: {@link #build()} then takes the consumer overrides' group or a fresh one. */
+            private String groupId;
+
+            private boolean fromBeginning;
+            private Map<String, String> consumerOverrides = Map.of();
+            private ConsumeLoop.Limits limits = ConsumeLoop.Limits.none();
+            private RunStats.Settings settings;
+            private long expected;
+            private long progressEveryNs;
+            private Map<ConsumeLoop.StopReason, String> stopDescription = Map.of();
+            private Path faultsFile;
+            private KafkaClientConfig kafkaConfig = KafkaClientConfig.none();
+
+            private Builder() {}
+
+            public Builder topic(String name) {
+                this.topic = name;
+                return this;
+            }
+
+            public Builder bootstrapServers(String servers) {
+                this.bootstrapServers = servers;
+                return this;
+            }
+
+            /** The consumer group; by default {@link ProbeRun#groupId} of the consumer overrides. */
+            public Builder groupId(String group) {
+                this.groupId = group;
+                return this;
+            }
+
+            public Builder fromBeginning(boolean earliest) {
+                this.fromBeginning = earliest;
+                return this;
+            }
+
+            public Builder consumerOverrides(Map<String, String> overrides) {
+                this.consumerOverrides = overrides;
+                return this;
+            }
+
+            public Builder limits(ConsumeLoop.Limits when) {
+                this.limits = when;
+                return this;
+            }
+
+            public Builder settings(RunStats.Settings statistics) {
+                this.settings = statistics;
+                return this;
+            }
+
+            public Builder expected(long measured) {
+                this.expected = measured;
+                return this;
+            }
+
+            public Builder progressEveryNs(long ns) {
+                this.progressEveryNs = ns;
+                return this;
+            }
+
+            public Builder stopDescription(Map<ConsumeLoop.StopReason, String> byReason) {
+                this.stopDescription = byReason;
+                return this;
+            }
+
+            public Builder faultsFile(Path file) {
+                this.faultsFile = file;
+                return this;
+            }
+
+            /** A client properties file's settings ({@code --kafka-config}); null: none. */
+            public Builder kafkaConfig(KafkaClientConfig config) {
+                this.kafkaConfig = config;
+                return this;
+            }
+
+            public Options build() {
+                return new Options(
+                        topic,
+                        bootstrapServers,
+                        groupId == null && consumerOverrides != null ? ProbeRun.groupId(consumerOverrides) : groupId,
+                        fromBeginning,
+                        consumerOverrides,
+                        limits,
+                        settings,
+                        expected,
+                        progressEveryNs,
+                        stopDescription,
+                        faultsFile,
+                        kafkaConfig);
+            }
         }
     }
 

@@ -78,18 +78,16 @@ public final class FailoverRun {
             Files.createDirectories(folder);
             faultsFile = folder.resolveSibling(folder.getFileName() + "-faults.csv");
         }
-        ProbeRun.Options options = new ProbeRun.Options(
-                topic,
-                "mock:9092",
-                "its-probe-test",
-                false,
-                Map.of(),
-                new ConsumeLoop.Limits(RECORDS, 0, 0),
-                new RunStats.Settings(1000 * MS, 20 * MS, 0),
-                RECORDS,
-                0,
-                Map.of(ConsumeLoop.StopReason.RECORDS, "--records " + RECORDS),
-                faultsFile);
+        ProbeRun.Options options = ProbeRun.Options.builder()
+                .topic(topic)
+                .bootstrapServers("mock:9092")
+                .groupId("its-probe-test")
+                .limits(new ConsumeLoop.Limits(RECORDS, 0, 0))
+                .settings(new RunStats.Settings(1000 * MS, 20 * MS, 0))
+                .expected(RECORDS)
+                .stopDescription(Map.of(ConsumeLoop.StopReason.RECORDS, "--records " + RECORDS))
+                .faultsFile(faultsFile)
+                .build();
         long madeAtMs = System.currentTimeMillis();
         ProbeRun probe = new ProbeRun(options, clock, new PrintStream(log, true, StandardCharsets.UTF_8));
         if (faultsText != null) {

@@ -206,17 +206,13 @@ class ProbeRunTest {
         ManualClock clock = new ManualClock(0);
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         ProbeRun run = new ProbeRun(
-                new ProbeRun.Options(
-                        "its.advice",
-                        "mock:9092",
-                        "g",
-                        false,
-                        Map.of(),
-                        ConsumeLoop.Limits.none(),
-                        new RunStats.Settings(SampleRun.MS * 1000, 20 * SampleRun.MS, 0),
-                        0,
-                        0,
-                        Map.of(ConsumeLoop.StopReason.INTERRUPTED, "interrupt (Ctrl-C)")),
+                ProbeRun.Options.builder()
+                        .topic("its.advice")
+                        .bootstrapServers("mock:9092")
+                        .groupId("g")
+                        .settings(new RunStats.Settings(SampleRun.MS * 1000, 20 * SampleRun.MS, 0))
+                        .stopDescription(Map.of(ConsumeLoop.StopReason.INTERRUPTED, "interrupt (Ctrl-C)"))
+                        .build(),
                 clock,
                 new PrintStream(log, true, StandardCharsets.UTF_8));
         consumer.schedulePollTask(run::stop);

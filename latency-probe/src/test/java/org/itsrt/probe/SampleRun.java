@@ -72,17 +72,16 @@ public final class SampleRun {
                 }
             });
         }
-        ProbeRun.Options options = new ProbeRun.Options(
-                topic,
-                "mock:9092",
-                "its-probe-test",
-                false,
-                Map.of(),
-                new ConsumeLoop.Limits(DISTINCT, 0, 0),
-                new RunStats.Settings(1000 * MS, 20 * MS, 5000 * MS),
-                RECORDS,
-                500 * MS,
-                Map.of(ConsumeLoop.StopReason.RECORDS, "--records " + RECORDS));
+        ProbeRun.Options options = ProbeRun.Options.builder()
+                .topic(topic)
+                .bootstrapServers("mock:9092")
+                .groupId("its-probe-test")
+                .limits(new ConsumeLoop.Limits(DISTINCT, 0, 0))
+                .settings(new RunStats.Settings(1000 * MS, 20 * MS, 5000 * MS))
+                .expected(RECORDS)
+                .progressEveryNs(500 * MS)
+                .stopDescription(Map.of(ConsumeLoop.StopReason.RECORDS, "--records " + RECORDS))
+                .build();
         ProbeRun run = new ProbeRun(options, clock, new PrintStream(log, true, StandardCharsets.UTF_8));
         result = run.run(consumer, List.of(p0), folder);
     }

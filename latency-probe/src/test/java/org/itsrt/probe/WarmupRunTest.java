@@ -69,17 +69,16 @@ class WarmupRunTest {
                 }
             });
         }
-        ProbeRun.Options options = new ProbeRun.Options(
-                "its.advice",
-                "mock:9092",
-                "its-probe-test",
-                false,
-                Map.of(),
-                new ConsumeLoop.Limits(MEASURED, 0, 0),
-                new RunStats.Settings(1000 * MS, 20 * MS, 0),
-                MEASURED,
-                500 * MS,
-                Map.of(ConsumeLoop.StopReason.RECORDS, "--records " + MEASURED));
+        ProbeRun.Options options = ProbeRun.Options.builder()
+                .topic("its.advice")
+                .bootstrapServers("mock:9092")
+                .groupId("its-probe-test")
+                .limits(new ConsumeLoop.Limits(MEASURED, 0, 0))
+                .settings(new RunStats.Settings(1000 * MS, 20 * MS, 0))
+                .expected(MEASURED)
+                .progressEveryNs(500 * MS)
+                .stopDescription(Map.of(ConsumeLoop.StopReason.RECORDS, "--records " + MEASURED))
+                .build();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         result = new ProbeRun(options, clock, new PrintStream(out, true, StandardCharsets.UTF_8))
                 .run(consumer, List.of(p0), folder);

@@ -80,7 +80,6 @@ public final class ClusterConfigFile {
     }
 
     private static StandaloneFlink.Options withZooKeeper(ClusterSpec spec, String quorum) {
-        StandaloneFlink.Options options = spec.flinkOptions();
-        return spec.ha() ? options.withZooKeeperHa(quorum) : options;
+        return spec.flinkOptions().zooKeeperQuorum(spec.ha() ? quorum : null).build();
     }
 }

@@ -127,18 +127,19 @@ public record ClusterSpec(
 
     /**
      * The Flink cluster of this shape, wherever it runs: processes, slots, memory. Where it runs
-     * (ports, folder, ZooKeeper's address) is added by the caller.
+     * (ports, folder, ZooKeeper's address) is added by the caller, hence a builder: options of
+     * several JobManagers cannot be built without ZooKeeper's address.
      */
-    public StandaloneFlink.Options flinkOptions() {
-        return StandaloneFlink.Options.defaults()
-                .withJobManagers(jobManagers)
-                .withTaskManagers(taskManagers)
-                .withSlotsPerTaskManager(slots)
-                .withTaskManagerMemory(taskManagerMemory)
-                .withStartTimeout(startTimeout)
+    public StandaloneFlink.Options.Builder flinkOptions() {
+        return StandaloneFlink.Options.builder()
+                .jobManagers(jobManagers)
+                .taskManagers(taskManagers)
+                .slotsPerTaskManager(slots)
+                .taskManagerMemory(taskManagerMemory)
+                .startTimeout(startTimeout)
                 // Over the placement's loopback address only when told: an open REST endpoint
                 // lets anyone who reaches it submit code.
-                .withFlinkOptions(
+                .flinkOptions(
                         restBindAddress.equals(LOOPBACK) ? Map.of() : Map.of("rest.bind-address", restBindAddress));
     }
 

@@ -80,14 +80,12 @@ public final class LocalCluster implements AutoCloseable {
                     + ", every replica in sync");
 
             log.println("its-cluster: starting Flink (" + spec.describe() + ") ...");
-            StandaloneFlink.Options flinkOptions = spec.flinkOptions()
-                    .withRestPorts(spec.flinkRestPorts())
-                    .withRpcPorts(spec.flinkRpcPorts())
-                    .withParentDir(folder);
-            if (zooKeeper != null) {
-                flinkOptions = flinkOptions.withZooKeeperHa(zooKeeper.connectString());
-            }
-            flink = StandaloneFlink.start(flinkOptions);
+            flink = StandaloneFlink.start(spec.flinkOptions()
+                    .restPorts(spec.flinkRestPorts())
+                    .rpcPorts(spec.flinkRpcPorts())
+                    .parentDir(folder)
+                    .zooKeeperQuorum(zooKeeper != null ? zooKeeper.connectString() : null)
+                    .build());
             LocalCluster cluster = new LocalCluster(spec, folder, zooKeeper, kafka, flink);
             log.println("its-cluster: Flink up, web UI " + flink.leaderRestAddress());
             return cluster;

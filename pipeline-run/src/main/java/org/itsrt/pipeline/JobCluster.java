@@ -119,20 +119,20 @@ interface JobCluster extends AutoCloseable {
                 ha ? LocalZooKeeper.start(LocalZooKeeper.Options.defaults().withParentDir(workDir)) : null;
         StandaloneFlink flink;
         try {
-            StandaloneFlink.Options options = StandaloneFlink.Options.defaults()
-                    .withTaskManagers(taskManagers)
-                    .withSlotsPerTaskManager(slots)
-                    .withJvmArgs(jvmArgs)
-                    .withParentDir(workDir);
+            StandaloneFlink.Options.Builder options = StandaloneFlink.Options.builder()
+                    .taskManagers(taskManagers)
+                    .slotsPerTaskManager(slots)
+                    .jvmArgs(jvmArgs)
+                    .parentDir(workDir)
+                    .zooKeeperQuorum(zooKeeper == null ? null : zooKeeper.connectString());
             if (taskManagers > 1) {
                 // Each TaskManager has as many slots as the job's parallelism (so one can take the
                 // whole job when another dies); without this Flink fills the first TaskManager's
                 // slots and the others idle: a parallelism-2 job on two TaskManagers ran both
                 // subtasks in one.
-                options = options.withFlinkOptions(Map.of(LOAD_BALANCE_MODE, "SLOTS"));
+                options.flinkOptions(Map.of(LOAD_BALANCE_MODE, "SLOTS"));
             }
-            flink = StandaloneFlink.start(
-                    zooKeeper == null ? options : options.withZooKeeperHa(zooKeeper.connectString()));
+            flink = StandaloneFlink.start(options.build());
         } catch (RuntimeException e) {
             if (zooKeeper != null) {
                 zooKeeper.close();

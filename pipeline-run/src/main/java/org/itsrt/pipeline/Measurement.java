@@ -195,18 +195,19 @@ final class Measurement {
             probeRun.stop();
         }
 
-        ProducerRun.Plan plan = new ProducerRun.Plan(
-                stack.bootstrapServers(),
-                READINGS,
-                load.data(),
-                load.detectors(),
-                load.ratePerDetector(),
-                load.records(),
-                "all",
-                load.producerProperties(),
-                PROGRESS_EVERY,
-                stack.clientConfig(KafkaSecurity.User.PRODUCER),
-                load.warmupRecords());
+        ProducerRun.Plan plan = ProducerRun.Plan.builder()
+                .bootstrapServers(stack.bootstrapServers())
+                .topic(READINGS)
+                .data(load.data())
+                .detectors(load.detectors())
+                .ratePerDetector(load.ratePerDetector())
+                .records(load.records())
+                .acks("all")
+                .producerProperties(load.producerProperties())
+                .progressEvery(PROGRESS_EVERY)
+                .kafkaConfig(stack.clientConfig(KafkaSecurity.User.PRODUCER))
+                .warmupRecords(load.warmupRecords())
+                .build();
         ProducerRun replay = ProducerRun.prepare(plan, log);
         producers = replay;
         if (stopped) {
@@ -291,22 +292,21 @@ final class Measurement {
                 ConsumeLoop.StopReason.IDLE,
                 "--idle-timeout " + PROBE_IDLE_TIMEOUT.toSeconds() + "s (nothing arrived for that long)");
         stops.put(ConsumeLoop.StopReason.INTERRUPTED, "interrupt (Ctrl-C)");
-        String groupId = ProbeRun.groupId(load.consumerProperties());
-        return new ProbeRun.Options(
-                        ADVICE,
-                        bootstrap,
-                        groupId,
-                        false,
-                        load.consumerProperties(),
-                        new ConsumeLoop.Limits(total, 0, PROBE_IDLE_TIMEOUT.toNanos()),
-                        new RunStats.Settings(
-                                SLO_WINDOW.toNanos(),
-                                Math.round(load.sloMs() * 1e6),
-                                load.steadyAfter().toNanos()),
-                        total,
-                        PROGRESS_EVERY.toNanos(),
-                        stops)
-                .withKafkaConfig(stack.clientConfig(KafkaSecurity.User.PROBE));
+        return ProbeRun.Options.builder()
+                .topic(ADVICE)
+                .bootstrapServers(bootstrap)
+                .fromBeginning(false)
+                .consumerOverrides(load.consumerProperties())
+                .limits(new ConsumeLoop.Limits(total, 0, PROBE_IDLE_TIMEOUT.toNanos()))
+                .settings(new RunStats.Settings(
+                        SLO_WINDOW.toNanos(),
+                        Math.round(load.sloMs() * 1e6),
+                        load.steadyAfter().toNanos()))
+                .expected(total)
+                .progressEveryNs(PROGRESS_EVERY.toNanos())
+                .stopDescription(stops)
+                .kafkaConfig(stack.clientConfig(KafkaSecurity.User.PROBE))
+                .build();
     }
 
     /** Stops the producers after their current record and the probe after its current poll. */

@@ -99,6 +99,11 @@ class PipelineRunTest {
                         new LoadSpec(dir.resolve("none.csv"), LoadPlan.builder().build()))
                 .hasMessageContaining("--data")
                 .hasMessageContaining("none.csv");
+        // The producers' rate bound, asked when the load is planned rather than once the stack runs.
+        assertThatThrownBy(() -> new LoadSpec(
+                        SAMPLE, LoadPlan.builder().rateHz(2e6).records(100).build()))
+                .hasMessageContaining(
+                        "--rate (load.rate_hz) must be in (0, 1000000] records/s per detector, got " + "2000000.0");
         assertThatThrownBy(() -> new StackSpec(
                         new StackSpec.Broker.Existing("kafka:9092"),
                         new StackSpec.Cluster.InProcess(),

@@ -166,20 +166,29 @@ public final class ProducerCommand implements Callable<Integer> {
             System.err.println("its-producer: --data not given, and its default is missing: " + e.getMessage());
             return 1;
         }
-        ProducerRun.Plan plan = new ProducerRun.Plan(
-                bootstrapServers,
-                topic,
-                table,
-                detectors != null ? detectors : ProducerRun.STUDY_DETECTORS,
-                rate,
-                records,
-                acks,
-                producerProps,
-                progressEvery,
-                clientConfig,
-                0);
-        plan = plan.withWarmupRecords(
-                warmupRecords != null ? warmupRecords : warmup != null ? plan.warmupRecordsFor(warmup) : 0);
+        List<Long> replayed = detectors != null ? detectors : ProducerRun.STUDY_DETECTORS;
+        ProducerRun.Plan plan;
+        try {
+            plan = ProducerRun.Plan.builder()
+                    .bootstrapServers(bootstrapServers)
+                    .topic(topic)
+                    .data(table)
+                    .detectors(replayed)
+                    .ratePerDetector(rate)
+                    .records(records)
+                    .acks(acks)
+                    .producerProperties(producerProps)
+                    .progressEvery(progressEvery)
+                    .kafkaConfig(clientConfig)
+                    .warmupRecords(
+                            warmupRecords != null
+                                    ? warmupRecords
+                                    : warmup != null ? ProducerRun.warmupRecordsOf(warmup, rate, replayed.size()) : 0)
+                    .build();
+        } catch (ProducerRun.InvalidPlan e) {
+            // The plan holds the rules; the command only says which of its options broke one.
+            throw new CommandLine.ParameterException(spec.commandLine(), optionFor(e.field()) + " " + e.problem());
+        }
         ProducerRun run;
         try {
             run = ProducerRun.prepare(plan, System.err);
@@ -195,7 +204,7 @@ public final class ProducerCommand implements Callable<Integer> {
         if (sweep == null) {
             double seconds = duration != null ? duration.toNanos() / 1e9 : Double.NaN;
             long total = duration != null ? Math.round(seconds * rate) * run.detectors() : records;
-            RunSummary summary = run.replay(rate * run.detectors(), total, plan.warmupRecords());
+            RunSummary summary = run.replay(plan.ratePerDetector(), total, plan.warmupRecords());
             markdown = run.markdown(summary);
             failures = summary.failed() > 0 || summary.acked() < summary.sent();
         } else {
@@ -208,7 +217,8 @@ public final class ProducerCommand implements Callable<Integer> {
                         totalRate,
                         Durations.format(step));
                 long total = Math.max(run.detectors(), Math.round(totalRate * step.toNanos() / 1e9));
-                steps.add(run.replay(totalRate, total));
+                // --sweep gives each step's rate over all detectors; the replay takes it per detector.
+                steps.add(run.replay(totalRate / run.detectors(), total));
             }
             markdown = RunSummary.sweepMarkdown(
                     steps, topic, bootstrapServers, run.clock().info().describe(), run.producerConfig());
@@ -228,23 +238,14 @@ public final class ProducerCommand implements Callable<Integer> {
         return failures ? 1 : 0;
     }
 
+    /**
+     * Checks what only the command knows (how its options go together, its durations); the rate,
+     * records, acks and warm-up records are the plan's to refuse ({@link ProducerRun.Plan}).
+     */
     private void validate() {
-        if (!(rate > 0) || rate > 1_000_000) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--rate must be in (0, 1000000]: " + rate);
-        }
-        if (records < 1) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--records must be >= 1: " + records);
-        }
-        if (!List.of("all", "-1", "1", "0").contains(acks)) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--acks must be all, 1 or 0: " + acks);
-        }
         if (warmup != null && warmupRecords != null) {
             throw new CommandLine.ParameterException(
                     spec.commandLine(), "--warmup and --warmup-records are mutually exclusive: give one");
-        }
-        if (warmupRecords != null && warmupRecords < 0) {
-            throw new CommandLine.ParameterException(
-                    spec.commandLine(), "--warmup-records must be >= 0: " + warmupRecords);
         }
         if (sweep != null && (warmup != null || warmupRecords != null)) {
             throw new CommandLine.ParameterException(
@@ -261,6 +262,18 @@ public final class ProducerCommand implements Callable<Integer> {
         requireLongerThanZero(duration, "--duration");
         requireLongerThanZero(stepDuration, "--step-duration");
         requireLongerThanZero(progressEvery, "--progress-every");
+    }
+
+    /** The option that sets a plan's field, to name it in a refusal (the fields options can make invalid). */
+    private String optionFor(String field) {
+        return switch (field) {
+            case "ratePerDetector" -> "--rate";
+            case "records" -> "--records";
+            case "warmupRecords" -> warmupRecords != null ? "--warmup-records" : "--warmup";
+            case "acks" -> "--acks";
+            case "detectors" -> "--detectors";
+            default -> field;
+        };
     }
 
     private void requireLongerThanZero(Duration value, String option) {

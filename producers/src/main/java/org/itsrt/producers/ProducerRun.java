@@ -19,6 +19,7 @@ import org.itsrt.producers.send.RunSummary;
 import org.itsrt.readings.CanonicalTable;
 import org.itsrt.readings.Reading;
 import org.itsrt.readings.StudyStation;
+import org.itsrt.records.Topics;
 
 /**
  * One replay of canonical readings into Kafka, as a library: one producer per detector, each on
@@ -31,19 +32,66 @@ import org.itsrt.readings.StudyStation;
 public final class ProducerRun {
 
     /**
-     * What to replay and where.
+     * The highest rate a plan asks of one detector's producer, in records/s. The open-loop
+     * schedule's period is a whole number of nanoseconds ({@code OpenLoopSchedule}): at this rate
+     * (a 1 us period) rounding it moves the rate by at most 0.05 %, and beyond about 2e9 the period
+     * would round to nothing.
+     */
+    public static final int MAX_RATE_PER_DETECTOR = 1_000_000;
+
+    private static final List<String> ACKS = List.of("all", "-1", "1", "0");
+
+    /**
+     * A plan refused: {@link #field()} names the {@link Plan} field at fault and {@link #problem()}
+     * says what is wrong with its value, so that a command can name its own option for the field
+     * ({@code --rate must be ...}) without checking the value again.
+     */
+    public static final class InvalidPlan extends IllegalArgumentException {
+        private static final long serialVersionUID = 1L;
+
+        private final String field;
+        private final String problem;
+
+        InvalidPlan(String field, String problem) {
+            super(field + " " + problem);
+            this.field = field;
+            this.problem = problem;
+        }
+
+        /** The plan's field, as named in {@link Plan}: {@code ratePerDetector}, {@code records}, ... */
+        public String field() {
+            return field;
+        }
+
+        /** What is wrong, without the field's name: {@code must be >= 1, got 0}. */
+        public String problem() {
+            return problem;
+        }
+    }
+
+    /**
+     * What to replay and where. Build it with {@link #builder()}, which holds the defaults; the
+     * constructor refuses a value no replay can take ({@link InvalidPlan}, naming the field), so
+     * the producers' rules live here and nowhere else.
      *
+     * @param bootstrapServers Kafka to send to
+     * @param topic           the topic to send to
+     * @param data            the canonical readings table to replay
      * @param detectors       VDS ids, one producer each
-     * @param ratePerDetector records per second per detector
+     * @param ratePerDetector records per second per detector: the unit of the plan, the replay and
+     *                        the schedule alike
      * @param records         records in all, shared by the detectors
      * @param acks            all, 1 or 0
      * @param producerProperties Kafka producer settings that override the latency defaults
      * @param progressEvery   time between progress lines; zero for none
      * @param kafkaConfig     a client properties file's settings ({@code --kafka-config}), applied
      *                        to the producers and the checks over the latency defaults, under
-     *                        {@code producerProperties}
+     *                        {@code producerProperties}; null: none
      * @param warmupRecords   warm-up records in all, shared by the detectors like {@code records}
-     *                        and sent before them, flagged, on the same schedule (0: none)
+     *                        and sent before them, flagged, on the same schedule (0: none). Counted
+     *                        in records, not time, so the producers, the probe and a report all agree
+     *                        on how many there were; {@link ProducerRun#warmupRecordsOf} turns a
+     *                        duration into records.
      */
     public record Plan(
             String bootstrapServers,
@@ -62,220 +110,173 @@ public final class ProducerRun {
             if (kafkaConfig == null) {
                 kafkaConfig = KafkaClientConfig.none();
             }
+            requireGiven(bootstrapServers, "bootstrapServers");
+            requireGiven(topic, "topic");
+            requireGiven(data, "data");
+            requireGiven(detectors, "detectors");
+            requireGiven(acks, "acks");
+            requireGiven(producerProperties, "producerProperties");
+            requireGiven(progressEvery, "progressEvery");
             detectors = List.copyOf(detectors);
             producerProperties = Map.copyOf(producerProperties);
-            if (!(ratePerDetector > 0) || ratePerDetector > MAX_RATE_PER_DETECTOR) {
-                throw new IllegalArgumentException(
-                        "the rate must be in (0, 1000000] records/s per detector, got " + ratePerDetector);
-            }
-            if (records < 1) {
-                throw new IllegalArgumentException("records must be >= 1, got " + records);
-            }
-            if (warmupRecords < 0) {
-                throw new IllegalArgumentException("warm-up records must be >= 0, got " + warmupRecords);
-            }
-            if (!List.of("all", "-1", "1", "0").contains(acks)) {
-                throw new IllegalArgumentException("acks must be all, 1 or 0, got " + acks);
+            checkLoad(ratePerDetector, records, warmupRecords);
+            if (!ACKS.contains(acks)) {
+                throw new InvalidPlan("acks", "must be all, 1 or 0, got " + acks);
             }
             if (detectors.isEmpty()) {
-                throw new IllegalArgumentException("no detectors to replay");
+                throw new InvalidPlan("detectors", "must name at least one detector to replay");
             }
-        }
-
-        /** A plan without a client properties file: plaintext, no authentication. */
-        public Plan(
-                String bootstrapServers,
-                String topic,
-                Path data,
-                List<Long> detectors,
-                double ratePerDetector,
-                long records,
-                String acks,
-                Map<String, String> producerProperties,
-                Duration progressEvery) {
-            this(
-                    bootstrapServers,
-                    topic,
-                    data,
-                    detectors,
-                    ratePerDetector,
-                    records,
-                    acks,
-                    producerProperties,
-                    progressEvery,
-                    KafkaClientConfig.none(),
-                    0);
-        }
-
-        /** A plan without warm-up records. */
-        public Plan(
-                String bootstrapServers,
-                String topic,
-                Path data,
-                List<Long> detectors,
-                double ratePerDetector,
-                long records,
-                String acks,
-                Map<String, String> producerProperties,
-                Duration progressEvery,
-                KafkaClientConfig kafkaConfig) {
-            this(
-                    bootstrapServers,
-                    topic,
-                    data,
-                    detectors,
-                    ratePerDetector,
-                    records,
-                    acks,
-                    producerProperties,
-                    progressEvery,
-                    kafkaConfig,
-                    0);
+            if (progressEvery.isNegative()) {
+                throw new InvalidPlan("progressEvery", "must not be negative (zero: none), got " + progressEvery);
+            }
         }
 
         /**
-         * The same plan with {@code total} warm-up records before the measured ones (0: none).
-         * Warm-up is counted in records, not time, so the producers, the probe and a report all
-         * agree on how many there were; {@link #warmupRecordsFor} turns a duration into records.
+         * Refuses a rate, a record count or a warm-up count that no plan takes, as the constructor
+         * does and naming the field the same way: for a caller that holds a load long before it
+         * builds a plan (the pipeline runner's load) and must refuse it before anything starts.
+         *
+         * @throws InvalidPlan naming {@code ratePerDetector}, {@code records} or {@code warmupRecords}
          */
-        public Plan withWarmupRecords(long total) {
-            return new Plan(
-                    bootstrapServers,
-                    topic,
-                    data,
-                    detectors,
-                    ratePerDetector,
-                    records,
-                    acks,
-                    producerProperties,
-                    progressEvery,
-                    kafkaConfig,
-                    total);
+        public static void checkLoad(double ratePerDetector, long records, long warmupRecords) {
+            if (!(ratePerDetector > 0) || ratePerDetector > MAX_RATE_PER_DETECTOR) {
+                throw new InvalidPlan(
+                        "ratePerDetector",
+                        "must be in (0, " + MAX_RATE_PER_DETECTOR + "] records/s per detector, got " + ratePerDetector);
+            }
+            if (records < 1) {
+                throw new InvalidPlan("records", "must be >= 1, got " + records);
+            }
+            if (warmupRecords < 0) {
+                throw new InvalidPlan("warmupRecords", "must be >= 0, got " + warmupRecords);
+            }
         }
 
-        /** Warm-up records in all that {@code warmup} takes at this plan's rate over its detectors. */
-        public long warmupRecordsFor(Duration warmup) {
-            return ProducerRun.warmupRecordsOf(warmup, ratePerDetector, detectors.size());
+        private static void requireGiven(Object value, String field) {
+            if (value == null) {
+                throw new InvalidPlan(field, "must be given");
+            }
         }
 
-        /** The same plan with a client properties file's settings ({@code --kafka-config}). */
-        public Plan withKafkaConfig(KafkaClientConfig config) {
-            return new Plan(
-                    bootstrapServers,
-                    topic,
-                    data,
-                    detectors,
-                    ratePerDetector,
-                    records,
-                    acks,
-                    producerProperties,
-                    progressEvery,
-                    config,
-                    warmupRecords);
+        /**
+         * A plan of the study's load: its six detectors at 10 records/s each, acks=all, the
+         * latency defaults, a progress line every 2 s, no warm-up, to {@link Topics#READINGS}. The
+         * broker, the table and the records have no default.
+         */
+        public static Builder builder() {
+            return new Builder();
         }
 
-        /** The study's load: its six detectors at 10 records/s each, acks=all, a progress line every 2 s. */
-        public static Plan studyLoad(String bootstrapServers, String topic, Path data, long records) {
-            return new Plan(
-                    bootstrapServers,
-                    topic,
-                    data,
-                    STUDY_DETECTORS,
-                    10,
-                    records,
-                    "all",
-                    Map.of(),
-                    Duration.ofSeconds(2));
+        /** A builder holding this plan, to change a few of its fields. */
+        public Builder toBuilder() {
+            return new Builder()
+                    .bootstrapServers(bootstrapServers)
+                    .topic(topic)
+                    .data(data)
+                    .detectors(detectors)
+                    .ratePerDetector(ratePerDetector)
+                    .records(records)
+                    .acks(acks)
+                    .producerProperties(producerProperties)
+                    .progressEvery(progressEvery)
+                    .kafkaConfig(kafkaConfig)
+                    .warmupRecords(warmupRecords);
         }
 
-        public Plan withRate(double perDetector) {
-            return new Plan(
-                    bootstrapServers,
-                    topic,
-                    data,
-                    detectors,
-                    perDetector,
-                    records,
-                    acks,
-                    producerProperties,
-                    progressEvery,
-                    kafkaConfig,
-                    warmupRecords);
-        }
+        /** A plan field by field, from the defaults of {@link Plan#builder()}; {@link #build()} checks it. */
+        public static final class Builder {
+            private String bootstrapServers;
+            private String topic = Topics.READINGS;
+            private Path data;
+            private List<Long> detectors = STUDY_DETECTORS;
+            private double ratePerDetector = 10;
+            private long records;
+            private String acks = "all";
+            private Map<String, String> producerProperties = Map.of();
+            private Duration progressEvery = Duration.ofSeconds(2);
+            private KafkaClientConfig kafkaConfig = KafkaClientConfig.none();
+            private long warmupRecords;
 
-        public Plan withDetectors(List<Long> ids) {
-            return new Plan(
-                    bootstrapServers,
-                    topic,
-                    data,
-                    ids,
-                    ratePerDetector,
-                    records,
-                    acks,
-                    producerProperties,
-                    progressEvery,
-                    kafkaConfig,
-                    warmupRecords);
-        }
+            private Builder() {}
 
-        public Plan withAcks(String value) {
-            return new Plan(
-                    bootstrapServers,
-                    topic,
-                    data,
-                    detectors,
-                    ratePerDetector,
-                    records,
-                    value,
-                    producerProperties,
-                    progressEvery,
-                    kafkaConfig,
-                    warmupRecords);
-        }
+            public Builder bootstrapServers(String servers) {
+                this.bootstrapServers = servers;
+                return this;
+            }
 
-        public Plan withProducerProperties(Map<String, String> properties) {
-            return new Plan(
-                    bootstrapServers,
-                    topic,
-                    data,
-                    detectors,
-                    ratePerDetector,
-                    records,
-                    acks,
-                    properties,
-                    progressEvery,
-                    kafkaConfig,
-                    warmupRecords);
-        }
+            public Builder topic(String name) {
+                this.topic = name;
+                return this;
+            }
 
-        public Plan withProgressEvery(Duration every) {
-            return new Plan(
-                    bootstrapServers,
-                    topic,
-                    data,
-                    detectors,
-                    ratePerDetector,
-                    records,
-                    acks,
-                    producerProperties,
-                    every,
-                    kafkaConfig,
-                    warmupRecords);
-        }
+            public Builder data(Path table) {
+                this.data = table;
+                return this;
+            }
 
-        public Plan withRecords(long total) {
-            return new Plan(
-                    bootstrapServers,
-                    topic,
-                    data,
-                    detectors,
-                    ratePerDetector,
-                    total,
-                    acks,
-                    producerProperties,
-                    progressEvery,
-                    kafkaConfig,
-                    warmupRecords);
+            public Builder detectors(List<Long> ids) {
+                this.detectors = ids;
+                return this;
+            }
+
+            /** Records per second on each detector (not over all of them). */
+            public Builder ratePerDetector(double perDetector) {
+                this.ratePerDetector = perDetector;
+                return this;
+            }
+
+            /** Measured records in all, shared by the detectors. */
+            public Builder records(long total) {
+                this.records = total;
+                return this;
+            }
+
+            public Builder acks(String value) {
+                this.acks = value;
+                return this;
+            }
+
+            public Builder producerProperties(Map<String, String> properties) {
+                this.producerProperties = properties;
+                return this;
+            }
+
+            public Builder progressEvery(Duration every) {
+                this.progressEvery = every;
+                return this;
+            }
+
+            /** A client properties file's settings ({@code --kafka-config}); null: none. */
+            public Builder kafkaConfig(KafkaClientConfig config) {
+                this.kafkaConfig = config;
+                return this;
+            }
+
+            /** Warm-up records in all, sent first (0: none). */
+            public Builder warmupRecords(long total) {
+                this.warmupRecords = total;
+                return this;
+            }
+
+            /**
+             * The plan.
+             *
+             * @throws InvalidPlan naming the field whose value no replay can take
+             */
+            public Plan build() {
+                return new Plan(
+                        bootstrapServers,
+                        topic,
+                        data,
+                        detectors,
+                        ratePerDetector,
+                        records,
+                        acks,
+                        producerProperties,
+                        progressEvery,
+                        kafkaConfig,
+                        warmupRecords);
+            }
         }
     }
 
@@ -289,9 +290,6 @@ public final class ProducerRun {
         }
         return Math.round(warmup.toNanos() / 1e9 * ratePerDetector) * detectors;
     }
-
-    /** The highest rate one detector's producer is asked for, records per second. */
-    public static final double MAX_RATE_PER_DETECTOR = 1_000_000;
 
     /** The six detectors of the study, in the order of {@link StudyStation}. */
     public static final List<Long> STUDY_DETECTORS =
@@ -366,23 +364,24 @@ public final class ProducerRun {
 
     /** Sends the plan's records at its rate; returns after every producer is flushed and closed. */
     public RunSummary run() throws InterruptedException {
-        return replay(plan.ratePerDetector() * windows.size(), plan.records(), plan.warmupRecords());
+        return replay(plan.ratePerDetector(), plan.records(), plan.warmupRecords());
     }
 
     /**
-     * One step of a rate sweep: {@code total} records at {@code totalRate} records/s over all
-     * detectors.
+     * One step of a rate sweep: {@code total} records at {@code ratePerDetector} records/s on each
+     * detector.
      */
-    public RunSummary replay(double totalRate, long total) throws InterruptedException {
-        return replay(totalRate, total, 0);
+    public RunSummary replay(double ratePerDetector, long total) throws InterruptedException {
+        return replay(ratePerDetector, total, 0);
     }
 
     /**
      * {@code warmup} flagged warm-up records, then {@code total} measured ones, at
-     * {@code totalRate} records/s over all detectors, on one open-loop schedule.
+     * {@code ratePerDetector} records/s on each detector, on one open-loop schedule. The rate is
+     * per detector here as in the plan and the schedule, so that it reaches the schedule as given,
+     * not multiplied by the detectors and divided again.
      */
-    public RunSummary replay(double totalRate, long total, long warmup) throws InterruptedException {
-        double perDetector = totalRate / windows.size();
+    public RunSummary replay(double ratePerDetector, long total, long warmup) throws InterruptedException {
         ReplayRun run = new ReplayRun(windows, KafkaProducer::new, config, plan.topic(), clock);
         current = run;
         if (stopped) {
@@ -392,9 +391,9 @@ public final class ProducerRun {
         long[] warmupQuota = ReplayRun.share(warmup, windows.size());
         Progress progress = new Progress(warmup + total, warmup, System.nanoTime(), log);
         Duration every = plan.progressEvery().isZero() ? Duration.ofDays(1) : plan.progressEvery();
-        run.run(perDetector, warmupQuota, quota, every, progress::print);
+        run.run(ratePerDetector, warmupQuota, quota, every, progress::print);
         current = null;
-        return RunSummary.of(run.stats(), windows.size(), perDetector, warmup + total, warmup);
+        return RunSummary.of(run.stats(), windows.size(), ratePerDetector, warmup + total, warmup);
     }
 
     /** Number of detectors replayed. */

@@ -149,6 +149,11 @@ class ProducerCommandTest {
     @Test
     void badOptionsAreNamed() {
         assertThat(run("--rate", "0").err()).contains("--rate must be in");
+        // The plan's refusal, reported as a bad option: exit 2, naming the option.
+        Result tooFast = run("--rate", "1000001");
+        assertThat(tooFast.exit()).isEqualTo(2);
+        assertThat(tooFast.err()).contains("--rate must be in (0, 1000000] records/s per detector, got 1000001.0");
+        assertThat(run("--records", "0").err()).contains("--records must be >= 1, got 0");
         assertThat(run("--duration", "soon").err())
                 .contains("Invalid value for option '--duration': 'soon' is not a duration; write e.g. 500ms, 30s");
         assertThat(run("--step-duration", "0s").err()).contains("--step-duration must be longer than 0, got 0s");
@@ -157,7 +162,7 @@ class ProducerCommandTest {
         assertThat(run("--acks", "2").err()).contains("--acks must be all, 1 or 0");
         assertThat(run("--warmup", "10s", "--warmup-records", "5").err())
                 .contains("--warmup and --warmup-records are mutually exclusive");
-        assertThat(run("--warmup-records", "-1").err()).contains("--warmup-records must be >= 0: -1");
+        assertThat(run("--warmup-records", "-1").err()).contains("--warmup-records must be >= 0, got -1");
         assertThat(run("--topic", "its readings").err())
                 .contains("--topic: Topic name is invalid: 'its readings' contains");
         assertThat(run("--data", "/no/such.csv", "--records", "6").err()).contains("cannot read /no/such.csv");

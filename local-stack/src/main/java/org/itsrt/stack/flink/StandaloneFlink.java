@@ -17,7 +17,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -34,7 +33,7 @@ import org.itsrt.stack.ChildJvm;
  * JobManager and TaskManagers talk over RPC as on a real cluster. The class path is the same
  * {@code lib/} as {@link LocalFlink}'s (Flink, TensorFlow Java, Log4j); job jars arrive over REST.
  *
- * <p>More than one JobManager needs ZooKeeper high availability ({@link Options#withZooKeeperHa}):
+ * <p>More than one JobManager needs ZooKeeper high availability ({@link Options.Builder#zooKeeperQuorum}):
  * the JobManagers elect a leader in ZooKeeper, the others stand by, and when the leader dies one
  * of them takes over within seconds, recovers the running jobs from the cluster folder's
  * {@code ha/} and their last checkpoint, and the TaskManagers, which find the leader through
@@ -123,7 +122,10 @@ public final class StandaloneFlink implements AutoCloseable {
     private final ZooKeeperLeader leader;
 
     /**
-     * How to start the cluster.
+     * How to start the cluster: {@link #builder()} names the fields to set and holds the defaults,
+     * this record's constructor refuses what cannot work, alone or together, naming the field.
+     * Refusing at once, rather than in {@link StandaloneFlink#start}, keeps every check in one place
+     * and means an {@code Options} value is always one that can start.
      *
      * @param taskManagers        how many TaskManager processes
      * @param slotsPerTaskManager task slots of each TaskManager
@@ -133,7 +135,7 @@ public final class StandaloneFlink implements AutoCloseable {
      * @param jvmArgs             further JVM options for every cluster process
      * @param flinkOptions        further Flink options, written into config.yaml after (and so over)
      *                            this class's own
-     * @param parentDir           where the cluster folder goes (default java.io.tmpdir)
+     * @param parentDir           where the cluster folder goes (null: java.io.tmpdir)
      * @param classPath           the processes' class path: Flink, TensorFlow (with its native library
      *                            for this platform), logging, this module's classes
      * @param startTimeout        how long each JobManager, and then the TaskManagers' registration, may take
@@ -165,126 +167,72 @@ public final class StandaloneFlink implements AutoCloseable {
             if (slotsPerTaskManager < 1) {
                 throw new IllegalArgumentException("slotsPerTaskManager must be >= 1, got " + slotsPerTaskManager);
             }
+            requireGiven(jobManagerMemory, "jobManagerMemory");
+            requireGiven(taskManagerMemory, "taskManagerMemory");
+            requireGiven(jvmArgs, "jvmArgs");
+            requireGiven(flinkOptions, "flinkOptions");
+            requireGiven(classPath, "classPath");
+            requireGiven(startTimeout, "startTimeout");
+            requireGiven(restPorts, "restPorts");
+            requireGiven(rpcPorts, "rpcPorts");
             if (jobManagers < 1) {
                 throw new IllegalArgumentException("jobManagers must be >= 1, got " + jobManagers);
             }
             if (zooKeeperQuorum != null && zooKeeperQuorum.isBlank()) {
-                throw new IllegalArgumentException("the ZooKeeper quorum is empty");
+                throw new IllegalArgumentException("zooKeeperQuorum is empty (null for no high availability)");
             }
             jvmArgs = List.copyOf(jvmArgs);
             flinkOptions = Map.copyOf(flinkOptions);
             restPorts = List.copyOf(restPorts);
             rpcPorts = List.copyOf(rpcPorts);
+            // What no single field can refuse: the combinations that cannot work.
+            if (jobManagers > 1 && zooKeeperQuorum == null) {
+                throw new IllegalArgumentException("jobManagers: " + jobManagers + " JobManagers need ZooKeeper high "
+                        + "availability (zooKeeperQuorum): without it each would run a cluster of its own");
+            }
+            checkPorts("restPorts", restPorts, jobManagers);
+            checkPorts("rpcPorts", rpcPorts, jobManagers);
+            Set<Integer> seen = new HashSet<>();
+            for (int port : concat(restPorts, rpcPorts)) {
+                if (!seen.add(port)) {
+                    throw new IllegalArgumentException("restPorts, rpcPorts: port " + port + " is given twice (REST "
+                            + "and RPC ports of the JobManagers must all differ)");
+                }
+            }
+            if (jobManagers > 1) {
+                for (String key : List.of(REST_PORT_KEY, RPC_PORT_KEY, HA_RPC_PORT_KEY)) {
+                    if (flinkOptions.containsKey(key)) {
+                        throw new IllegalArgumentException("flinkOptions: the Flink option " + key + " cannot serve "
+                                + jobManagers + " JobManagers: give one port each with restPorts / rpcPorts");
+                    }
+                }
+            }
         }
 
         /**
          * One JobManager without high availability, one TaskManager with one slot, 1 GB per
-         * process, free ports, the class path this module was built with.
+         * process, free ports, the class path this module was built with; change what differs.
          */
-        public static Options defaults() {
-            return new Options(
-                    1,
-                    1,
-                    "1024m",
-                    "1024m",
-                    List.of(),
-                    Map.of(),
-                    null,
-                    LocalFlink.moduleClassPath(),
-                    Duration.ofSeconds(120),
-                    1,
-                    null,
-                    List.of(),
-                    List.of());
+        public static Builder builder() {
+            return new Builder();
         }
 
-        public Options withTaskManagers(int n) {
-            Copy c = new Copy(this);
-            c.taskManagers = n;
-            return c.build();
-        }
-
-        public Options withSlotsPerTaskManager(int n) {
-            Copy c = new Copy(this);
-            c.slotsPerTaskManager = n;
-            return c.build();
-        }
-
-        public Options withJobManagerMemory(String size) {
-            Copy c = new Copy(this);
-            c.jobManagerMemory = size;
-            return c.build();
-        }
-
-        public Options withTaskManagerMemory(String size) {
-            Copy c = new Copy(this);
-            c.taskManagerMemory = size;
-            return c.build();
-        }
-
-        public Options withJvmArgs(List<String> args) {
-            Copy c = new Copy(this);
-            c.jvmArgs = args;
-            return c.build();
-        }
-
-        public Options withFlinkOptions(Map<String, String> options) {
-            Map<String, String> all = new LinkedHashMap<>(flinkOptions);
-            all.putAll(options);
-            Copy c = new Copy(this);
-            c.flinkOptions = all;
-            return c.build();
-        }
-
-        public Options withParentDir(Path parent) {
-            Copy c = new Copy(this);
-            c.parentDir = parent;
-            return c.build();
-        }
-
-        /** The processes' class path (default: {@code target/flink-lib-classpath.txt} and this module). */
-        public Options withClassPath(String path) {
-            Copy c = new Copy(this);
-            c.classPath = path;
-            return c.build();
-        }
-
-        public Options withStartTimeout(Duration timeout) {
-            Copy c = new Copy(this);
-            c.startTimeout = timeout;
-            return c.build();
-        }
-
-        /** How many JobManager processes; more than one needs {@link #withZooKeeperHa}. */
-        public Options withJobManagers(int n) {
-            Copy c = new Copy(this);
-            c.jobManagers = n;
-            return c.build();
-        }
-
-        /**
-         * ZooKeeper high availability on {@code quorum} ({@code host:port[,host:port...]}, such
-         * as {@code LocalZooKeeper.connectString()}). The cluster's znodes live under
-         * {@code /flink/<the cluster folder's name>}, so clusters on one ZooKeeper stay apart.
-         */
-        public Options withZooKeeperHa(String quorum) {
-            Copy c = new Copy(this);
-            c.zooKeeperQuorum = Objects.requireNonNull(quorum, "quorum");
-            return c.build();
-        }
-
-        /** Each JobManager's REST port, in start order (one per JobManager); empty: free ports. */
-        public Options withRestPorts(List<Integer> ports) {
-            Copy c = new Copy(this);
-            c.restPorts = ports;
-            return c.build();
-        }
-
-        /** Each JobManager's RPC port, in start order (one per JobManager); empty: free ports. */
-        public Options withRpcPorts(List<Integer> ports) {
-            Copy c = new Copy(this);
-            c.rpcPorts = ports;
-            return c.build();
+        /** A builder holding these options, to change a few of them. */
+        public Builder toBuilder() {
+            return new Builder()
+                    .taskManagers(taskManagers)
+                    .slotsPerTaskManager(slotsPerTaskManager)
+                    .jobManagerMemory(jobManagerMemory)
+                    .taskManagerMemory(taskManagerMemory)
+                    .jvmArgs(jvmArgs)
+                    .flinkOptions(flinkOptions)
+                    .parentDir(parentDir)
+                    .classPath(classPath)
+                    .startTimeout(startTimeout)
+                    .jobManagers(jobManagers)
+                    .zooKeeperQuorum(zooKeeperQuorum)
+                    .restPorts(restPorts)
+                    .rpcPorts(rpcPorts);
         }
 
         /** True with ZooKeeper high availability. */
@@ -292,39 +240,20 @@ public final class StandaloneFlink implements AutoCloseable {
             return zooKeeperQuorum != null;
         }
 
-        /** What no single setting can refuse: fails naming the combination that cannot work. */
-        void check() {
-            if (jobManagers > 1 && !highAvailability()) {
-                throw new IllegalArgumentException(jobManagers + " JobManagers need ZooKeeper high availability "
-                        + "(Options.withZooKeeperHa(quorum)): without it each would run a cluster of its own");
-            }
-            checkPorts("withRestPorts", restPorts);
-            checkPorts("withRpcPorts", rpcPorts);
-            Set<Integer> seen = new HashSet<>();
-            for (int port : concat(restPorts, rpcPorts)) {
-                if (!seen.add(port)) {
-                    throw new IllegalArgumentException("port " + port + " is given twice (REST and RPC ports of the "
-                            + "JobManagers must all differ)");
-                }
-            }
-            if (jobManagers > 1) {
-                for (String key : List.of(REST_PORT_KEY, RPC_PORT_KEY, HA_RPC_PORT_KEY)) {
-                    if (flinkOptions.containsKey(key)) {
-                        throw new IllegalArgumentException("the Flink option " + key + " cannot serve " + jobManagers
-                                + " JobManagers: give one port each with withRestPorts / withRpcPorts");
-                    }
-                }
+        private static void requireGiven(Object value, String field) {
+            if (value == null) {
+                throw new IllegalArgumentException(field + " must be given");
             }
         }
 
-        private void checkPorts(String setting, List<Integer> ports) {
+        private static void checkPorts(String field, List<Integer> ports, int jobManagers) {
             if (!ports.isEmpty() && ports.size() != jobManagers) {
-                throw new IllegalArgumentException(setting + " gives " + ports.size() + " port(s) for " + jobManagers
+                throw new IllegalArgumentException(field + " gives " + ports.size() + " port(s) for " + jobManagers
                         + " JobManager(s): give one each, or none for free ports");
             }
             for (int port : ports) {
                 if (port < 1 || port > 65535) {
-                    throw new IllegalArgumentException(setting + ": " + port + " is not a port (1..65535)");
+                    throw new IllegalArgumentException(field + ": " + port + " is not a port (1..65535)");
                 }
             }
         }
@@ -335,39 +264,104 @@ public final class StandaloneFlink implements AutoCloseable {
             return all;
         }
 
-        /** A changeable copy, so that each {@code with...} names only what it changes. */
-        private static final class Copy {
-            int taskManagers;
-            int slotsPerTaskManager;
-            String jobManagerMemory;
-            String taskManagerMemory;
-            List<String> jvmArgs;
-            Map<String, String> flinkOptions;
-            Path parentDir;
-            String classPath;
-            Duration startTimeout;
-            int jobManagers;
-            String zooKeeperQuorum;
-            List<Integer> restPorts;
-            List<Integer> rpcPorts;
+        /** Options field by field, from the defaults of {@link Options#builder()}; {@link #build()} checks them. */
+        public static final class Builder {
+            private int taskManagers = 1;
+            private int slotsPerTaskManager = 1;
+            private String jobManagerMemory = "1024m";
+            private String taskManagerMemory = "1024m";
+            private List<String> jvmArgs = List.of();
+            private Map<String, String> flinkOptions = Map.of();
+            private Path parentDir;
+            /** Null until set: the module's class path is read at {@link #build()}, only when none was given. */
+            private String classPath;
 
-            Copy(Options o) {
-                taskManagers = o.taskManagers;
-                slotsPerTaskManager = o.slotsPerTaskManager;
-                jobManagerMemory = o.jobManagerMemory;
-                taskManagerMemory = o.taskManagerMemory;
-                jvmArgs = o.jvmArgs;
-                flinkOptions = o.flinkOptions;
-                parentDir = o.parentDir;
-                classPath = o.classPath;
-                startTimeout = o.startTimeout;
-                jobManagers = o.jobManagers;
-                zooKeeperQuorum = o.zooKeeperQuorum;
-                restPorts = o.restPorts;
-                rpcPorts = o.rpcPorts;
+            private Duration startTimeout = Duration.ofSeconds(120);
+            private int jobManagers = 1;
+            private String zooKeeperQuorum;
+            private List<Integer> restPorts = List.of();
+            private List<Integer> rpcPorts = List.of();
+
+            private Builder() {}
+
+            public Builder taskManagers(int n) {
+                this.taskManagers = n;
+                return this;
             }
 
-            Options build() {
+            public Builder slotsPerTaskManager(int n) {
+                this.slotsPerTaskManager = n;
+                return this;
+            }
+
+            public Builder jobManagerMemory(String size) {
+                this.jobManagerMemory = size;
+                return this;
+            }
+
+            public Builder taskManagerMemory(String size) {
+                this.taskManagerMemory = size;
+                return this;
+            }
+
+            public Builder jvmArgs(List<String> args) {
+                this.jvmArgs = args;
+                return this;
+            }
+
+            /** All further Flink options (replacing any given before), written over this class's own. */
+            public Builder flinkOptions(Map<String, String> options) {
+                this.flinkOptions = options;
+                return this;
+            }
+
+            /** Where the cluster folder goes; null: java.io.tmpdir. */
+            public Builder parentDir(Path parent) {
+                this.parentDir = parent;
+                return this;
+            }
+
+            /** The processes' class path (default: {@code target/flink-lib-classpath.txt} and this module). */
+            public Builder classPath(String path) {
+                this.classPath = path;
+                return this;
+            }
+
+            public Builder startTimeout(Duration timeout) {
+                this.startTimeout = timeout;
+                return this;
+            }
+
+            /** How many JobManager processes; more than one needs {@link #zooKeeperQuorum}. */
+            public Builder jobManagers(int n) {
+                this.jobManagers = n;
+                return this;
+            }
+
+            /**
+             * ZooKeeper high availability on {@code quorum} ({@code host:port[,host:port...]}, such
+             * as {@code LocalZooKeeper.connectString()}); null: none. The cluster's znodes live
+             * under {@code /flink/<the cluster folder's name>}, so clusters on one ZooKeeper stay apart.
+             */
+            public Builder zooKeeperQuorum(String quorum) {
+                this.zooKeeperQuorum = quorum;
+                return this;
+            }
+
+            /** Each JobManager's REST port, in start order (one per JobManager); empty: free ports. */
+            public Builder restPorts(List<Integer> ports) {
+                this.restPorts = ports;
+                return this;
+            }
+
+            /** Each JobManager's RPC port, in start order (one per JobManager); empty: free ports. */
+            public Builder rpcPorts(List<Integer> ports) {
+                this.rpcPorts = ports;
+                return this;
+            }
+
+            /** The options; fails naming the field when they cannot work. */
+            public Options build() {
                 return new Options(
                         taskManagers,
                         slotsPerTaskManager,
@@ -376,7 +370,7 @@ public final class StandaloneFlink implements AutoCloseable {
                         jvmArgs,
                         flinkOptions,
                         parentDir,
-                        classPath,
+                        classPath != null ? classPath : LocalFlink.moduleClassPath(),
                         startTimeout,
                         jobManagers,
                         zooKeeperQuorum,
@@ -407,15 +401,14 @@ public final class StandaloneFlink implements AutoCloseable {
     }
 
     /**
-     * Checks the options, the class path (TensorFlow's native library), every fixed port and that
-     * ZooKeeper answers (with high availability), then
+     * Checks the class path (TensorFlow's native library), every fixed port and that ZooKeeper
+     * answers (with high availability; the options themselves were checked when built), then
      * writes config.yaml, starts the JobManagers one after the other (each ready when its REST
      * endpoint answers), starts the TaskManagers and waits until a JobManager answers as leader and
      * lists all TaskManagers with their slots. If anything fails, every process started so far is
      * killed, the folder removed, and the error names the process and carries the tail of its log.
      */
     public static StandaloneFlink start(Options options) {
-        options.check();
         TensorFlowNativeLibrary.requireOn(options.classPath());
         List<Integer> fixedRest = fixedPorts(options, options.restPorts(), REST_PORT_KEY);
         List<Integer> fixedRpc = fixedPorts(options, options.rpcPorts(), RPC_PORT_KEY);

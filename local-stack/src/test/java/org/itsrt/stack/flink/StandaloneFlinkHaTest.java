@@ -41,10 +41,11 @@ class StandaloneFlinkHaTest {
         long begin = System.nanoTime();
         try (LocalZooKeeper zk =
                         LocalZooKeeper.start(LocalZooKeeper.Options.defaults().withParentDir(parent));
-                StandaloneFlink flink = StandaloneFlink.start(StandaloneFlink.Options.defaults()
-                        .withJobManagers(2)
-                        .withZooKeeperHa(zk.connectString())
-                        .withParentDir(parent))) {
+                StandaloneFlink flink = StandaloneFlink.start(StandaloneFlink.Options.builder()
+                        .jobManagers(2)
+                        .zooKeeperQuorum(zk.connectString())
+                        .parentDir(parent)
+                        .build())) {
             System.out.printf(
                     "ZooKeeper and a cluster of 2 JobManagers and 1 TaskManager up in %d ms%n",
                     Duration.ofNanos(System.nanoTime() - begin).toMillis());

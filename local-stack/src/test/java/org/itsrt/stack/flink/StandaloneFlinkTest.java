@@ -43,10 +43,11 @@ class StandaloneFlinkTest {
             throws Exception {
         Path dir;
         List<ProcessHandle> processes = new ArrayList<>();
-        try (StandaloneFlink flink = StandaloneFlink.start(StandaloneFlink.Options.defaults()
-                .withSlotsPerTaskManager(2)
-                .withParentDir(parent)
-                .withFlinkOptions(Map.of("pipeline.name", "standalone-flink-test")))) {
+        try (StandaloneFlink flink = StandaloneFlink.start(StandaloneFlink.Options.builder()
+                .slotsPerTaskManager(2)
+                .parentDir(parent)
+                .flinkOptions(Map.of("pipeline.name", "standalone-flink-test"))
+                .build())) {
             dir = flink.dir();
             assertThat(dir.getParent()).isEqualTo(parent.toAbsolutePath());
             assertThat(flink.restAddress().getHost()).isEqualTo("127.0.0.1");
@@ -123,9 +124,10 @@ class StandaloneFlinkTest {
         StandaloneFlink.writeConfig(
                 conf,
                 dir,
-                StandaloneFlink.Options.defaults()
-                        .withSlotsPerTaskManager(3)
-                        .withFlinkOptions(Map.of("pipeline.name", "a: b # c 'd'", "rest.port", "50001")),
+                StandaloneFlink.Options.builder()
+                        .slotsPerTaskManager(3)
+                        .flinkOptions(Map.of("pipeline.name", "a: b # c 'd'", "rest.port", "50001"))
+                        .build(),
                 50000,
                 50002);
 
@@ -147,7 +149,10 @@ class StandaloneFlinkTest {
         StandaloneFlink.writeConfig(
                 conf,
                 dir,
-                StandaloneFlink.Options.defaults().withJobManagers(2).withZooKeeperHa("127.0.0.1:2181"),
+                StandaloneFlink.Options.builder()
+                        .jobManagers(2)
+                        .zooKeeperQuorum("127.0.0.1:2181")
+                        .build(),
                 50000,
                 50002);
 
@@ -170,7 +175,7 @@ class StandaloneFlinkTest {
         assertThat(read.get(CheckpointingOptions.CHECKPOINTS_DIRECTORY))
                 .isEqualTo(dir.resolve("checkpoints").toUri().toString());
 
-        StandaloneFlink.writeConfig(conf, dir, StandaloneFlink.Options.defaults(), 50000, 50002);
+        StandaloneFlink.writeConfig(conf, dir, StandaloneFlink.Options.builder().build(), 50000, 50002);
         Configuration withoutHa = GlobalConfiguration.loadConfiguration(conf.toString());
         assertThat(withoutHa.get(HighAvailabilityOptions.HA_MODE)).isEqualToIgnoringCase("none");
         assertThat(withoutHa.get(RestartStrategyOptions.RESTART_STRATEGY)).isEqualTo("fixed-delay");
@@ -182,18 +187,20 @@ class StandaloneFlinkTest {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             int port = taken.getLocalPort();
             List<ProcessHandle> before = children();
-            Throwable asFlinkOption = catchThrowable(() -> StandaloneFlink.start(StandaloneFlink.Options.defaults()
-                    .withParentDir(parent)
-                    .withFlinkOptions(Map.of("rest.port", Integer.toString(port)))));
+            Throwable asFlinkOption = catchThrowable(() -> StandaloneFlink.start(StandaloneFlink.Options.builder()
+                    .parentDir(parent)
+                    .flinkOptions(Map.of("rest.port", Integer.toString(port)))
+                    .build()));
             assertThat(asFlinkOption)
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("port " + port + " on 127.0.0.1 (Flink REST of JobManager 1) is taken");
             // The second JobManager's RPC port: nothing is started, ZooKeeper is not even asked.
-            Throwable asList = catchThrowable(() -> StandaloneFlink.start(StandaloneFlink.Options.defaults()
-                    .withParentDir(parent)
-                    .withJobManagers(2)
-                    .withZooKeeperHa("127.0.0.1:1")
-                    .withRpcPorts(List.of(ChildJvm.freeLoopbackPort(), port))));
+            Throwable asList = catchThrowable(() -> StandaloneFlink.start(StandaloneFlink.Options.builder()
+                    .parentDir(parent)
+                    .jobManagers(2)
+                    .zooKeeperQuorum("127.0.0.1:1")
+                    .rpcPorts(List.of(ChildJvm.freeLoopbackPort(), port))
+                    .build()));
             assertThat(asList)
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("port " + port + " on 127.0.0.1 (Flink RPC of JobManager 2) is taken");
@@ -206,18 +213,27 @@ class StandaloneFlinkTest {
 
     @Test
     void optionsThatCannotWorkTogetherAreRefusedBeforeAnythingStarts(@TempDir Path parent) throws Exception {
-        StandaloneFlink.Options options = StandaloneFlink.Options.defaults().withParentDir(parent);
-        assertThatThrownBy(() -> StandaloneFlink.start(options.withJobManagers(2)))
+        StandaloneFlink.Options options =
+                StandaloneFlink.Options.builder().parentDir(parent).build();
+        assertThatThrownBy(() ->
+                        StandaloneFlink.start(options.toBuilder().jobManagers(2).build()))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining(
-                        "2 JobManagers need ZooKeeper high availability (Options.withZooKeeperHa(quorum))");
-        StandaloneFlink.Options ha = options.withJobManagers(2).withZooKeeperHa("127.0.0.1:1");
-        assertThatThrownBy(() -> StandaloneFlink.start(ha.withRestPorts(List.of(50001))))
-                .hasMessageContaining("withRestPorts gives 1 port(s) for 2 JobManager(s)");
+                .hasMessageContaining("2 JobManagers need ZooKeeper high availability (zooKeeperQuorum)");
+        StandaloneFlink.Options ha = options.toBuilder()
+                .jobManagers(2)
+                .zooKeeperQuorum("127.0.0.1:1")
+                .build();
         assertThatThrownBy(() -> StandaloneFlink.start(
-                        ha.withRestPorts(List.of(50001, 50002)).withRpcPorts(List.of(50003, 50001))))
+                        ha.toBuilder().restPorts(List.of(50001)).build()))
+                .hasMessageContaining("restPorts gives 1 port(s) for 2 JobManager(s)");
+        assertThatThrownBy(() -> StandaloneFlink.start(ha.toBuilder()
+                        .restPorts(List.of(50001, 50002))
+                        .rpcPorts(List.of(50003, 50001))
+                        .build()))
                 .hasMessageContaining("port 50001 is given twice");
-        assertThatThrownBy(() -> StandaloneFlink.start(ha.withFlinkOptions(Map.of("rest.port", "50001"))))
+        assertThatThrownBy(() -> StandaloneFlink.start(ha.toBuilder()
+                        .flinkOptions(Map.of("rest.port", "50001"))
+                        .build()))
                 .hasMessageContaining("the Flink option rest.port cannot serve 2 JobManagers");
         try (var left = Files.list(parent)) {
             assertThat(left).isEmpty();
@@ -227,9 +243,10 @@ class StandaloneFlinkTest {
     @Test
     void anUnreachableZooKeeperFailsTheStartAtOnceNamingTheQuorum(@TempDir Path parent) throws Exception {
         int nothing = ChildJvm.freeLoopbackPort();
-        assertThatThrownBy(() -> StandaloneFlink.start(StandaloneFlink.Options.defaults()
-                        .withParentDir(parent)
-                        .withZooKeeperHa("127.0.0.1:" + nothing)))
+        assertThatThrownBy(() -> StandaloneFlink.start(StandaloneFlink.Options.builder()
+                        .parentDir(parent)
+                        .zooKeeperQuorum("127.0.0.1:" + nothing)
+                        .build()))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("no ZooKeeper server of the quorum 127.0.0.1:" + nothing
                         + " (high availability) accepts connections: 127.0.0.1:" + nothing + " (Connection refused");
@@ -246,8 +263,10 @@ class StandaloneFlinkTest {
                 .filter(entry -> !Path.of(entry).getFileName().toString().matches("tensorflow-core-native-.*-linux.*"))
                 .collect(Collectors.joining(File.pathSeparator));
         List<ProcessHandle> before = children();
-        assertThatThrownBy(() -> StandaloneFlink.start(
-                        StandaloneFlink.Options.defaults().withParentDir(parent).withClassPath(withoutNative)))
+        assertThatThrownBy(() -> StandaloneFlink.start(StandaloneFlink.Options.builder()
+                        .parentDir(parent)
+                        .classPath(withoutNative)
+                        .build()))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("holds no TensorFlow Java native library for linux-x86_64")
                 .hasMessageContaining("expected org/tensorflow/internal/c_api/linux-x86_64/libjnitensorflow.so")
@@ -267,10 +286,11 @@ class StandaloneFlinkTest {
             throws Exception {
         List<ProcessHandle> before = children();
         // The TaskManager registers with 3 slots where 1 is expected: the expected cluster never forms.
-        Throwable failure = catchThrowable(() -> StandaloneFlink.start(StandaloneFlink.Options.defaults()
-                .withParentDir(parent)
-                .withStartTimeout(Duration.ofSeconds(15))
-                .withFlinkOptions(Map.of("taskmanager.numberOfTaskSlots", "3"))));
+        Throwable failure = catchThrowable(() -> StandaloneFlink.start(StandaloneFlink.Options.builder()
+                .parentDir(parent)
+                .startTimeout(Duration.ofSeconds(15))
+                .flinkOptions(Map.of("taskmanager.numberOfTaskSlots", "3"))
+                .build()));
         assertThat(failure)
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("expected 1 TaskManager(s) with 1 slot(s) each registered")

@@ -86,12 +86,18 @@ public record LoadPlan(
         producerProperties = unmodifiable(producerProperties);
         consumerProperties = unmodifiable(consumerProperties);
         DETECTORS.require(!detectors.isEmpty(), "must name at least one detector");
-        RATE.require(
-                rateHz > 0 && rateHz <= ProducerRun.MAX_RATE_PER_DETECTOR,
-                "must be in (0, " + (long) ProducerRun.MAX_RATE_PER_DETECTOR + "] records/s per detector, got "
-                        + rateHz);
-        RECORDS.require(records > 0, "must be > 0, got " + records);
-        WARMUP_RECORDS.require(warmupRecords >= 0, "must be >= 0, got " + warmupRecords);
+        // The producers' own rules, one implementation: a load they would refuse is no plan.
+        try {
+            ProducerRun.Plan.checkLoad(rateHz, records, warmupRecords);
+        } catch (ProducerRun.InvalidPlan e) {
+            PlanField field =
+                    switch (e.field()) {
+                        case "ratePerDetector" -> RATE;
+                        case "records" -> RECORDS;
+                        default -> WARMUP_RECORDS;
+                    };
+            throw field.refused(e.problem());
+        }
         STEADY_AFTER.require(steadyAfter != null && !steadyAfter.isNegative(), "must not be negative");
         SLO.require(sloMs > 0 && !Double.isInfinite(sloMs), "must be > 0 ms, got " + sloMs);
     }

@@ -36,10 +36,11 @@ class JobJarOnStandaloneClusterTest {
         Path clusterDir;
         List<ProcessHandle> processes = new ArrayList<>();
         try (LocalKafka kafka = LocalKafka.start(LocalKafka.Options.defaults().withParentDir(dir));
-                StandaloneFlink flink = StandaloneFlink.start(StandaloneFlink.Options.defaults()
-                        .withSlotsPerTaskManager(2)
-                        .withTaskManagerMemory("1536m")
-                        .withParentDir(dir))) {
+                StandaloneFlink flink = StandaloneFlink.start(StandaloneFlink.Options.builder()
+                        .slotsPerTaskManager(2)
+                        .taskManagerMemory("1536m")
+                        .parentDir(dir)
+                        .build())) {
             clusterDir = flink.dir();
             processes.add(ProcessHandle.of(flink.jobManagerPid()).orElseThrow());
             flink.taskManagerPids()
@@ -85,8 +86,8 @@ class JobJarOnStandaloneClusterTest {
     @Test
     void theJobJarIsAcceptedThroughTheJarsRunEndpoint(@TempDir Path dir) throws Exception {
         assertThat(JOB_JAR).as("the job jar (built by its-job's package phase)").isRegularFile();
-        try (StandaloneFlink flink =
-                StandaloneFlink.start(StandaloneFlink.Options.defaults().withParentDir(dir))) {
+        try (StandaloneFlink flink = StandaloneFlink.start(
+                StandaloneFlink.Options.builder().parentDir(dir).build())) {
             HttpClient http = HttpClient.newHttpClient();
             String boundary = "its-" + System.nanoTime();
             byte[] head = ("--" + boundary + "\r\nContent-Disposition: form-data; name=\"jarfile\"; filename=\""

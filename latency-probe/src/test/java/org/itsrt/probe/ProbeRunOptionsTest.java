@@ -1,0 +1,67 @@
+package org.itsrt.probe;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+import org.itsrt.kafka.KafkaClientConfig;
+import org.itsrt.probe.arrival.ConsumeLoop;
+import org.itsrt.probe.stats.RunStats;
+import org.junit.jupiter.api.Test;
+
+/** The probe's options: their defaults, a copy with a field changed, a missing field named. */
+class ProbeRunOptionsTest {
+
+    private static ProbeRun.Options.Builder minimal() {
+        return ProbeRun.Options.builder()
+                .topic("its.advice")
+                .bootstrapServers("127.0.0.1:9092")
+                .settings(new RunStats.Settings(1_000_000_000L, 20_000_000L, 0));
+    }
+
+    @Test
+    void theDefaultsReadWhatIsSentFromNowOnWithoutLimits() {
+        ProbeRun.Options options = minimal().build();
+        assertThat(options.groupId()).startsWith("its-probe-");
+        assertThat(options.fromBeginning()).isFalse();
+        assertThat(options.consumerOverrides()).isEmpty();
+        assertThat(options.limits()).isEqualTo(ConsumeLoop.Limits.none());
+        assertThat(options.expected()).isZero();
+        assertThat(options.progressEveryNs()).isZero();
+        assertThat(options.stopDescription()).isEmpty();
+        assertThat(options.faultsFile()).isNull();
+        assertThat(options.kafkaConfig()).isEqualTo(KafkaClientConfig.none());
+    }
+
+    @Test
+    void withoutAGroupTheConsumerOverridesOneIsTaken() {
+        assertThat(minimal()
+                        .consumerOverrides(Map.of("group.id", "mine"))
+                        .build()
+                        .groupId())
+                .isEqualTo("mine");
+        assertThat(minimal()
+                        .consumerOverrides(Map.of("group.id", "mine"))
+                        .groupId("given")
+                        .build()
+                        .groupId())
+                .isEqualTo("given");
+    }
+
+    @Test
+    void toBuilderKeepsEveryFieldItDoesNotChange() {
+        ProbeRun.Options options = minimal()
+                .fromBeginning(true)
+                .expected(60)
+                .stopDescription(Map.of(ConsumeLoop.StopReason.IDLE, "--idle-timeout 1s"))
+                .build();
+        assertThat(options.toBuilder().build()).isEqualTo(options);
+        assertThat(options.toBuilder().expected(6).build().groupId()).isEqualTo(options.groupId());
+    }
+
+    @Test
+    void aMissingFieldIsNamed() {
+        assertThatThrownBy(() -> minimal().topic(null).build()).hasMessage("topic must be given");
+        assertThatThrownBy(() -> minimal().settings(null).build()).hasMessage("settings must be given");
+    }
+}

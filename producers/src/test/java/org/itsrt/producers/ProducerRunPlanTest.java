@@ -1,0 +1,102 @@
+package org.itsrt.producers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.itsrt.kafka.KafkaClientConfig;
+import org.itsrt.records.Topics;
+import org.junit.jupiter.api.Test;
+
+/** The plan's defaults and its one set of rules, each refusal naming the field. */
+class ProducerRunPlanTest {
+
+    private static ProducerRun.Plan.Builder minimal() {
+        return ProducerRun.Plan.builder()
+                .bootstrapServers("127.0.0.1:9092")
+                .data(Path.of("readings.csv"))
+                .records(60);
+    }
+
+    @Test
+    void theDefaultsAreTheStudysLoad() {
+        ProducerRun.Plan plan = minimal().build();
+        assertThat(plan.topic()).isEqualTo(Topics.READINGS);
+        assertThat(plan.detectors()).isEqualTo(ProducerRun.STUDY_DETECTORS);
+        assertThat(plan.ratePerDetector()).isEqualTo(10);
+        assertThat(plan.acks()).isEqualTo("all");
+        assertThat(plan.producerProperties()).isEmpty();
+        assertThat(plan.progressEvery()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(plan.kafkaConfig()).isEqualTo(KafkaClientConfig.none());
+        assertThat(plan.warmupRecords()).isZero();
+    }
+
+    @Test
+    void toBuilderKeepsEveryFieldItDoesNotChange() {
+        ProducerRun.Plan plan = minimal()
+                .detectors(List.of(1L, 2L))
+                .ratePerDetector(20.5)
+                .acks("1")
+                .producerProperties(Map.of("linger.ms", "1"))
+                .progressEvery(Duration.ZERO)
+                .warmupRecords(12)
+                .build();
+        assertThat(plan.toBuilder().build()).isEqualTo(plan);
+        assertThat(plan.toBuilder().records(6).build())
+                .isEqualTo(new ProducerRun.Plan(
+                        plan.bootstrapServers(),
+                        plan.topic(),
+                        plan.data(),
+                        plan.detectors(),
+                        plan.ratePerDetector(),
+                        6,
+                        plan.acks(),
+                        plan.producerProperties(),
+                        plan.progressEvery(),
+                        plan.kafkaConfig(),
+                        plan.warmupRecords()));
+    }
+
+    @Test
+    void aValueNoReplayTakesIsRefusedNamingItsField() {
+        assertRefused(
+                minimal().ratePerDetector(0), "ratePerDetector", "must be in (0, 1000000] records/s per detector");
+        assertRefused(minimal().ratePerDetector(Double.NaN), "ratePerDetector", "got NaN");
+        assertRefused(
+                minimal().ratePerDetector(ProducerRun.MAX_RATE_PER_DETECTOR + 1.0), "ratePerDetector", "got 1000001.0");
+        assertThat(minimal()
+                        .ratePerDetector(ProducerRun.MAX_RATE_PER_DETECTOR)
+                        .build()
+                        .ratePerDetector())
+                .isEqualTo(1_000_000);
+        assertRefused(minimal().records(0), "records", "must be >= 1, got 0");
+        assertRefused(minimal().warmupRecords(-1), "warmupRecords", "must be >= 0, got -1");
+        assertRefused(minimal().acks("2"), "acks", "must be all, 1 or 0, got 2");
+        assertRefused(minimal().detectors(List.of()), "detectors", "must name at least one detector");
+        assertRefused(minimal().bootstrapServers(null), "bootstrapServers", "must be given");
+        assertRefused(minimal().progressEvery(Duration.ofSeconds(-1)), "progressEvery", "must not be negative");
+    }
+
+    @Test
+    void aLoadIsCheckedByTheSameRules() {
+        ProducerRun.Plan.checkLoad(10, 1, 0);
+        assertThatThrownBy(() -> ProducerRun.Plan.checkLoad(2e6, 1, 0))
+                .isInstanceOfSatisfying(ProducerRun.InvalidPlan.class, e -> assertThat(e.field())
+                        .isEqualTo("ratePerDetector"));
+        assertThatThrownBy(() -> ProducerRun.Plan.checkLoad(10, 0, 0))
+                .isInstanceOfSatisfying(ProducerRun.InvalidPlan.class, e -> assertThat(e.field())
+                        .isEqualTo("records"));
+    }
+
+    private static void assertRefused(ProducerRun.Plan.Builder builder, String field, String problem) {
+        assertThatThrownBy(builder::build)
+                .isInstanceOfSatisfying(ProducerRun.InvalidPlan.class, e -> {
+                    assertThat(e.field()).isEqualTo(field);
+                    assertThat(e.problem()).contains(problem);
+                })
+                .hasMessageStartingWith(field + " ");
+    }
+}
