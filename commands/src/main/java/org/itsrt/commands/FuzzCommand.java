@@ -11,13 +11,14 @@ import java.util.concurrent.TimeUnit;
 import org.itsrt.cli.MissingDefaultException;
 import org.itsrt.cli.RunFolders;
 import org.itsrt.cli.options.HelpOption;
+import org.itsrt.cli.options.JobJarOption;
 import org.itsrt.cli.options.ModelOption;
 import org.itsrt.cli.options.OutputOption;
+import org.itsrt.cli.options.RecordsOption;
 import org.itsrt.cli.options.SeedOption;
 import org.itsrt.cli.options.WarmupOptions;
 import org.itsrt.commands.options.ExistingStackOptions;
 import org.itsrt.commands.options.FlinkModeOption;
-import org.itsrt.commands.options.JobJarOption;
 import org.itsrt.commands.options.PrintPlanOption;
 import org.itsrt.fuzz.CampaignPlan;
 import org.itsrt.fuzz.CampaignResult;
@@ -38,7 +39,6 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
@@ -75,12 +75,8 @@ public final class FuzzCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(
-            names = "--records",
-            defaultValue = "10000",
-            paramLabel = "N",
-            description = "malformed or edge-case records, and as many valid readings (default: ${DEFAULT-VALUE})")
-    int records;
+    @Mixin
+    RecordsOption recordsOption;
 
     @Mixin
     SeedOption seedOption;
@@ -116,8 +112,12 @@ public final class FuzzCommand implements Callable<Integer> {
         System.exit(new CommandLine(new FuzzCommand()).execute(args));
     }
 
+    /** Malformed or edge-case records by default, and as many valid readings. */
+    static final int DEFAULT_RECORDS = 10_000;
+
     @Override
     public Integer call() throws Exception {
+        int records = Math.toIntExact(recordsOption.orElse(DEFAULT_RECORDS));
         StackSpec stack;
         KafkaClientConfig clientConfig;
         Path modelDir;

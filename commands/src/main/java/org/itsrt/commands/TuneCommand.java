@@ -8,10 +8,10 @@ import java.util.concurrent.Callable;
 import org.itsrt.cli.ProjectPaths;
 import org.itsrt.cli.RunFolders;
 import org.itsrt.cli.options.HelpOption;
+import org.itsrt.cli.options.JobJarOption;
 import org.itsrt.cli.options.ModelOption;
 import org.itsrt.cli.options.OutputOption;
 import org.itsrt.commands.options.ExistingStackOptions;
-import org.itsrt.commands.options.JobJarOption;
 import org.itsrt.commands.options.LoadPlanOptions;
 import org.itsrt.commands.options.PrintPlanOption;
 import org.itsrt.commands.options.SearchRangeOptions;
@@ -179,7 +179,9 @@ public final class TuneCommand implements Callable<Integer> {
         if (model.given() != null) {
             over.job().model(model.given());
         }
-        jobJar.applyTo(over);
+        if (jobJar.given() != null) {
+            over.stack().jobJar(jobJar.given());
+        }
         existing.applyTo(over);
         return over.build();
     }

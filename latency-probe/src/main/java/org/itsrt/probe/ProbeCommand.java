@@ -6,7 +6,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -18,11 +17,21 @@ import org.apache.kafka.common.internals.Topic;
 import org.itsrt.cli.DurationConverter;
 import org.itsrt.cli.Durations;
 import org.itsrt.cli.RunFolders;
+import org.itsrt.cli.options.DurationOption;
+import org.itsrt.cli.options.HelpOption;
+import org.itsrt.cli.options.OutputOption;
+import org.itsrt.cli.options.RecordsOption;
+import org.itsrt.cli.options.SloMsOption;
+import org.itsrt.cli.options.SteadyAfterOption;
+import org.itsrt.cli.options.VerboseOption;
 import org.itsrt.clock.Clocks;
 import org.itsrt.clock.LatencyClock;
+import org.itsrt.kafka.BootstrapServersOption;
+import org.itsrt.kafka.ConsumerPropertiesOption;
 import org.itsrt.kafka.KafkaClientConfig;
 import org.itsrt.kafka.KafkaConfigOption;
 import org.itsrt.kafka.KafkaRefusal;
+import org.itsrt.kafka.TopicOption;
 import org.itsrt.probe.arrival.ConsumeLoop;
 import org.itsrt.probe.arrival.KafkaSettings;
 import org.itsrt.probe.compare.CompareCommand;
@@ -37,11 +46,12 @@ import org.itsrt.probe.stats.WindowedSlo;
 import org.itsrt.records.Topics;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code its-probe}: measures end-to-end latency off a Kafka topic; {@code its-probe compare} sets runs side by side. */
+/** {@code its-probe}: measures end-to-end latency off a Kafka topicOption.orElse(Topics.ADVICE); {@code its-probe compare} sets runs side by side. */
 @Command(
         name = "its-probe",
         sortOptions = false,
@@ -77,44 +87,23 @@ public final class ProbeCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(
-            names = "--bootstrap-servers",
-            defaultValue = "localhost:9092",
-            paramLabel = "HOST:PORT[,...]",
-            description = "Kafka brokers (default: ${DEFAULT-VALUE})")
-    String bootstrapServers;
+    @Mixin
+    BootstrapServersOption bootstrap;
 
     @CommandLine.Mixin
     KafkaConfigOption kafkaConfig;
 
-    @Option(
-            names = "--topic",
-            defaultValue = Topics.ADVICE,
-            paramLabel = "TOPIC",
-            description = "topic to measure: its.advice (end to end, with job stages) or its.readings (the Kafka "
-                    + "hop alone) (default: ${DEFAULT-VALUE})")
-    String topic;
+    @Mixin
+    TopicOption topicOption;
 
-    @Option(
-            names = "--out",
-            paramLabel = "DIR",
-            description = "run folder to create (default: results/probe/YYYYMMDD-HHMMSS, UTC)")
-    Path out;
+    @Mixin
+    OutputOption output;
 
-    @Option(
-            names = "--records",
-            defaultValue = "0",
-            paramLabel = "N",
-            description = "stop after N distinct measured records (a duplicate of one already received and a "
-                    + "warm-up record do not count) (default: no limit)")
-    long records;
+    @Mixin
+    RecordsOption recordsOption;
 
-    @Option(
-            names = "--duration",
-            converter = DurationConverter.class,
-            paramLabel = "TIME",
-            description = "stop this long after the probe is ready, e.g. 10m (default: no limit)")
-    Duration duration;
+    @Mixin
+    DurationOption durationOption;
 
     @Option(
             names = "--idle-timeout",
@@ -136,42 +125,6 @@ public final class ProbeCommand implements Callable<Integer> {
             names = "--from-beginning",
             description = "read the topic from its earliest offsets instead of only what is sent from now on")
     boolean fromBeginning;
-
-    @Option(
-            names = "--consumer-prop",
-            paramLabel = "KEY=VALUE",
-            description = "Kafka consumer setting, overriding the probe's (repeatable)")
-    Map<String, String> consumerProps = new LinkedHashMap<>();
-
-    @Option(
-            names = "--window",
-            defaultValue = "1s",
-            converter = DurationConverter.class,
-            paramLabel = "TIME",
-            description = "SLO window: p95 is taken per window of this length (default: ${DEFAULT-VALUE})")
-    Duration window;
-
-    @Option(
-            names = "--slo-ms",
-            defaultValue = "20",
-            paramLabel = "MS",
-            description = "SLO for a window's p95, in ms; 20 = the per-record bound of the targets (max <= 20 ms) "
-                    + "(default: ${DEFAULT-VALUE})")
-    double sloMs;
-
-    @Option(
-            names = "--steady-after",
-            defaultValue = "120s",
-            converter = DurationConverter.class,
-            paramLabel = "TIME",
-            description = "left out of the steady-state rows, counted from the first measured arrival; warm-up "
-                    + "records (\"warmup\":true, sent by producers with --warmup) are kept apart whatever this is "
-                    + "(default: ${DEFAULT-VALUE})")
-    Duration steadyAfter;
-
-    /** The old name of --steady-after: refused with a pointer, since --warmup now names the producers' phase. */
-    @Option(names = "--warmup", hidden = true, paramLabel = "TIME")
-    String oldWarmup;
 
     @Option(
             names = "--faults",
@@ -199,14 +152,32 @@ public final class ProbeCommand implements Callable<Integer> {
             description = "time between progress lines on stderr; 0 for none (default: ${DEFAULT-VALUE})")
     Duration progress;
 
-    @Option(names = "--verbose", description = "on failure, print the stack trace too")
-    boolean verbose;
+    @Mixin
+    ConsumerPropertiesOption consumerProps;
 
-    @Option(
-            names = {"-h", "--help"},
-            usageHelp = true,
-            description = "show this help")
-    boolean help;
+    @Mixin
+    SloWindowOption windowOption;
+
+    @Mixin
+    SloMsOption sloOption;
+
+    @Mixin
+    SteadyAfterOption steadyOption;
+
+    @Mixin
+    VerboseOption verbose;
+
+    @Mixin
+    HelpOption help;
+
+    static final String DEFAULT_BOOTSTRAP_SERVERS = "localhost:9092";
+
+    /** Left out of the steady state without a warm-up phase: the study's runs' start. */
+    static final Duration DEFAULT_STEADY_AFTER = Duration.ofSeconds(120);
+
+    private Duration steadyAfter() {
+        return steadyOption.given() != null ? steadyOption.given() : DEFAULT_STEADY_AFTER;
+    }
 
     public static void main(String[] args) {
         // Plots are drawn off-screen; without this, AWT would look for a display.
@@ -241,7 +212,7 @@ public final class ProbeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ProbeRun.Options options = options();
-        Path folder = RunFolders.orDefault(out, "probe");
+        Path folder = RunFolders.orDefault(output.path(), "probe");
         if (Files.exists(folder.resolve(RunReport.SUMMARY_JSON))) {
             throw new CommandLine.ParameterException(
                     spec.commandLine(),
@@ -274,7 +245,11 @@ public final class ProbeCommand implements Callable<Integer> {
         } catch (RuntimeException e) {
             // Refused while consuming (a group without an ACL, say): the report of what arrived
             // is written; the cause gets one line.
-            var refused = KafkaRefusal.explain(e, options.kafkaConfig(), bootstrapServers, List.of(topic));
+            var refused = KafkaRefusal.explain(
+                    e,
+                    options.kafkaConfig(),
+                    bootstrap.orElse(DEFAULT_BOOTSTRAP_SERVERS),
+                    List.of(topicOption.orElse(Topics.ADVICE)));
             if (refused.isEmpty()) {
                 throw e;
             }
@@ -294,40 +269,33 @@ public final class ProbeCommand implements Callable<Integer> {
     /** Checks every option and turns them into the run's options; a bad one fails naming it. */
     ProbeRun.Options options() {
         CommandLine cmd = spec.commandLine();
-        if (oldWarmup != null) {
-            throw new CommandLine.ParameterException(
-                    cmd,
-                    "--warmup is not a probe option: the steady-state cut is --steady-after " + oldWarmup
-                            + "; a warm-up phase is sent by the producers (--warmup there), and the probe keeps "
-                            + "its flagged records apart by itself");
-        }
-        if (records < 0) {
-            throw new CommandLine.ParameterException(cmd, "--records must be >= 0, got " + records);
+        if (recordsOption.orElse(0) < 0) {
+            throw new CommandLine.ParameterException(cmd, "--records must be >= 0, got " + recordsOption.orElse(0));
         }
         if (expect < 0) {
             throw new CommandLine.ParameterException(cmd, "--expect must be >= 0, got " + expect);
         }
-        if (window.isZero() || window.isNegative()) {
+        if (windowOption.window().isZero() || windowOption.window().isNegative()) {
             throw new CommandLine.ParameterException(cmd, "--window must be longer than 0");
         }
-        if (!(sloMs > 0) || Double.isInfinite(sloMs)) {
-            throw new CommandLine.ParameterException(cmd, "--slo-ms must be a number > 0, got " + sloMs);
+        if (!(sloOption.ms() > 0) || Double.isInfinite(sloOption.ms())) {
+            throw new CommandLine.ParameterException(cmd, "--slo-ms must be a number > 0, got " + sloOption.ms());
         }
         if (connectTimeout.isZero()) {
             throw new CommandLine.ParameterException(cmd, "--connect-timeout must be longer than 0");
         }
-        if (bootstrapServers.isBlank()) {
+        if (bootstrap.orElse(DEFAULT_BOOTSTRAP_SERVERS).isBlank()) {
             throw new CommandLine.ParameterException(cmd, "--bootstrap-servers is empty");
         }
-        if (topic.isBlank()) {
+        if (topicOption.orElse(Topics.ADVICE).isBlank()) {
             throw new CommandLine.ParameterException(cmd, "--topic is empty");
         }
         try {
-            Topic.validate(topic);
+            Topic.validate(topicOption.orElse(Topics.ADVICE));
         } catch (InvalidTopicException e) {
             throw new CommandLine.ParameterException(cmd, "--topic: " + e.getMessage());
         }
-        for (String key : consumerProps.keySet()) {
+        for (String key : consumerProps.given().keySet()) {
             if (key.isBlank()) {
                 throw new CommandLine.ParameterException(cmd, "--consumer-prop needs KEY=VALUE with a key");
             }
@@ -338,25 +306,28 @@ public final class ProbeCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cmd, "--kafka-config " + e.getMessage());
         }
-        long durationNs = duration == null ? 0 : duration.toNanos();
+        long durationNs =
+                durationOption.given() == null ? 0 : durationOption.given().toNanos();
         long idleNs = idleTimeout == null ? 0 : idleTimeout.toNanos();
         Map<ConsumeLoop.StopReason, String> stops = new EnumMap<>(ConsumeLoop.StopReason.class);
-        stops.put(ConsumeLoop.StopReason.RECORDS, "--records " + records);
+        stops.put(ConsumeLoop.StopReason.RECORDS, "--records " + recordsOption.orElse(0));
         stops.put(
-                ConsumeLoop.StopReason.DURATION, "--duration " + (duration == null ? "" : Durations.format(duration)));
+                ConsumeLoop.StopReason.DURATION,
+                "--duration " + (durationOption.given() == null ? "" : Durations.format(durationOption.given())));
         stops.put(
                 ConsumeLoop.StopReason.IDLE,
                 "--idle-timeout " + (idleTimeout == null ? "" : Durations.format(idleTimeout))
                         + " (nothing arrived for that long)");
         stops.put(ConsumeLoop.StopReason.INTERRUPTED, "interrupt (Ctrl-C)");
-        long sloNs = Math.round(sloMs * 1e6);
+        long sloNs = Math.round(sloOption.ms() * 1e6);
         return ProbeRun.Options.builder()
-                .topic(topic)
-                .bootstrapServers(bootstrapServers)
+                .topic(topicOption.orElse(Topics.ADVICE))
+                .bootstrapServers(bootstrap.orElse(DEFAULT_BOOTSTRAP_SERVERS))
                 .fromBeginning(fromBeginning)
-                .consumerOverrides(consumerProps)
-                .limits(new ConsumeLoop.Limits(records, durationNs, idleNs))
-                .settings(new RunStats.Settings(window.toNanos(), sloNs, steadyAfter.toNanos()))
+                .consumerOverrides(consumerProps.given())
+                .limits(new ConsumeLoop.Limits(recordsOption.orElse(0), durationNs, idleNs))
+                .settings(new RunStats.Settings(
+                        windowOption.window().toNanos(), sloNs, steadyAfter().toNanos()))
                 .expected(expect)
                 .progressEveryNs(progress.toNanos())
                 .stopDescription(stops)

@@ -4,23 +4,30 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.internals.Topic;
 import org.itsrt.cli.DurationConverter;
 import org.itsrt.cli.Durations;
 import org.itsrt.cli.MissingDefaultException;
-import org.itsrt.cli.ProjectPaths;
+import org.itsrt.cli.options.DataOption;
+import org.itsrt.cli.options.DurationOption;
+import org.itsrt.cli.options.RateOption;
+import org.itsrt.cli.options.RecordsOption;
+import org.itsrt.cli.options.SweepOptions;
+import org.itsrt.cli.options.WarmupOptions;
+import org.itsrt.kafka.BootstrapServersOption;
 import org.itsrt.kafka.KafkaClientConfig;
 import org.itsrt.kafka.KafkaConfigOption;
+import org.itsrt.kafka.ProducerPropertiesOption;
+import org.itsrt.kafka.TopicOption;
 import org.itsrt.producers.send.RunSummary;
 import org.itsrt.records.Topics;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -48,22 +55,14 @@ public final class ProducerCommand implements Callable<Integer> {
     @Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(
-            names = "--bootstrap-servers",
-            paramLabel = "HOST:PORT",
-            defaultValue = "localhost:9092",
-            description = "Kafka to send to (default: ${DEFAULT-VALUE})")
-    String bootstrapServers;
+    @Mixin
+    BootstrapServersOption bootstrap;
 
-    @Option(names = "--topic", defaultValue = Topics.READINGS, description = "topic (default: ${DEFAULT-VALUE})")
-    String topic;
+    @Mixin
+    TopicOption topicOption;
 
-    @Option(
-            names = "--data",
-            paramLabel = "FILE",
-            description = "canonical readings table to replay (default: the committed synthetic sample, "
-                    + ProjectPaths.SAMPLE_TABLE + " in the repository)")
-    Path data;
+    @Mixin
+    DataOption data;
 
     @Option(
             names = "--detectors",
@@ -72,42 +71,17 @@ public final class ProducerCommand implements Callable<Integer> {
             description = "detectors to replay, one producer each (default: the six study detectors)")
     List<Long> detectors;
 
-    @Option(
-            names = "--rate",
-            paramLabel = "HZ",
-            defaultValue = "10",
-            description = "records per second per detector (default: ${DEFAULT-VALUE}, the study's load)")
-    double rate;
+    @Mixin
+    RateOption rateOption;
 
-    @Option(
-            names = "--records",
-            paramLabel = "N",
-            defaultValue = "20000",
-            description =
-                    "records to send in total, shared by the detectors (default: ${DEFAULT-VALUE}, one study experiment)")
-    long records;
+    @Mixin
+    RecordsOption recordsOption;
 
-    @Option(
-            names = "--duration",
-            paramLabel = "TIME",
-            converter = DurationConverter.class,
-            description = "send for this long instead of --records, e.g. 90s, 5m, 1m30s, 1h")
-    Duration duration;
+    @Mixin
+    DurationOption duration;
 
-    @Option(
-            names = "--warmup",
-            paramLabel = "TIME",
-            converter = DurationConverter.class,
-            description = "send flagged warm-up records for this long first, on the same schedule, before "
-                    + "--records or --duration; the probe keeps them out of its measured statistics "
-                    + "(default: none)")
-    Duration warmup;
-
-    @Option(
-            names = "--warmup-records",
-            paramLabel = "N",
-            description = "send N flagged warm-up records in all first, instead of --warmup (default: none)")
-    Long warmupRecords;
+    @Mixin
+    WarmupOptions warmup;
 
     @Option(
             names = "--acks",
@@ -115,26 +89,11 @@ public final class ProducerCommand implements Callable<Integer> {
             description = "all, 1 or 0 (default: ${DEFAULT-VALUE}; " + "idempotence is on with all and off otherwise)")
     String acks;
 
-    @Option(
-            names = "--producer-prop",
-            paramLabel = "KEY=VALUE",
-            description = "any Kafka producer setting, overriding the latency defaults (repeatable)")
-    Map<String, String> producerProps = new LinkedHashMap<>();
+    @Mixin
+    ProducerPropertiesOption producerProps;
 
-    @Option(
-            names = "--sweep",
-            split = ",",
-            paramLabel = "RATE",
-            description = "throughput test: total records/s per step, e.g. 100,1000,10000")
-    List<Double> sweep;
-
-    @Option(
-            names = "--step-duration",
-            paramLabel = "TIME",
-            defaultValue = "10s",
-            converter = DurationConverter.class,
-            description = "length of each --sweep step (default: ${DEFAULT-VALUE})")
-    Duration stepDuration;
+    @Mixin
+    SweepOptions sweep;
 
     @Option(names = "--report", paramLabel = "FILE", description = "also write the summary (Markdown) to this file")
     Path report;
@@ -150,9 +109,19 @@ public final class ProducerCommand implements Callable<Integer> {
     @CommandLine.Mixin
     KafkaConfigOption kafkaConfig;
 
+    /** Records in all by default: one study experiment's run. */
+    static final long DEFAULT_RECORDS = 20_000;
+
+    /** Each sweep step's length by default: a throughput step, not a latency run. */
+    static final Duration DEFAULT_STEP = Duration.ofSeconds(10);
+
     @Override
     public Integer call() throws Exception {
-        validate();
+        String bootstrapServers = bootstrap.orElse("localhost:9092");
+        String topic = topicOption.orElse(Topics.READINGS);
+        double rate = rateOption.perDetector();
+        long records = recordsOption.orElse(DEFAULT_RECORDS);
+        validate(topic);
         KafkaClientConfig clientConfig;
         try {
             clientConfig = kafkaConfig.load();
@@ -161,7 +130,7 @@ public final class ProducerCommand implements Callable<Integer> {
         }
         Path table;
         try {
-            table = data != null ? data : ProjectPaths.locate().sampleTable();
+            table = data.path();
         } catch (MissingDefaultException e) {
             System.err.println("its-producer: --data not given, and its default is missing: " + e.getMessage());
             return 1;
@@ -177,13 +146,15 @@ public final class ProducerCommand implements Callable<Integer> {
                     .ratePerDetector(rate)
                     .records(records)
                     .acks(acks)
-                    .producerProperties(producerProps)
+                    .producerProperties(producerProps.given())
                     .progressEvery(progressEvery)
                     .kafkaConfig(clientConfig)
                     .warmupRecords(
-                            warmupRecords != null
-                                    ? warmupRecords
-                                    : warmup != null ? ProducerRun.warmupRecordsOf(warmup, rate, replayed.size()) : 0)
+                            warmup.records() != null
+                                    ? warmup.records()
+                                    : warmup.time() != null
+                                            ? ProducerRun.warmupRecordsOf(warmup.time(), rate, replayed.size())
+                                            : 0)
                     .build();
         } catch (ProducerRun.InvalidPlan e) {
             // The plan holds the rules; the command only says which of its options broke one.
@@ -201,16 +172,16 @@ public final class ProducerCommand implements Callable<Integer> {
 
         String markdown;
         boolean failures;
-        if (sweep == null) {
-            double seconds = duration != null ? duration.toNanos() / 1e9 : Double.NaN;
-            long total = duration != null ? Math.round(seconds * rate) * run.detectors() : records;
+        if (!sweep.given()) {
+            double seconds = duration.given() != null ? duration.given().toNanos() / 1e9 : Double.NaN;
+            long total = duration.given() != null ? Math.round(seconds * rate) * run.detectors() : records;
             RunSummary summary = run.replay(plan.ratePerDetector(), total, plan.warmupRecords());
             markdown = run.markdown(summary);
             failures = summary.failed() > 0 || summary.acked() < summary.sent();
         } else {
-            Duration step = stepDuration;
+            Duration step = sweep.stepDuration() != null ? sweep.stepDuration() : DEFAULT_STEP;
             List<RunSummary> steps = new ArrayList<>();
-            for (double totalRate : sweep) {
+            for (double totalRate : sweep.rates()) {
                 System.err.printf(
                         Locale.ROOT,
                         "its-producer: sweep step %,.0f records/s for %s%n",
@@ -242,25 +213,27 @@ public final class ProducerCommand implements Callable<Integer> {
      * Checks what only the command knows (how its options go together, its durations); the rate,
      * records, acks and warm-up records are the plan's to refuse ({@link ProducerRun.Plan}).
      */
-    private void validate() {
-        if (warmup != null && warmupRecords != null) {
+    private void validate(String topic) {
+        if (warmup.time() != null && warmup.records() != null) {
             throw new CommandLine.ParameterException(
                     spec.commandLine(), "--warmup and --warmup-records are mutually exclusive: give one");
         }
-        if (sweep != null && (warmup != null || warmupRecords != null)) {
+        if (sweep.given() && warmup.given()) {
             throw new CommandLine.ParameterException(
                     spec.commandLine(), "--warmup and --warmup-records apply to one replay, not to --sweep");
         }
-        if (sweep != null && sweep.stream().anyMatch(r -> !(r > 0))) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--sweep rates must be positive: " + sweep);
+        try {
+            sweep.rates();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--sweep: " + e.getMessage());
         }
         try {
             Topic.validate(topic);
         } catch (InvalidTopicException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--topic: " + e.getMessage());
         }
-        requireLongerThanZero(duration, "--duration");
-        requireLongerThanZero(stepDuration, "--step-duration");
+        requireLongerThanZero(duration.given(), "--duration");
+        requireLongerThanZero(sweep.stepDuration(), "--step-duration");
         requireLongerThanZero(progressEvery, "--progress-every");
     }
 
@@ -269,7 +242,7 @@ public final class ProducerCommand implements Callable<Integer> {
         return switch (field) {
             case "ratePerDetector" -> "--rate";
             case "records" -> "--records";
-            case "warmupRecords" -> warmupRecords != null ? "--warmup-records" : "--warmup";
+            case "warmupRecords" -> warmup.records() != null ? "--warmup-records" : "--warmup";
             case "acks" -> "--acks";
             case "detectors" -> "--detectors";
             default -> field;

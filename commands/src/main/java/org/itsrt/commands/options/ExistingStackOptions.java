@@ -2,6 +2,7 @@ package org.itsrt.commands.options;
 
 import java.net.URI;
 import java.nio.file.Path;
+import org.itsrt.kafka.BootstrapServersOption;
 import org.itsrt.kafka.KafkaClientConfig;
 import org.itsrt.kafka.KafkaConfigOption;
 import org.itsrt.pipeline.plan.RunPlan;
@@ -23,12 +24,8 @@ public final class ExistingStackOptions {
                     + "a CPU budget goes on its first TaskManager) instead of starting one; it is left running")
     Path cluster;
 
-    @Option(
-            names = "--bootstrap-servers",
-            paramLabel = "HOST:PORT",
-            description = "use a Kafka cluster that already runs instead of starting a local broker; the pipeline's "
-                    + "topics are created there when missing")
-    String bootstrapServers;
+    @Mixin
+    BootstrapServersOption bootstrap;
 
     @Option(
             names = "--flink-rest",
@@ -53,7 +50,7 @@ public final class ExistingStackOptions {
     }
 
     public String bootstrapServers() {
-        return bootstrapServers;
+        return bootstrap.given();
     }
 
     public URI flinkRest() {
@@ -84,8 +81,8 @@ public final class ExistingStackOptions {
 
     /** Sets the parts given over the plan's stack. */
     public void applyTo(StackPlan.Builder stack, StackPlan.Broker.Builder broker, StackPlan.Flink.Builder flink) {
-        if (bootstrapServers != null) {
-            broker.bootstrapServers(bootstrapServers);
+        if (bootstrap.given() != null) {
+            broker.bootstrapServers(bootstrap.given());
         }
         if (kafkaConfig.file() != null) {
             broker.kafkaConfig(kafkaConfig.file());

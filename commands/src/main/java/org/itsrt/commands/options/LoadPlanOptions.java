@@ -1,10 +1,13 @@
 package org.itsrt.commands.options;
 
-import java.time.Duration;
-import java.util.Map;
-import org.itsrt.cli.DurationConverter;
 import org.itsrt.cli.options.DataOption;
+import org.itsrt.cli.options.RateOption;
+import org.itsrt.cli.options.RecordsOption;
+import org.itsrt.cli.options.SloMsOption;
+import org.itsrt.cli.options.SteadyAfterOption;
 import org.itsrt.cli.options.WarmupOptions;
+import org.itsrt.kafka.ConsumerPropertiesOption;
+import org.itsrt.kafka.ProducerPropertiesOption;
 import org.itsrt.pipeline.plan.LoadPlan;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -15,18 +18,11 @@ public final class LoadPlanOptions {
     @Mixin
     DataOption data;
 
-    @Option(
-            names = "--rate",
-            paramLabel = "HZ",
-            description = "records per second per detector (default: 10, the study's load)")
-    Double rate;
+    @Mixin
+    RateOption rate;
 
-    @Option(
-            names = "--records",
-            paramLabel = "N",
-            description =
-                    "measured records, all detectors together, after the warm-up (default: 20000, the study's run)")
-    Long records;
+    @Mixin
+    RecordsOption records;
 
     @Option(
             names = "--quick",
@@ -36,28 +32,17 @@ public final class LoadPlanOptions {
     @Mixin
     WarmupOptions warmup;
 
-    @Option(
-            names = "--steady-after",
-            paramLabel = "TIME",
-            converter = DurationConverter.class,
-            description = "left out of the steady-state rows, counted from the first measured arrival (default: 0 "
-                    + "with a warm-up, which already keeps the start out; without one 120s, 10s with --quick)")
-    Duration steadyAfter;
+    @Mixin
+    SteadyAfterOption steadyAfter;
 
-    @Option(names = "--slo-ms", paramLabel = "MS", description = "SLO for a window's p95 (default: 20)")
-    Double sloMs;
+    @Mixin
+    SloMsOption sloMs;
 
-    @Option(
-            names = "--producer-prop",
-            paramLabel = "KEY=VALUE",
-            description = "a Kafka producer setting for the detector producers (repeatable), e.g. linger.ms=5")
-    Map<String, String> producerProps;
+    @Mixin
+    ProducerPropertiesOption producerProps;
 
-    @Option(
-            names = "--consumer-prop",
-            paramLabel = "KEY=VALUE",
-            description = "a Kafka consumer setting for the probe (repeatable)")
-    Map<String, String> consumerProps;
+    @Mixin
+    ConsumerPropertiesOption consumerProps;
 
     public boolean quick() {
         return quick;
@@ -72,27 +57,23 @@ public final class LoadPlanOptions {
         if (data.given() != null) {
             load.data(data.given());
         }
-        if (rate != null) {
-            load.rateHz(rate);
+        if (rate.given() != null) {
+            load.rateHz(rate.given());
         }
         if (quick) {
             load.quick();
         }
-        if (records != null) {
-            load.records(records);
+        if (records.given() != null) {
+            load.records(records.given());
         }
         load.warmup(warmup.time(), warmup.records());
-        if (steadyAfter != null) {
-            load.steadyAfter(steadyAfter);
+        if (steadyAfter.given() != null) {
+            load.steadyAfter(steadyAfter.given());
         }
-        if (sloMs != null) {
-            load.sloMs(sloMs);
+        if (sloMs.given() != null) {
+            load.sloMs(sloMs.given());
         }
-        if (producerProps != null) {
-            producerProps.forEach(load::producerProperty);
-        }
-        if (consumerProps != null) {
-            consumerProps.forEach(load::consumerProperty);
-        }
+        producerProps.given().forEach(load::producerProperty);
+        consumerProps.given().forEach(load::consumerProperty);
     }
 }

@@ -1,10 +1,11 @@
 package org.itsrt.commands.options;
 
-import java.time.Duration;
-import org.itsrt.cli.DurationConverter;
+import java.util.List;
+import org.itsrt.cli.options.SweepOptions;
 import org.itsrt.pipeline.plan.LoadPlan;
 import org.itsrt.pipeline.plan.PhasePlan;
 import org.itsrt.pipeline.sweep.RateSweep;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** What a run measures on its stack: the phases part of a run plan. */
@@ -16,20 +17,8 @@ public final class PhasePlanOptions {
                     + "floor/ and job/ run folders and compare.md, the job's cost over the floor from one invocation")
     boolean withFloor;
 
-    @Option(
-            names = "--sweep",
-            paramLabel = "RATES",
-            description = "step the offered rate on one broker and cluster: total records/s of all detectors per "
-                    + "step, e.g. 1000,3000,6000,10000; writes sweep.md, sweep.csv and sweep.png (--rate, --records "
-                    + "and --quick do not apply; --warmup is each step's)")
-    String sweep;
-
-    @Option(
-            names = "--step-duration",
-            paramLabel = "TIME",
-            converter = DurationConverter.class,
-            description = "with --sweep: how long each step sends its measured records (default: 60s)")
-    Duration stepDuration;
+    @Mixin
+    SweepOptions sweep;
 
     @Option(
             names = "--profile",
@@ -51,16 +40,20 @@ public final class PhasePlanOptions {
             phases.run(PhasePlan.Run.FLOOR_THEN_JOB).sweep(null);
         }
         RateSweep.Plan steps = base.sweep();
-        if (sweep != null) {
+        if (sweep.given()) {
             RateSweep.Plan.RATES.require(!load.quick() && !withFloor, "goes without --quick and --with-floor");
+            List<Double> rates;
+            try {
+                rates = sweep.rates();
+            } catch (IllegalArgumentException e) {
+                throw RateSweep.Plan.RATES.refused(": " + e.getMessage());
+            }
             steps = new RateSweep.Plan(
-                    RateSweep.Plan.parseRates(sweep),
-                    steps != null ? steps.stepDuration() : null,
-                    steps != null ? steps.warmup() : null);
+                    rates, steps != null ? steps.stepDuration() : null, steps != null ? steps.warmup() : null);
             phases.run(PhasePlan.Run.SWEEP);
         }
-        boolean sweeping = sweep != null || (base.run() == PhasePlan.Run.SWEEP && !withFloor);
-        RateSweep.Plan.STEP_DURATION.require(stepDuration == null || sweeping, "goes with --sweep");
+        boolean sweeping = sweep.given() || (base.run() == PhasePlan.Run.SWEEP && !withFloor);
+        RateSweep.Plan.STEP_DURATION.require(sweep.stepDuration() == null || sweeping, "goes with --sweep");
         if (!sweeping) {
             return;
         }
@@ -69,7 +62,7 @@ public final class PhasePlanOptions {
                 "does not apply to a sweep: --sweep takes --warmup TIME, the same time at every step's rate");
         phases.sweep(new RateSweep.Plan(
                 steps.rates(),
-                stepDuration != null ? stepDuration : steps.stepDuration(),
+                sweep.stepDuration() != null ? sweep.stepDuration() : steps.stepDuration(),
                 load.warmup().time() != null ? load.warmup().time() : steps.warmup()));
     }
 }

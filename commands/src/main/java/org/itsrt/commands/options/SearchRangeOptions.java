@@ -1,7 +1,8 @@
 package org.itsrt.commands.options;
 
-import java.util.List;
 import org.itsrt.experiment.tune.TunePlan;
+import org.itsrt.sched.cli.PeriodOption;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -23,13 +24,8 @@ public final class SearchRangeOptions {
             description = "... and its steady-state max at most this (default: the file's slo.max_ms)")
     Double sloMax;
 
-    @Option(
-            names = "--period-us",
-            split = ",",
-            paramLabel = "US",
-            description = "period(s) to search, repeated or comma-separated; each is bisected and the lowest share "
-                    + "of a CPU wins (default: the periods of the file's rows)")
-    List<Long> periods;
+    @Mixin
+    PeriodOption periods;
 
     @Option(
             names = "--min-budget-us",
@@ -70,6 +66,6 @@ public final class SearchRangeOptions {
     /** The range as asked, checked by {@link TunePlan#of}. */
     public TunePlan.Request request() {
         return new TunePlan.Request(
-                sloP99, sloMax, periods, minBudget, maxBudget, resolution, repetitions, maxRepetitions);
+                sloP99, sloMax, periods.all(), minBudget, maxBudget, resolution, repetitions, maxRepetitions);
     }
 }

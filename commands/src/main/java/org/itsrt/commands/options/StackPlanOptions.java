@@ -2,7 +2,11 @@ package org.itsrt.commands.options;
 
 import java.util.List;
 import java.util.Map;
+import org.itsrt.cli.options.JobJarOption;
 import org.itsrt.pipeline.plan.StackPlan;
+import org.itsrt.stack.flink.HighAvailabilityOption;
+import org.itsrt.stack.flink.TaskManagerCountOption;
+import org.itsrt.stack.kafka.SecureBrokerOption;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -14,17 +18,6 @@ import picocli.CommandLine.Option;
 public final class StackPlanOptions {
 
     @Option(
-            names = "--taskmanagers",
-            paramLabel = "N",
-            description = "with --flink standalone: TaskManager processes, each with --parallelism slots (default: 1)")
-    Integer taskManagers;
-
-    @Option(
-            names = "--ha",
-            description = "with --flink standalone: a ZooKeeper server, and the JobManager elected through it")
-    boolean ha;
-
-    @Option(
             names = "--flink-jvm-arg",
             paramLabel = "ARG",
             description = "a JVM option for the cluster the run starts (repeatable), e.g. --flink-jvm-arg=-XX:+UseZGC")
@@ -34,16 +27,19 @@ public final class StackPlanOptions {
     ExistingStackOptions existing;
 
     @Mixin
+    TaskManagerCountOption taskManagers;
+
+    @Mixin
+    HighAvailabilityOption ha;
+
+    @Mixin
+    SecureBrokerOption secure;
+
+    @Mixin
     FlinkModeOption flinkMode;
 
     @Mixin
     JobJarOption jobJar;
-
-    @Option(
-            names = "--secure",
-            description = "start the local broker secured: SASL_SSL, SCRAM-SHA-512 users and ACLs; producers, job and "
-                    + "probe connect as their own users (docs/security.md)")
-    boolean secure;
 
     @Option(
             names = "--broker-heap",
@@ -83,7 +79,7 @@ public final class StackPlanOptions {
         StackPlan.Flink.Builder cluster = stack.flinkBuilder();
         existing.applyTo(stack, broker, cluster);
         flinkMode.applyTo(cluster);
-        if (secure) {
+        if (secure.given()) {
             broker.secure(true);
         }
         if (brokerHeap != null) {
@@ -92,10 +88,10 @@ public final class StackPlanOptions {
         if (brokerJvmArgs != null) {
             broker.jvmArgs(brokerJvmArgs);
         }
-        if (taskManagers != null) {
-            cluster.taskmanagers(taskManagers);
+        if (taskManagers.given() != null) {
+            cluster.taskmanagers(taskManagers.given());
         }
-        if (ha) {
+        if (ha.given()) {
             cluster.ha(true);
         }
         if (flinkJvmArgs != null) {

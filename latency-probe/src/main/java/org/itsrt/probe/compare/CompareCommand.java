@@ -4,17 +4,17 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.itsrt.cli.DurationConverter;
 import org.itsrt.cli.options.HelpOption;
 import org.itsrt.cli.options.OutputOption;
+import org.itsrt.cli.options.SloMsOption;
 import org.itsrt.cli.options.VerboseOption;
+import org.itsrt.probe.SloWindowOption;
 import org.itsrt.probe.stats.LatencyKind;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -38,6 +38,12 @@ import picocli.CommandLine.Spec;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:written", "1:an input could not be read (the message names it)", "2:bad usage"})
 public final class CompareCommand implements Callable<Integer> {
+
+    @Mixin
+    SloMsOption sloOption;
+
+    @Mixin
+    SloWindowOption windowOption;
 
     @Mixin
     OutputOption output;
@@ -80,42 +86,28 @@ public final class CompareCommand implements Callable<Integer> {
                     + "to what the study measured) (default: ${DEFAULT-VALUE})")
     Latency latency;
 
-    @Option(
-            names = "--slo-ms",
-            defaultValue = "20",
-            paramLabel = "MS",
-            description = "SLO for a window's p95 when recomputing runs' violation ratios (default: ${DEFAULT-VALUE})")
-    double sloMs;
-
-    @Option(
-            names = "--window",
-            defaultValue = "1s",
-            converter = DurationConverter.class,
-            paramLabel = "TIME",
-            description = "SLO window (default: ${DEFAULT-VALUE})")
-    Duration window;
-
     @Override
     public Integer call() throws Exception {
         CommandLine cmd = spec.commandLine();
         if (!(cyclesPerNs > 0) || Double.isInfinite(cyclesPerNs)) {
             throw new CommandLine.ParameterException(cmd, "--cycles-per-ns must be a number > 0, got " + cyclesPerNs);
         }
-        if (!(sloMs > 0) || Double.isInfinite(sloMs)) {
-            throw new CommandLine.ParameterException(cmd, "--slo-ms must be a number > 0, got " + sloMs);
+        if (!(sloOption.ms() > 0) || Double.isInfinite(sloOption.ms())) {
+            throw new CommandLine.ParameterException(cmd, "--slo-ms must be a number > 0, got " + sloOption.ms());
         }
-        if (window.isZero() || window.isNegative()) {
+        if (windowOption.window().isZero() || windowOption.window().isNegative()) {
             throw new CommandLine.ParameterException(cmd, "--window must be longer than 0");
         }
         LatencyKind kind = latency == Latency.sent ? LatencyKind.FROM_SENT : LatencyKind.FROM_INTENDED;
         Path out = output.path() != null ? output.path() : Path.of("results", "compare");
-        long sloNs = Math.round(sloMs * 1e6);
+        long sloNs = Math.round(sloOption.ms() * 1e6);
         List<Distribution> rows = new ArrayList<>();
         for (Path input : inputs) {
-            rows.addAll(read(input, kind, window.toNanos(), sloNs));
+            rows.addAll(read(input, kind, windowOption.window().toNanos(), sloNs));
         }
         rows = uniqueLabels(rows);
-        String table = CompareReport.write(out, rows, sloMs, window.toNanos() / 1e9);
+        String table = CompareReport.write(
+                out, rows, sloOption.ms(), windowOption.window().toNanos() / 1e9);
         PrintWriter console = cmd.getOut();
         console.print(table);
         console.println("wrote " + out.resolve(CompareReport.MARKDOWN) + " and the ECDF plots (" + CompareReport.ECDF

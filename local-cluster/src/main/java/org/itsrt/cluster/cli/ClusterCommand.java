@@ -11,12 +11,16 @@ import org.itsrt.cli.DurationConverter;
 import org.itsrt.cli.MissingDefaultException;
 import org.itsrt.cli.ProjectPaths;
 import org.itsrt.cli.options.HelpOption;
+import org.itsrt.cli.options.JobJarOption;
+import org.itsrt.cli.options.ModelOption;
 import org.itsrt.cluster.ClusterConfigFile;
 import org.itsrt.cluster.ClusterDescriptor;
 import org.itsrt.cluster.ClusterSpec;
 import org.itsrt.cluster.ClusterStatus;
 import org.itsrt.cluster.DetachedCluster;
 import org.itsrt.cluster.FlinkSubmit;
+import org.itsrt.stack.flink.HighAvailabilityOption;
+import org.itsrt.stack.flink.TaskManagerCountOption;
 import org.itsrt.stack.kafka.BrokerCountOption;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -89,12 +93,8 @@ public final class ClusterCommand implements Callable<Integer> {
                 description = "JobManager processes; 2 or more imply --ha (default: ${DEFAULT-VALUE})")
         int jobManagers;
 
-        @Option(
-                names = "--taskmanagers",
-                defaultValue = "1",
-                paramLabel = "N",
-                description = "TaskManager processes (default: ${DEFAULT-VALUE})")
-        int taskManagers;
+        @CommandLine.Mixin
+        TaskManagerCountOption taskManagers = new TaskManagerCountOption();
 
         @Option(
                 names = "--slots",
@@ -106,8 +106,8 @@ public final class ClusterCommand implements Callable<Integer> {
         @CommandLine.Mixin
         BrokerCountOption brokers = new BrokerCountOption();
 
-        @Option(names = "--ha", description = "a ZooKeeper server and ZooKeeper leader election for the JobManagers")
-        boolean ha;
+        @CommandLine.Mixin
+        HighAvailabilityOption ha = new HighAvailabilityOption();
 
         @Option(
                 names = "--taskmanager-memory",
@@ -133,10 +133,10 @@ public final class ClusterCommand implements Callable<Integer> {
             try {
                 return new ClusterSpec(
                         jobManagers,
-                        taskManagers,
+                        taskManagers.count(),
                         slots,
                         brokers.count(),
-                        ha,
+                        ha.given(),
                         ports,
                         taskManagerMemory,
                         startTimeout,
@@ -310,18 +310,12 @@ public final class ClusterCommand implements Callable<Integer> {
         @CommandLine.Mixin
         HelpOption help = new HelpOption();
 
-        @Option(
-                names = "--job-jar",
-                paramLabel = "JAR",
-                description = "the job jar (default: the one the build made, its-job/target/its-job-*-flink-job.jar)")
-        Path jobJar;
+        @CommandLine.Mixin
+        JobJarOption jobJar = new JobJarOption();
 
-        @Option(
-                names = "--model",
-                paramLabel = "DIR",
-                description = "the model bundle, unless a job option --model or --identity is given "
-                        + "(default: models/lstm-flow in the repository)")
-        Path model;
+        // The job's own --model or --identity, given after the folder, goes before this one.
+        @CommandLine.Mixin
+        ModelOption model = new ModelOption();
 
         @Option(
                 names = "--timeout",
@@ -349,8 +343,8 @@ public final class ClusterCommand implements Callable<Integer> {
             List<String> args;
             Path jar;
             try {
-                jar = jobJar != null ? jobJar : ProjectPaths.locate().jobJar();
-                args = jobArguments(cluster, jobOptions, model);
+                jar = jobJar.path();
+                args = jobArguments(cluster, jobOptions, model.given());
             } catch (MissingDefaultException | IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(command.commandLine(), e.getMessage());
             }

@@ -21,6 +21,9 @@ import picocli.CommandLine.Option;
 public final class LocalKafkaCommand implements Callable<Integer> {
 
     @Mixin
+    SecureBrokerOption secure;
+
+    @Mixin
     BrokerCountOption brokers;
 
     @Option(
@@ -45,13 +48,6 @@ public final class LocalKafkaCommand implements Callable<Integer> {
             description = "each broker JVM's heap, -Xms and -Xmx (default: ${DEFAULT-VALUE})")
     String heap;
 
-    @Option(
-            names = "--secure",
-            description = "one SASL_SSL listener per broker (TLS with a CA made at start, SCRAM-SHA-512 users admin, "
-                    + "job, producer and probe with random passwords, ACLs); writes one client properties file per "
-                    + "user, for --kafka-config (docs/security.md)")
-    boolean secure;
-
     @Override
     public Integer call() throws InterruptedException {
         if (partitions < 1) {
@@ -62,7 +58,7 @@ public final class LocalKafkaCommand implements Callable<Integer> {
             options = LocalKafka.Options.defaults()
                     .withHeap(heap)
                     .withBrokers(brokers.count())
-                    .withSecurity(secure);
+                    .withSecurity(secure.given());
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--brokers: " + e.getMessage());
         }

@@ -64,20 +64,6 @@ public final class RateSweep {
             WARMUP.require(!warmup.isNegative(), "must not be negative, got " + warmup);
         }
 
-        /** {@code 1000,3000,6000} as rates; a clear error naming the option for anything else. */
-        public static List<Double> parseRates(String text) {
-            List<Double> rates = new ArrayList<>();
-            for (String part : text.split(",", -1)) {
-                try {
-                    rates.add(Double.parseDouble(part.strip()));
-                } catch (NumberFormatException e) {
-                    throw RATES.refused(": '" + part.strip()
-                            + "' is not a rate; expected total records/s separated by commas, e.g. 1000,3000,6000");
-                }
-            }
-            return rates;
-        }
-
         /**
          * The load of a step: {@code base} at this total rate, spread over its detectors, a warm-up
          * of {@link #warmup} and then {@link #stepDuration} of measured records.

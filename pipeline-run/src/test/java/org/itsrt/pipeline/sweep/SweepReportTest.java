@@ -72,8 +72,8 @@ class SweepReportTest {
                         .detectors(List.of(1L, 2L, 3L, 4L, 5L, 6L))
                         .warmupRecords(0)
                         .build());
-        RateSweep.Plan plan = new RateSweep.Plan(
-                RateSweep.Plan.parseRates("1000,3000"), Duration.ofSeconds(60), Duration.ofSeconds(20));
+        RateSweep.Plan plan =
+                new RateSweep.Plan(List.of(1000.0, 3000.0), Duration.ofSeconds(60), Duration.ofSeconds(20));
         LoadSpec step = plan.step(base, 3000);
         assertThat(step.ratePerDetector()).isEqualTo(500.0);
         assertThat(step.records()).isEqualTo(180_000);

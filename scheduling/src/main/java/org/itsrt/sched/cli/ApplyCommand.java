@@ -210,20 +210,20 @@ final class ApplyCommand implements Callable<Integer> {
         if (backend.equals(NoneBackend.NAME)) {
             return LinuxBackends.none();
         }
-        if (reservation.budgetUs == null || reservation.periodUs == null) {
+        if (reservation.budgetUs == null || reservation.period.one() == null) {
             throw new CommandLine.ParameterException(
                     cmd, "--backend " + backend + " needs --budget-us and --period-us");
         }
-        if (reservation.budgetUs < 1 || reservation.budgetUs > reservation.periodUs) {
+        if (reservation.budgetUs < 1 || reservation.budgetUs > reservation.period.one()) {
             throw new CommandLine.ParameterException(
                     cmd,
-                    "--budget-us must be in 1..--period-us (" + reservation.periodUs + "), got "
+                    "--budget-us must be in 1..--period-us (" + reservation.period.one() + "), got "
                             + reservation.budgetUs);
         }
-        if (reservation.periodUs > XenLimits.MAX_PERIOD_US) {
+        if (reservation.period.one() > XenLimits.MAX_PERIOD_US) {
             throw new CommandLine.ParameterException(cmd, "--period-us must be at most " + XenLimits.MAX_PERIOD_US);
         }
-        Reservation r = new Reservation(reservation.budgetUs, reservation.periodUs);
+        Reservation r = new Reservation(reservation.budgetUs, reservation.period.one());
         try {
             if (backend.equals(CgroupBackend.NAME)) {
                 if (reservation.vcpus < 1) {

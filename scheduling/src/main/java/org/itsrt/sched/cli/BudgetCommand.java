@@ -184,7 +184,7 @@ public final class BudgetCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(cmd, "--vcpus must be >= 1, got " + reserved.vcpus);
         }
         boolean rule = utilization != null || maxLatencyUs != null;
-        boolean direct = reserved.budgetUs != null || reserved.periodUs != null;
+        boolean direct = reserved.budgetUs != null || reserved.period.one() != null;
         if (rowsFile != null && row == null) {
             throw new CommandLine.ParameterException(cmd, "--rows names the file --row reads: give --row too");
         }
@@ -212,7 +212,7 @@ public final class BudgetCommand implements Callable<Integer> {
         if (rule && (utilization == null || maxLatencyUs == null)) {
             throw new CommandLine.ParameterException(cmd, "--utilization and --max-latency-us go together");
         }
-        if (direct && (reserved.budgetUs == null || reserved.periodUs == null)) {
+        if (direct && (reserved.budgetUs == null || reserved.period.one() == null)) {
             throw new CommandLine.ParameterException(cmd, "--budget-us and --period-us go together");
         }
         if (direct && (periodsUs != null || spec.commandLine().getParseResult().hasMatchedOption("--hyperperiod-us"))) {
@@ -247,7 +247,7 @@ public final class BudgetCommand implements Callable<Integer> {
                     ? DomainBudget.byRule(
                             domain, reserved.vcpus, utilization, maxLatencyUs, candidates, pool, extratime)
                     : DomainBudget.direct(
-                            domain, reserved.vcpus, reserved.budgetUs, reserved.periodUs, pool, extratime);
+                            domain, reserved.vcpus, reserved.budgetUs, reserved.period.one(), pool, extratime);
         } catch (BudgetRefusal refusal) {
             return refused(cmd, refusal.constraint(), refusal.getMessage());
         }

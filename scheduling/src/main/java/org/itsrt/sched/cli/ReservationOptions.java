@@ -1,5 +1,6 @@
 package org.itsrt.sched.cli;
 
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -14,8 +15,8 @@ final class ReservationOptions {
             description = "the budget, us: per vCPU (cgroup, RTDS) or per thread (SCHED_DEADLINE); with --period-us")
     Long budgetUs;
 
-    @Option(names = "--period-us", paramLabel = "T", description = "the period, us; with --budget-us")
-    Long periodUs;
+    @Mixin
+    PeriodOption period = new PeriodOption();
 
     @Option(
             names = "--vcpus",

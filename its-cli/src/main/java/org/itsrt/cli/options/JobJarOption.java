@@ -1,8 +1,7 @@
-package org.itsrt.commands.options;
+package org.itsrt.cli.options;
 
 import java.nio.file.Path;
 import org.itsrt.cli.ProjectPaths;
-import org.itsrt.pipeline.plan.RunPlan;
 import picocli.CommandLine.Option;
 
 /** {@code --job-jar JAR}: the job jar submitted to the cluster. */
@@ -23,12 +22,5 @@ public final class JobJarOption {
     /** The jar given, else its-job's build. */
     public Path path() {
         return jobJar != null ? jobJar : ProjectPaths.locate().jobJar();
-    }
-
-    /** Sets the jar given, if any, over the plan's stack. */
-    public void applyTo(RunPlan.Builder plan) {
-        if (jobJar != null) {
-            plan.stack().jobJar(jobJar);
-        }
     }
 }

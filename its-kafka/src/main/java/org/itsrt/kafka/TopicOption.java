@@ -1,0 +1,20 @@
+package org.itsrt.kafka;
+
+import picocli.CommandLine.Option;
+
+/** {@code --topic NAME}: the topic a producer writes or a probe measures. */
+public final class TopicOption {
+
+    @Option(
+            names = "--topic",
+            paramLabel = "NAME",
+            description =
+                    "the topic: produce writes its.readings, probe measures its.advice (end to end, with the job's "
+                            + "stages) unless given, e.g. its.readings for the Kafka hop alone")
+    String topic;
+
+    /** The topic given, else {@code otherwise}. */
+    public String orElse(String otherwise) {
+        return topic != null ? topic : otherwise;
+    }
+}
