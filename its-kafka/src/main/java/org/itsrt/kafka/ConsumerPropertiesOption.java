@@ -18,4 +18,11 @@ public final class ConsumerPropertiesOption {
     public Map<String, String> given() {
         return properties == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(properties));
     }
+
+    /** What is wrong with the settings given, naming the option; null when nothing is. */
+    public String problem() {
+        return given().keySet().stream().anyMatch(String::isBlank)
+                ? "--consumer-prop needs KEY=VALUE with a key"
+                : null;
+    }
 }

@@ -17,4 +17,17 @@ public final class TopicOption {
     public String orElse(String otherwise) {
         return topic != null ? topic : otherwise;
     }
+
+    /** What is wrong with a topic name, naming the option; null when Kafka takes it. */
+    public static String problem(String topic) {
+        if (topic.isBlank()) {
+            return "--topic is empty";
+        }
+        try {
+            org.apache.kafka.common.internals.Topic.validate(topic);
+            return null;
+        } catch (org.apache.kafka.common.errors.InvalidTopicException e) {
+            return "--topic: " + e.getMessage();
+        }
+    }
 }

@@ -2,20 +2,16 @@ package org.itsrt.probe;
 
 import java.io.PrintStream;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.common.errors.InvalidTopicException;
-import org.apache.kafka.common.internals.Topic;
-import org.itsrt.cli.DurationConverter;
 import org.itsrt.cli.Durations;
+import org.itsrt.cli.OneLineErrors;
 import org.itsrt.cli.RunFolders;
 import org.itsrt.cli.options.DurationOption;
 import org.itsrt.cli.options.HelpOption;
@@ -36,19 +32,13 @@ import org.itsrt.probe.arrival.ConsumeLoop;
 import org.itsrt.probe.arrival.KafkaSettings;
 import org.itsrt.probe.compare.CompareCommand;
 import org.itsrt.probe.report.Charts;
-import org.itsrt.probe.report.Decimals;
 import org.itsrt.probe.report.RunReport;
-import org.itsrt.probe.stats.LatencyKind;
-import org.itsrt.probe.stats.LatencySummary;
 import org.itsrt.probe.stats.RunStats;
-import org.itsrt.probe.stats.SequenceTracker;
-import org.itsrt.probe.stats.WindowedSlo;
 import org.itsrt.records.Topics;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code its-probe}: measures end-to-end latency off a Kafka topicOption.orElse(Topics.ADVICE); {@code its-probe compare} sets runs side by side. */
@@ -105,52 +95,8 @@ public final class ProbeCommand implements Callable<Integer> {
     @Mixin
     DurationOption durationOption;
 
-    @Option(
-            names = "--idle-timeout",
-            converter = DurationConverter.class,
-            paramLabel = "TIME",
-            description = "stop when nothing arrived for this long, counted from the first record; a stall "
-                    + "shorter than this stays in the measurement (default: off)")
-    Duration idleTimeout;
-
-    @Option(
-            names = "--expect",
-            defaultValue = "0",
-            paramLabel = "N",
-            description = "measured records the producers will send in all, warm-up records not counted; the "
-                    + "report gives the shortfall and progress an ETA (default: unknown)")
-    long expect;
-
-    @Option(
-            names = "--from-beginning",
-            description = "read the topic from its earliest offsets instead of only what is sent from now on")
-    boolean fromBeginning;
-
-    @Option(
-            names = "--faults",
-            paramLabel = "FILE",
-            description = "faults injected during the run by another process, read when the run stops: one "
-                    + "line 'epoch_ms,label' per fault (e.g. 1718000000123,kill -9 taskmanager-1); the report "
-                    + "gives per fault the silence in arrivals, delayed and duplicated records and the time to "
-                    + "recover (default: none)")
-    Path faults;
-
-    @Option(
-            names = "--connect-timeout",
-            defaultValue = "10s",
-            converter = DurationConverter.class,
-            paramLabel = "TIME",
-            description = "how long to wait for the broker to describe the topic before giving up "
-                    + "(default: ${DEFAULT-VALUE})")
-    Duration connectTimeout;
-
-    @Option(
-            names = "--progress",
-            defaultValue = "2s",
-            converter = DurationConverter.class,
-            paramLabel = "TIME",
-            description = "time between progress lines on stderr; 0 for none (default: ${DEFAULT-VALUE})")
-    Duration progress;
+    @Mixin
+    ConsumeOptions consume;
 
     @Mixin
     ConsumerPropertiesOption consumerProps;
@@ -175,10 +121,6 @@ public final class ProbeCommand implements Callable<Integer> {
     /** Left out of the steady state without a warm-up phase: the study's runs' start. */
     static final Duration DEFAULT_STEADY_AFTER = Duration.ofSeconds(120);
 
-    private Duration steadyAfter() {
-        return steadyOption.given() != null ? steadyOption.given() : DEFAULT_STEADY_AFTER;
-    }
-
     public static void main(String[] args) {
         // Plots are drawn off-screen; without this, AWT would look for a display.
         System.setProperty("java.awt.headless", "true");
@@ -187,26 +129,7 @@ public final class ProbeCommand implements Callable<Integer> {
 
     /** The command line with its error handling: one clear line on failure, exit code 1. */
     public static CommandLine commandLine() {
-        CommandLine commandLine = new CommandLine(new ProbeCommand());
-        commandLine.setExecutionExceptionHandler((error, cmd, parseResult) -> {
-            cmd.getErr().println(cmd.getCommandName() + ": " + message(error));
-            if (parseResult.hasMatchedOption("--verbose")
-                    || parseResult.subcommand() != null
-                            && parseResult.subcommand().hasMatchedOption("--verbose")) {
-                error.printStackTrace(cmd.getErr());
-            }
-            cmd.getErr().flush();
-            return 1;
-        });
-        return commandLine;
-    }
-
-    static String message(Throwable error) {
-        if (error instanceof NoSuchFileException missing) {
-            return "no such file or directory: " + missing.getFile();
-        }
-        String message = error.getMessage();
-        return message == null || message.isBlank() ? error.getClass().getSimpleName() : message;
+        return OneLineErrors.install(new CommandLine(new ProbeCommand()));
     }
 
     @Override
@@ -237,8 +160,9 @@ public final class ProbeCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(hook);
         ProbeRun.Result result;
         try {
-            result = run.runOnKafka(connectTimeout, folder);
-            printOutcome(err, result);
+            result = run.runOnKafka(consume.connectTimeout, folder);
+            err.print(result.outcome());
+            err.flush();
         } catch (KafkaSettings.KafkaUnavailableException e) {
             err.println("its-probe: " + e.getMessage());
             return 1;
@@ -272,32 +196,18 @@ public final class ProbeCommand implements Callable<Integer> {
         if (recordsOption.orElse(0) < 0) {
             throw new CommandLine.ParameterException(cmd, "--records must be >= 0, got " + recordsOption.orElse(0));
         }
-        if (expect < 0) {
-            throw new CommandLine.ParameterException(cmd, "--expect must be >= 0, got " + expect);
-        }
-        if (windowOption.window().isZero() || windowOption.window().isNegative()) {
-            throw new CommandLine.ParameterException(cmd, "--window must be longer than 0");
-        }
-        if (!(sloOption.ms() > 0) || Double.isInfinite(sloOption.ms())) {
-            throw new CommandLine.ParameterException(cmd, "--slo-ms must be a number > 0, got " + sloOption.ms());
-        }
-        if (connectTimeout.isZero()) {
-            throw new CommandLine.ParameterException(cmd, "--connect-timeout must be longer than 0");
-        }
         if (bootstrap.orElse(DEFAULT_BOOTSTRAP_SERVERS).isBlank()) {
             throw new CommandLine.ParameterException(cmd, "--bootstrap-servers is empty");
         }
-        if (topicOption.orElse(Topics.ADVICE).isBlank()) {
-            throw new CommandLine.ParameterException(cmd, "--topic is empty");
-        }
-        try {
-            Topic.validate(topicOption.orElse(Topics.ADVICE));
-        } catch (InvalidTopicException e) {
-            throw new CommandLine.ParameterException(cmd, "--topic: " + e.getMessage());
-        }
-        for (String key : consumerProps.given().keySet()) {
-            if (key.isBlank()) {
-                throw new CommandLine.ParameterException(cmd, "--consumer-prop needs KEY=VALUE with a key");
+        for (String problem : new String[] {
+            windowOption.problem(),
+            sloOption.problem(),
+            consume.problem(),
+            TopicOption.problem(topicOption.orElse(Topics.ADVICE)),
+            consumerProps.problem()
+        }) {
+            if (problem != null) {
+                throw new CommandLine.ParameterException(cmd, problem);
             }
         }
         KafkaClientConfig clientConfig;
@@ -308,7 +218,7 @@ public final class ProbeCommand implements Callable<Integer> {
         }
         long durationNs =
                 durationOption.given() == null ? 0 : durationOption.given().toNanos();
-        long idleNs = idleTimeout == null ? 0 : idleTimeout.toNanos();
+        long idleNs = consume.idleTimeout == null ? 0 : consume.idleTimeout.toNanos();
         Map<ConsumeLoop.StopReason, String> stops = new EnumMap<>(ConsumeLoop.StopReason.class);
         stops.put(ConsumeLoop.StopReason.RECORDS, "--records " + recordsOption.orElse(0));
         stops.put(
@@ -316,53 +226,25 @@ public final class ProbeCommand implements Callable<Integer> {
                 "--duration " + (durationOption.given() == null ? "" : Durations.format(durationOption.given())));
         stops.put(
                 ConsumeLoop.StopReason.IDLE,
-                "--idle-timeout " + (idleTimeout == null ? "" : Durations.format(idleTimeout))
+                "--idle-timeout " + (consume.idleTimeout == null ? "" : Durations.format(consume.idleTimeout))
                         + " (nothing arrived for that long)");
         stops.put(ConsumeLoop.StopReason.INTERRUPTED, "interrupt (Ctrl-C)");
         long sloNs = Math.round(sloOption.ms() * 1e6);
         return ProbeRun.Options.builder()
                 .topic(topicOption.orElse(Topics.ADVICE))
                 .bootstrapServers(bootstrap.orElse(DEFAULT_BOOTSTRAP_SERVERS))
-                .fromBeginning(fromBeginning)
+                .fromBeginning(consume.fromBeginning)
                 .consumerOverrides(consumerProps.given())
                 .limits(new ConsumeLoop.Limits(recordsOption.orElse(0), durationNs, idleNs))
                 .settings(new RunStats.Settings(
-                        windowOption.window().toNanos(), sloNs, steadyAfter().toNanos()))
-                .expected(expect)
-                .progressEveryNs(progress.toNanos())
+                        windowOption.window().toNanos(),
+                        sloNs,
+                        (steadyOption.given() != null ? steadyOption.given() : DEFAULT_STEADY_AFTER).toNanos()))
+                .expected(consume.expect)
+                .progressEveryNs(consume.progress.toNanos())
                 .stopDescription(stops)
-                .faultsFile(faults)
+                .faultsFile(consume.faults)
                 .kafkaConfig(clientConfig)
                 .build();
-    }
-
-    private static void printOutcome(PrintStream err, ProbeRun.Result result) {
-        RunStats stats = result.stats();
-        LatencyKind kind = stats.primaryKind();
-        LatencySummary s = stats.latency(kind).summary();
-        SequenceTracker.DetectorCounts total = stats.sequences().total();
-        WindowedSlo.Report slo = stats.slo(kind);
-        if (s.isEmpty()) {
-            err.println("its-probe: no measurable record arrived ("
-                    + stats.malformed().total() + " malformed)");
-        } else {
-            err.println(String.format(
-                    Locale.ROOT,
-                    "its-probe: %,d records, latency %s: p50 %s ms, p99 %s ms, p99.9 %s ms, max %s ms; "
-                            + "lost %d, dup %d, reordered %d, malformed %d; SLO violation ratio %s",
-                    s.count(),
-                    kind.label(),
-                    Decimals.ms(s.p50Ns(), 3),
-                    Decimals.ms(s.p99Ns(), 3),
-                    Decimals.ms(s.p999Ns(), 3),
-                    Decimals.ms(s.maxNs(), 3),
-                    total.lost(),
-                    total.duplicated(),
-                    total.reordered(),
-                    stats.malformed().total(),
-                    Decimals.percent(slo.ratio())));
-        }
-        err.println("its-probe: report in " + result.folder().resolve(RunReport.SUMMARY_MD));
-        err.flush();
     }
 }

@@ -10,6 +10,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -26,13 +27,18 @@ import org.itsrt.probe.fault.FaultAnalysis;
 import org.itsrt.probe.fault.FaultFile;
 import org.itsrt.probe.fault.FaultMark;
 import org.itsrt.probe.fault.FaultMarks;
+import org.itsrt.probe.report.Decimals;
 import org.itsrt.probe.report.HistogramLog;
 import org.itsrt.probe.report.LatencyCsv;
 import org.itsrt.probe.report.Progress;
 import org.itsrt.probe.report.RunInfo;
 import org.itsrt.probe.report.RunReport;
 import org.itsrt.probe.report.TimelinePoints;
+import org.itsrt.probe.stats.LatencyKind;
+import org.itsrt.probe.stats.LatencySummary;
 import org.itsrt.probe.stats.RunStats;
+import org.itsrt.probe.stats.SequenceTracker;
+import org.itsrt.probe.stats.WindowedSlo;
 
 /**
  * One probe run, given its consumer: consume -> stamp -> statistics and raw files -> report. The
@@ -226,7 +232,36 @@ public final class ProbeRun {
     }
 
     /** How a run ended and what it measured. */
-    public record Result(ConsumeLoop.StopReason reason, RunStats stats, Path folder) {}
+    public record Result(ConsumeLoop.StopReason reason, RunStats stats, Path folder) {
+
+        /** The run's outcome in two lines for the console: the latency and delivery figures, the report. */
+        public String outcome() {
+            LatencyKind kind = stats.primaryKind();
+            LatencySummary s = stats.latency(kind).summary();
+            SequenceTracker.DetectorCounts total = stats.sequences().total();
+            WindowedSlo.Report slo = stats.slo(kind);
+            String figures = s.isEmpty()
+                    ? "its-probe: no measurable record arrived ("
+                            + stats.malformed().total() + " malformed)"
+                    : String.format(
+                            Locale.ROOT,
+                            "its-probe: %,d records, latency %s: p50 %s ms, p99 %s ms, p99.9 %s ms, max %s ms; "
+                                    + "lost %d, dup %d, reordered %d, malformed %d; SLO violation ratio %s",
+                            s.count(),
+                            kind.label(),
+                            Decimals.ms(s.p50Ns(), 3),
+                            Decimals.ms(s.p99Ns(), 3),
+                            Decimals.ms(s.p999Ns(), 3),
+                            Decimals.ms(s.maxNs(), 3),
+                            total.lost(),
+                            total.duplicated(),
+                            total.reordered(),
+                            stats.malformed().total(),
+                            Decimals.percent(slo.ratio()));
+            return figures + System.lineSeparator() + "its-probe: report in " + folder.resolve(RunReport.SUMMARY_MD)
+                    + System.lineSeparator();
+        }
+    }
 
     /**
      * The consumer group of a run: {@code group.id} of the consumer overrides, else a fresh group

@@ -17,4 +17,9 @@ public final class SloWindowOption {
     public Duration window() {
         return window;
     }
+
+    /** What is wrong with the window, naming the option; null when nothing is. */
+    public String problem() {
+        return window.isZero() || window.isNegative() ? "--window must be longer than 0" : null;
+    }
 }

@@ -8,7 +8,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.concurrent.Callable;
-import org.itsrt.cluster.cli.ClusterCommand;
+import org.itsrt.cluster.cli.ClusterFolderOption;
+import org.itsrt.cluster.cli.ClusterShapeOptions;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -39,10 +40,10 @@ public final class ClusterKeeper implements Callable<Integer> {
 
     // The shape and folder as `./its cluster up` takes them: the keeper is given its caller's values.
     @CommandLine.Mixin
-    ClusterCommand.Folder folder = new ClusterCommand.Folder();
+    ClusterFolderOption folder = new ClusterFolderOption();
 
     @CommandLine.Mixin
-    ClusterCommand.Shape shape = new ClusterCommand.Shape();
+    ClusterShapeOptions shape = new ClusterShapeOptions();
 
     @Option(names = "--ports", required = true)
     ClusterSpec.PortChoice ports;

@@ -7,9 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import org.apache.kafka.common.errors.InvalidTopicException;
-import org.apache.kafka.common.internals.Topic;
-import org.itsrt.cli.DurationConverter;
 import org.itsrt.cli.Durations;
 import org.itsrt.cli.MissingDefaultException;
 import org.itsrt.cli.options.DataOption;
@@ -83,11 +80,8 @@ public final class ProducerCommand implements Callable<Integer> {
     @Mixin
     WarmupOptions warmup;
 
-    @Option(
-            names = "--acks",
-            defaultValue = "all",
-            description = "all, 1 or 0 (default: ${DEFAULT-VALUE}; " + "idempotence is on with all and off otherwise)")
-    String acks;
+    @Mixin
+    SendOptions send;
 
     @Mixin
     ProducerPropertiesOption producerProps;
@@ -97,14 +91,6 @@ public final class ProducerCommand implements Callable<Integer> {
 
     @Option(names = "--report", paramLabel = "FILE", description = "also write the summary (Markdown) to this file")
     Path report;
-
-    @Option(
-            names = "--progress-every",
-            paramLabel = "TIME",
-            defaultValue = "2s",
-            converter = DurationConverter.class,
-            description = "progress line interval on stderr (default: ${DEFAULT-VALUE})")
-    Duration progressEvery;
 
     @CommandLine.Mixin
     KafkaConfigOption kafkaConfig;
@@ -145,9 +131,9 @@ public final class ProducerCommand implements Callable<Integer> {
                     .detectors(replayed)
                     .ratePerDetector(rate)
                     .records(records)
-                    .acks(acks)
+                    .acks(send.acks)
                     .producerProperties(producerProps.given())
-                    .progressEvery(progressEvery)
+                    .progressEvery(send.progressEvery)
                     .kafkaConfig(clientConfig)
                     .warmupRecords(
                             warmup.records() != null
@@ -227,14 +213,13 @@ public final class ProducerCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--sweep: " + e.getMessage());
         }
-        try {
-            Topic.validate(topic);
-        } catch (InvalidTopicException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--topic: " + e.getMessage());
+        String topicProblem = TopicOption.problem(topic);
+        if (topicProblem != null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), topicProblem);
         }
         requireLongerThanZero(duration.given(), "--duration");
         requireLongerThanZero(sweep.stepDuration(), "--step-duration");
-        requireLongerThanZero(progressEvery, "--progress-every");
+        requireLongerThanZero(send.progressEvery, "--progress-every");
     }
 
     /** The option that sets a plan's field, to name it in a refusal (the fields options can make invalid). */

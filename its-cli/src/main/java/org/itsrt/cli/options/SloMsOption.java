@@ -23,4 +23,9 @@ public final class SloMsOption {
     public double ms() {
         return sloMs != null ? sloMs : DEFAULT_MS;
     }
+
+    /** What is wrong with the SLO, naming the option; null when nothing is. */
+    public String problem() {
+        return ms() > 0 && !Double.isInfinite(ms()) ? null : "--slo-ms must be a number > 0, got " + ms();
+    }
 }

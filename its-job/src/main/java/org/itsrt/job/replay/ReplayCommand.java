@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.itsrt.cli.OneLineErrors;
 import org.itsrt.cli.options.DataOption;
 import org.itsrt.cli.options.HelpOption;
 import org.itsrt.cli.options.ModelOption;
@@ -99,17 +100,7 @@ public final class ReplayCommand implements Callable<Integer> {
     }
 
     static CommandLine commandLine() {
-        ReplayCommand command = new ReplayCommand();
-        CommandLine commandLine = new CommandLine(command);
-        commandLine.setExecutionExceptionHandler((error, cmd, parseResult) -> {
-            String message = error.getMessage() == null ? error.getClass().getSimpleName() : error.getMessage();
-            cmd.getErr().println(cmd.getCommandName() + ": " + message);
-            if (command.verbose.given()) {
-                error.printStackTrace(cmd.getErr());
-            }
-            return 1;
-        });
-        return commandLine;
+        return OneLineErrors.install(new CommandLine(new ReplayCommand()));
     }
 
     @Override

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.itsrt.cli.OneLineErrors;
 import org.itsrt.cli.options.HelpOption;
 import org.itsrt.cli.options.OutputOption;
 import org.itsrt.cli.options.SeedOption;
@@ -66,7 +67,7 @@ public final class GenerateCommand implements Callable<Integer> {
     }
 
     static CommandLine commandLine() {
-        return Commands.commandLine(new GenerateCommand(), GenerateCommand::verbose);
+        return OneLineErrors.install(new CommandLine(new GenerateCommand()));
     }
 
     @Override
@@ -94,9 +95,5 @@ public final class GenerateCommand implements Callable<Integer> {
                         + out);
         spec.commandLine().getOut().flush();
         return 0;
-    }
-
-    boolean verbose() {
-        return verbose.given();
     }
 }

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.itsrt.cli.OneLineErrors;
 import org.itsrt.cli.options.HelpOption;
 import org.itsrt.cli.options.OutputOption;
 import org.itsrt.cli.options.VerboseOption;
@@ -71,7 +72,7 @@ public final class ImportCommand implements Callable<Integer> {
     }
 
     static CommandLine commandLine() {
-        return Commands.commandLine(new ImportCommand(), ImportCommand::verbose);
+        return OneLineErrors.install(new CommandLine(new ImportCommand()));
     }
 
     @Override
@@ -102,9 +103,5 @@ public final class ImportCommand implements Callable<Integer> {
         console.println("wrote the quality report to " + reports.get(0) + " and " + reports.get(1));
         console.flush();
         return 0;
-    }
-
-    boolean verbose() {
-        return verbose.given();
     }
 }

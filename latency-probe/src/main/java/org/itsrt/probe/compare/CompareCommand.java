@@ -92,11 +92,10 @@ public final class CompareCommand implements Callable<Integer> {
         if (!(cyclesPerNs > 0) || Double.isInfinite(cyclesPerNs)) {
             throw new CommandLine.ParameterException(cmd, "--cycles-per-ns must be a number > 0, got " + cyclesPerNs);
         }
-        if (!(sloOption.ms() > 0) || Double.isInfinite(sloOption.ms())) {
-            throw new CommandLine.ParameterException(cmd, "--slo-ms must be a number > 0, got " + sloOption.ms());
-        }
-        if (windowOption.window().isZero() || windowOption.window().isNegative()) {
-            throw new CommandLine.ParameterException(cmd, "--window must be longer than 0");
+        for (String problem : new String[] {sloOption.problem(), windowOption.problem()}) {
+            if (problem != null) {
+                throw new CommandLine.ParameterException(cmd, problem);
+            }
         }
         LatencyKind kind = latency == Latency.sent ? LatencyKind.FROM_SENT : LatencyKind.FROM_INTENDED;
         Path out = output.path() != null ? output.path() : Path.of("results", "compare");

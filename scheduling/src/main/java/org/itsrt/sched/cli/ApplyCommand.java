@@ -1,13 +1,9 @@
 package org.itsrt.sched.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -31,7 +27,6 @@ import org.itsrt.sched.linux.LeftoverRestore;
 import org.itsrt.sched.linux.LinuxBackends;
 import org.itsrt.sched.linux.NoneBackend;
 import org.itsrt.sched.linux.Proc;
-import org.itsrt.sched.linux.SchedulingException;
 import org.itsrt.sched.linux.ThreadSelector;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -106,15 +101,8 @@ final class ApplyCommand implements Callable<Integer> {
             description = "parent of the new groups, relative to the hierarchy root (default: the root)")
     String cgroupParent;
 
-    @Option(
-            names = "--load",
-            paramLabel = "KIND",
-            description = "an interference load beside the process: cpu:N (N busy threads) or io[:DIR] (write + "
-                    + "fsync loop on a file in DIR, default the temporary directory)")
-    String load;
-
-    @Option(names = "--load-cpus", paramLabel = "LIST", description = "pin the load to these CPUs")
-    String loadCpus;
+    @Mixin
+    InterferenceOptions interferenceOptions;
 
     @Option(
             names = {"--for", "--seconds"},
@@ -152,8 +140,8 @@ final class ApplyCommand implements Callable<Integer> {
         try {
             applied = chosen.apply(pid);
             err.println("its budget apply: " + applied.description());
-            if (load != null) {
-                interference = startLoad();
+            if (interferenceOptions.load != null) {
+                interference = interferenceOptions.start(spec.commandLine(), cgroupRoot, cgroupParent);
                 err.println("its budget apply: started " + interference
                         + interference.group().map(g -> " in " + g.dirs()).orElse(""));
             }
@@ -183,7 +171,7 @@ final class ApplyCommand implements Callable<Integer> {
                 if (interference != null) {
                     facts.put("load", interference.facts());
                 }
-                print(out, facts, reservation.format.equals("json"));
+                FactsOutput.print(out, facts, reservation.format.equals("json"));
             }
             reported.countDown();
             try {
@@ -203,9 +191,9 @@ final class ApplyCommand implements Callable<Integer> {
                     "--backend must be one of " + LinuxBackends.NAMES + ", got '" + backend
                             + "' (xen-* backends are set with xl on a Xen host: see 'its budget')");
         }
-        if (!reservation.format.equals("text") && !reservation.format.equals("json")) {
-            throw new CommandLine.ParameterException(
-                    cmd, "--format must be text or json, got '" + reservation.format + "'");
+        String problem = reservation.problem(java.util.List.of("text", "json"));
+        if (problem != null) {
+            throw new CommandLine.ParameterException(cmd, problem);
         }
         if (backend.equals(NoneBackend.NAME)) {
             return LinuxBackends.none();
@@ -226,9 +214,6 @@ final class ApplyCommand implements Callable<Integer> {
         Reservation r = new Reservation(reservation.budgetUs, reservation.period.one());
         try {
             if (backend.equals(CgroupBackend.NAME)) {
-                if (reservation.vcpus < 1) {
-                    throw new CommandLine.ParameterException(cmd, "--vcpus must be >= 1, got " + reservation.vcpus);
-                }
                 CgroupBandwidth bw = CgroupBandwidth.of(r, reservation.vcpus);
                 return new CgroupBackend(
                         CgroupFs.detect(cgroupRoot, CgroupIo.SYSTEM, Proc.SYSTEM),
@@ -240,58 +225,6 @@ final class ApplyCommand implements Callable<Integer> {
                     DeadlineParams.of(r), threads == null ? ThreadSelector.all() : ThreadSelector.matching(threads));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cmd, e.getMessage());
-        }
-    }
-
-    private InterferenceLoad startLoad() {
-        CommandLine cmd = spec.commandLine();
-        InterferenceLoad.Spec loadSpec;
-        try {
-            if (load.startsWith("cpu:")) {
-                loadSpec = InterferenceLoad.Spec.cpu(Integer.parseInt(load.substring(4)));
-            } else if (load.equals("io")) {
-                loadSpec = InterferenceLoad.Spec.io(null);
-            } else if (load.startsWith("io:")) {
-                loadSpec = InterferenceLoad.Spec.io(Path.of(load.substring(3)));
-            } else {
-                throw new IllegalArgumentException("expected cpu:N or io[:DIR]");
-            }
-            if (loadCpus != null) {
-                loadSpec = loadSpec.pinnedTo(loadCpus);
-            }
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(cmd, "--load '" + load + "': " + e.getMessage());
-        }
-        CgroupFs fs;
-        try {
-            fs = CgroupFs.detect(cgroupRoot, CgroupIo.SYSTEM, Proc.SYSTEM);
-        } catch (SchedulingException e) {
-            throw new SchedulingException("the load's sibling cgroup: " + e.getMessage(), e);
-        }
-        return InterferenceLoad.start(loadSpec, fs, cgroupParent);
-    }
-
-    private static void print(PrintWriter out, Map<String, Object> facts, boolean json) throws JsonProcessingException {
-        if (json) {
-            out.println(new ObjectMapper()
-                    .enable(SerializationFeature.INDENT_OUTPUT)
-                    .writeValueAsString(facts));
-        } else {
-            flatten(out, "", facts);
-        }
-        out.flush();
-    }
-
-    /** One {@code key.sub: value} line per fact, lists by index. */
-    private static void flatten(PrintWriter out, String prefix, Object value) {
-        if (value instanceof Map<?, ?> map) {
-            map.forEach((k, v) -> flatten(out, prefix.isEmpty() ? k.toString() : prefix + "." + k, v));
-        } else if (value instanceof List<?> list && !list.isEmpty() && list.get(0) instanceof Map) {
-            for (int i = 0; i < list.size(); i++) {
-                flatten(out, prefix + "[" + i + "]", list.get(i));
-            }
-        } else {
-            out.println(prefix + ": " + value);
         }
     }
 }

@@ -2,13 +2,11 @@ package org.itsrt.sched.cli;
 
 import java.io.PrintWriter;
 import java.math.BigDecimal;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.regex.Pattern;
 import org.itsrt.cli.MissingDefaultException;
+import org.itsrt.cli.OneLineErrors;
 import org.itsrt.cli.ProjectPaths;
 import org.itsrt.cli.options.HelpOption;
 import org.itsrt.sched.budget.BudgetRefusal;
@@ -59,57 +57,16 @@ public final class BudgetCommand implements Callable<Integer> {
     @Mixin
     HelpOption help;
 
-    static final int REFUSED = 2;
-
-    private static final Set<String> FORMATS = Set.of("text", "json", "compose");
-    private static final Pattern SHELL_PLAIN = Pattern.compile("[A-Za-z0-9_./:=,@%+-]+");
+    private static final List<String> FORMATS = List.of("text", "json", "compose");
 
     @Spec
     private CommandSpec spec;
 
-    @Option(
-            names = "--utilization",
-            paramLabel = "U",
-            description = "share of one CPU each vCPU needs, in (0, 1]; with --max-latency-us")
-    BigDecimal utilization;
+    @Mixin
+    RuleOptions rule;
 
-    @Option(
-            names = "--max-latency-us",
-            paramLabel = "L",
-            description = "the longest a vCPU with work may wait for a CPU, in us (Tableau's scheduling delay bound)")
-    Long maxLatencyUs;
-
-    @Option(
-            names = "--periods-us",
-            split = ",",
-            paramLabel = "T",
-            description =
-                    "candidate periods in us, e.g. 100000,50000,20000 (default: the divisors of --hyperperiod-us)")
-    List<Long> periodsUs;
-
-    @Option(
-            names = "--hyperperiod-us",
-            paramLabel = "H",
-            defaultValue = "" + PeriodCandidates.DEFAULT_HYPERPERIOD_US,
-            description =
-                    "candidate periods are the divisors of H that Xen accepts (>= 10 us) (default: ${DEFAULT-VALUE}, "
-                            + "close to Tableau's 102.7 ms: 117 periods from 10 us)")
-    long hyperperiodUs;
-
-    @Option(
-            names = "--row",
-            paramLabel = "NAME",
-            description = "a row of the study's scheduler rows, e.g. rtds-76750 or credit-cap153: an RTDS row's "
-                    + "budget and period per vCPU, a Credit cap as CFS bandwidth over "
-                    + StudyRow.CREDIT_CAP_PERIOD_US + " us; rows without a cap have no CPU limit")
-    String row;
-
-    @Option(
-            names = "--rows",
-            paramLabel = "FILE",
-            description = "another rows file with the columns of the repository's " + ProjectPaths.STUDY_ROWS
-                    + "; with --row")
-    Path rowsFile;
+    @Mixin
+    StudyRowOptions studyRows;
 
     @Option(
             names = "--domain",
@@ -121,77 +78,34 @@ public final class BudgetCommand implements Callable<Integer> {
     @Option(names = "--extratime", description = "let RTDS give the domain idle CPU time beyond its budget (-e 1)")
     boolean extratime;
 
-    @Option(
-            names = "--pool-cpus",
-            paramLabel = "M",
-            description = "pCPUs of the cpupool the domain runs in; checks each vCPU <= 1 and the sum <= M")
-    Integer poolCpus;
-
-    @Option(
-            names = "--other",
-            split = ",",
-            paramLabel = "U",
-            description = "utilizations of the other vCPUs with reservations in the pool, one number per vCPU, "
-                    + "e.g. 0.5,0.5,0.25")
-    List<BigDecimal> others = List.of();
-
-    @Option(
-            names = "--dom0-vcpus",
-            paramLabel = "K",
-            defaultValue = "" + PoolCheck.DEFAULT_DOM0_VCPUS,
-            description = "Dom0's vCPUs in the pool; 0 when the pool holds none (default: ${DEFAULT-VALUE})")
-    int dom0Vcpus;
-
-    @Option(
-            names = "--dom0-utilization",
-            paramLabel = "U",
-            defaultValue = "0.4",
-            description = "Dom0's utilization per vCPU (default: ${DEFAULT-VALUE}, Xen's RTDS default of 4000 us every "
-                    + "10000 us, which Dom0 keeps unless changed)")
-    BigDecimal dom0Utilization;
+    @Mixin
+    PoolOptions poolOptions;
 
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));
     }
 
-    /** The command line with its error handling: one clear line on failure. */
+    /** The command line with its error handling: one clear line on failure ({@link OneLineErrors}). */
     public static CommandLine commandLine() {
-        CommandLine commandLine = new CommandLine(new BudgetCommand());
-        commandLine.setExecutionExceptionHandler((error, cmd, parseResult) -> {
-            String message = error.getMessage();
-            cmd.getErr()
-                    .println(cmd.getCommandSpec().qualifiedName() + ": "
-                            + (message == null || message.isBlank()
-                                    ? error.getClass().getSimpleName()
-                                    : message));
-            if (parseResult.subcommand() != null && parseResult.subcommand().hasMatchedOption("--verbose")) {
-                error.printStackTrace(cmd.getErr());
-            }
-            cmd.getErr().flush();
-            return 1;
-        });
-        return commandLine;
+        return OneLineErrors.install(new CommandLine(new BudgetCommand()));
     }
 
     @Override
     public Integer call() {
         CommandLine cmd = spec.commandLine();
-        if (!FORMATS.contains(reserved.format)) {
-            throw new CommandLine.ParameterException(
-                    cmd, "--format must be text, json or compose, got '" + reserved.format + "'");
+        String problem = reserved.problem(FORMATS);
+        if (problem != null) {
+            throw new CommandLine.ParameterException(cmd, problem);
         }
-        if (reserved.vcpus < 1) {
-            throw new CommandLine.ParameterException(cmd, "--vcpus must be >= 1, got " + reserved.vcpus);
-        }
-        boolean rule = utilization != null || maxLatencyUs != null;
+        boolean byRule = rule.utilization != null || rule.maxLatencyUs != null;
         boolean direct = reserved.budgetUs != null || reserved.period.one() != null;
-        if (rowsFile != null && row == null) {
+        if (studyRows.rowsFile != null && studyRows.row == null) {
             throw new CommandLine.ParameterException(cmd, "--rows names the file --row reads: give --row too");
         }
-        if (row != null
-                && (rule
+        if (studyRows.row != null
+                && (byRule
                         || direct
-                        || periodsUs != null
+                        || rule.periodsUs != null
                         || cmd.getParseResult().hasMatchedOption("--hyperperiod-us")
                         || extratime)) {
             throw new CommandLine.ParameterException(
@@ -200,69 +114,72 @@ public final class BudgetCommand implements Callable<Integer> {
                             + "--budget-us/--period-us, --periods-us/--hyperperiod-us and --extratime (the row "
                             + "says it)");
         }
-        if (row != null) {
+        if (studyRows.row != null) {
             return byRow(cmd);
         }
-        if (rule == direct) {
+        if (byRule == direct) {
             throw new CommandLine.ParameterException(
                     cmd,
                     "give either --utilization with --max-latency-us (the "
                             + "Tableau rule) or --budget-us with --period-us");
         }
-        if (rule && (utilization == null || maxLatencyUs == null)) {
+        if (byRule && (rule.utilization == null || rule.maxLatencyUs == null)) {
             throw new CommandLine.ParameterException(cmd, "--utilization and --max-latency-us go together");
         }
         if (direct && (reserved.budgetUs == null || reserved.period.one() == null)) {
             throw new CommandLine.ParameterException(cmd, "--budget-us and --period-us go together");
         }
-        if (direct && (periodsUs != null || spec.commandLine().getParseResult().hasMatchedOption("--hyperperiod-us"))) {
+        if (direct
+                && (rule.periodsUs != null
+                        || spec.commandLine().getParseResult().hasMatchedOption("--hyperperiod-us"))) {
             throw new CommandLine.ParameterException(
                     cmd,
                     "--periods-us and --hyperperiod-us are candidates for the "
                             + "rule; with --budget-us/--period-us the period is given");
         }
-        if (rule && (utilization.signum() <= 0 || utilization.compareTo(BigDecimal.ONE) > 0)) {
+        if (byRule && (rule.utilization.signum() <= 0 || rule.utilization.compareTo(BigDecimal.ONE) > 0)) {
             throw new CommandLine.ParameterException(
                     cmd,
                     "--utilization must be in (0, 1] (a share of one CPU per " + "vCPU), got "
-                            + utilization.toPlainString());
+                            + rule.utilization.toPlainString());
         }
-        if (rule && maxLatencyUs < 0) {
-            throw new CommandLine.ParameterException(cmd, "--max-latency-us must be >= 0, got " + maxLatencyUs);
+        if (byRule && rule.maxLatencyUs < 0) {
+            throw new CommandLine.ParameterException(cmd, "--max-latency-us must be >= 0, got " + rule.maxLatencyUs);
         }
-        PoolCheck.Pool pool = pool(cmd);
+        PoolCheck.Pool pool = poolOptions.pool(cmd);
         PeriodCandidates candidates = null;
-        if (rule) {
+        if (byRule) {
             try {
-                candidates =
-                        periodsUs != null ? PeriodCandidates.of(periodsUs) : PeriodCandidates.divisorsOf(hyperperiodUs);
+                candidates = rule.periodsUs != null
+                        ? PeriodCandidates.of(rule.periodsUs)
+                        : PeriodCandidates.divisorsOf(rule.hyperperiodUs);
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(
-                        cmd, (periodsUs != null ? "--periods-us: " : "--hyperperiod-us: ") + e.getMessage());
+                        cmd, (rule.periodsUs != null ? "--periods-us: " : "--hyperperiod-us: ") + e.getMessage());
             }
         }
         DomainBudget plan;
         try {
-            plan = rule
+            plan = byRule
                     ? DomainBudget.byRule(
-                            domain, reserved.vcpus, utilization, maxLatencyUs, candidates, pool, extratime)
+                            domain, reserved.vcpus, rule.utilization, rule.maxLatencyUs, candidates, pool, extratime)
                     : DomainBudget.direct(
                             domain, reserved.vcpus, reserved.budgetUs, reserved.period.one(), pool, extratime);
         } catch (BudgetRefusal refusal) {
-            return refused(cmd, refusal.constraint(), refusal.getMessage());
+            return Rendering.refused(cmd, refusal.constraint(), refusal.getMessage());
         }
-        return print(cmd, new Rendering(domain, reserved.vcpus, plan, null, null, null, commandLine(cmd)));
+        return print(cmd, new Rendering(domain, reserved.vcpus, plan, null, null, null, Rendering.commandLine(cmd)));
     }
 
-    /** The reservation of a study row: a budget, a Credit cap as bandwidth, or none at all. */
+    /** The reservation of a study studyRows.row: a budget, a Credit cap as bandwidth, or none at all. */
     private int byRow(CommandLine cmd) {
-        PoolCheck.Pool pool = pool(cmd);
+        PoolCheck.Pool pool = poolOptions.pool(cmd);
         StudyRows rows;
         String rowsShown;
         try {
-            if (rowsFile != null) {
-                rows = StudyRows.read(rowsFile);
-                rowsShown = rowsFile.toString();
+            if (studyRows.rowsFile != null) {
+                rows = StudyRows.read(studyRows.rowsFile);
+                rowsShown = studyRows.rowsFile.toString();
             } else {
                 rows = StudyRows.read(ProjectPaths.locate().studyRows());
                 rowsShown = ProjectPaths.STUDY_ROWS;
@@ -270,21 +187,22 @@ public final class BudgetCommand implements Callable<Integer> {
         } catch (IllegalArgumentException | MissingDefaultException e) {
             cmd.getErr().println("its budget: " + e.getMessage());
             cmd.getErr().flush();
-            return REFUSED;
+            return Rendering.REFUSED;
         }
         StudyRow studyRow;
         try {
-            studyRow = rows.row(row);
+            studyRow = rows.row(studyRows.row);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cmd, "--row: " + e.getMessage());
         }
         // The bundled override files are the repository rows' own; a row of another file has none.
-        String composeFile = rowsFile == null && !studyRow.xenDefault() ? ComposeCpu.rowFile(studyRow.name()) : null;
+        String composeFile =
+                studyRows.rowsFile == null && !studyRow.xenDefault() ? ComposeCpu.rowFile(studyRow.name()) : null;
         Optional<Reservation> reservation;
         try {
             reservation = studyRow.reservation(reserved.vcpus);
         } catch (IllegalArgumentException e) {
-            return refused(cmd, "row", e.getMessage());
+            return Rendering.refused(cmd, "row", e.getMessage());
         }
         if (reservation.isEmpty() && pool != null) {
             throw new CommandLine.ParameterException(
@@ -297,28 +215,14 @@ public final class BudgetCommand implements Callable<Integer> {
                 plan = DomainBudget.direct(
                         domain, reserved.vcpus, r.budgetUs(), r.periodUs(), pool, studyRow.extratime());
             } catch (BudgetRefusal refusal) {
-                return refused(cmd, refusal.constraint(), "row " + studyRow.name() + ": " + refusal.getMessage());
+                return Rendering.refused(
+                        cmd, refusal.constraint(), "row " + studyRow.name() + ": " + refusal.getMessage());
             }
         }
         return print(
-                cmd, new Rendering(domain, reserved.vcpus, plan, studyRow, rowsShown, composeFile, commandLine(cmd)));
-    }
-
-    private PoolCheck.Pool pool(CommandLine cmd) {
-        if (poolCpus == null
-                && (!others.isEmpty()
-                        || cmd.getParseResult().hasMatchedOption("--dom0-vcpus")
-                        || cmd.getParseResult().hasMatchedOption("--dom0-utilization"))) {
-            throw new CommandLine.ParameterException(
-                    cmd, "--other, --dom0-vcpus and --dom0-utilization describe the " + "pool: give --pool-cpus too");
-        }
-        if (poolCpus != null && poolCpus < 1) {
-            throw new CommandLine.ParameterException(cmd, "--pool-cpus must be >= 1, got " + poolCpus);
-        }
-        if (dom0Vcpus < 0) {
-            throw new CommandLine.ParameterException(cmd, "--dom0-vcpus must be >= 0, got " + dom0Vcpus);
-        }
-        return poolCpus == null ? null : new PoolCheck.Pool(poolCpus, others, dom0Vcpus, dom0Utilization);
+                cmd,
+                new Rendering(
+                        domain, reserved.vcpus, plan, studyRow, rowsShown, composeFile, Rendering.commandLine(cmd)));
     }
 
     private int print(CommandLine cmd, Rendering rendering) {
@@ -328,7 +232,8 @@ public final class BudgetCommand implements Callable<Integer> {
             case "compose" -> {
                 String problem = rendering.compose().problem();
                 if (problem != null) {
-                    return refused(cmd, "compose", "Docker cannot give the TaskManager container this: " + problem);
+                    return Rendering.refused(
+                            cmd, "compose", "Docker cannot give the TaskManager container this: " + problem);
                 }
                 out.print(PlanRenderer.compose(rendering));
             }
@@ -336,24 +241,5 @@ public final class BudgetCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
-    }
-
-    private static int refused(CommandLine cmd, String constraint, String message) {
-        cmd.getErr().println("its budget: refused (" + constraint + "): " + message);
-        cmd.getErr().flush();
-        return REFUSED;
-    }
-
-    /** The command as typed, for the header of an override file: how to render it again. */
-    private static String commandLine(CommandLine cmd) {
-        StringBuilder line = new StringBuilder("./its budget");
-        for (String arg : cmd.getParseResult().originalArgs()) {
-            line.append(' ').append(shellWord(arg));
-        }
-        return line.toString();
-    }
-
-    private static String shellWord(String arg) {
-        return SHELL_PLAIN.matcher(arg).matches() ? arg : "'" + arg.replace("'", "'\\''") + "'";
     }
 }

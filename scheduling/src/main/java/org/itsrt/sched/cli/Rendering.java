@@ -26,4 +26,30 @@ record Rendering(
     ComposeCpu compose() {
         return plan == null ? ComposeCpu.unlimited() : plan.settings().compose();
     }
+
+    /** The command as typed, for the header of an override file: how to render it again. */
+    static String commandLine(picocli.CommandLine cmd) {
+        StringBuilder line = new StringBuilder("./its budget");
+        for (String arg : cmd.getParseResult().originalArgs()) {
+            line.append(' ').append(shellWord(arg));
+        }
+        return line.toString();
+    }
+
+    private static String shellWord(String arg) {
+        return Rendering.SHELL_PLAIN.matcher(arg).matches() ? arg : "'" + arg.replace("'", "'\\''") + "'";
+    }
+
+    /** A word the shell reads as itself, unquoted. */
+    static final java.util.regex.Pattern SHELL_PLAIN = java.util.regex.Pattern.compile("[A-Za-z0-9_./:=,@%+-]+");
+
+    /** The exit code of a reservation refused: a limit it breaks, named. */
+    static final int REFUSED = 2;
+
+    /** Says why a reservation is refused, naming the constraint; returns {@link #REFUSED}. */
+    static int refused(picocli.CommandLine cmd, String constraint, String message) {
+        cmd.getErr().println("its budget: refused (" + constraint + "): " + message);
+        cmd.getErr().flush();
+        return REFUSED;
+    }
 }

@@ -31,4 +31,14 @@ final class ReservationOptions {
             description = "what to print: text or json; ./its budget also compose, the Docker Compose override file "
                     + "that gives the reservation to the stack's TaskManager container (default: text)")
     String format = "text";
+
+    /** What is wrong with the format or the vCPUs, naming the option; null when nothing is. */
+    String problem(java.util.List<String> formats) {
+        if (!formats.contains(format)) {
+            String last = formats.get(formats.size() - 1);
+            return "--format must be " + String.join(", ", formats.subList(0, formats.size() - 1)) + " or " + last
+                    + ", got '" + format + "'";
+        }
+        return vcpus < 1 ? "--vcpus must be >= 1, got " + vcpus : null;
+    }
 }

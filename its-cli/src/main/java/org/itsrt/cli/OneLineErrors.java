@@ -1,0 +1,49 @@
+package org.itsrt.cli;
+
+import java.nio.file.NoSuchFileException;
+import picocli.CommandLine;
+import picocli.CommandLine.ParseResult;
+
+/**
+ * How every command fails at run time: one line naming the command and what went wrong, exit
+ * code 1; the stack trace too only when {@code --verbose} was given, to the command or to the
+ * subcommand that ran. (A usage error is picocli's: its own message, exit code 2.)
+ */
+public final class OneLineErrors {
+
+    /** The exit code of a command that failed at run time. */
+    public static final int FAILED = 1;
+
+    private OneLineErrors() {}
+
+    /** {@code commandLine}, its failures reported in one line each. */
+    public static CommandLine install(CommandLine commandLine) {
+        commandLine.setExecutionExceptionHandler((error, cmd, parseResult) -> {
+            cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": " + message(error));
+            if (verbose(parseResult)) {
+                error.printStackTrace(cmd.getErr());
+            }
+            cmd.getErr().flush();
+            return FAILED;
+        });
+        return commandLine;
+    }
+
+    /** What went wrong, in one line: a missing file named, else the error's message, else its kind. */
+    public static String message(Throwable error) {
+        if (error instanceof NoSuchFileException missing) {
+            return "no such file or directory: " + missing.getFile();
+        }
+        String message = error.getMessage();
+        return message == null || message.isBlank() ? error.getClass().getSimpleName() : message;
+    }
+
+    private static boolean verbose(ParseResult parsed) {
+        for (ParseResult p = parsed; p != null; p = p.subcommand()) {
+            if (p.hasMatchedOption("--verbose")) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
