@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Start-up and warm-up of `./its demo --quick --warmup 0` with and without class-data sharing
-# (AppCDS, docs/pipeline-run.md "Start-up"): runs the demo REPEAT times per variant, interleaved,
+# (AppCDS, docs/pipeline.md "Start-up"): runs the demo REPEAT times per variant, interleaved,
 # and writes runs.csv (one row per run) and startup.md (per variant: median, min and max).
 #
 #   benchmarks/startup/startup-bench.sh [--repeat N] [--out DIR] [--jit FLAGS] [-- DEMO_OPTIONS]

@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code ./its demo}: one run plan ({@link RunPlan}) made from a plan file and the options, then
- * printed ({@code --print-plan}) or run by the pipeline-run library ({@link PlanRunner}). The
+ * printed ({@code --print-plan}) or run by the pipeline library ({@link PlanRunner}). The
  * options are the plan's parts, one mixin each; a bad value fails here, in one line naming the
  * option and the plan's field, before anything starts.
  */

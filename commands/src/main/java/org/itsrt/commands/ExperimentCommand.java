@@ -13,12 +13,12 @@ import org.itsrt.cli.options.ModelOption;
 import org.itsrt.cli.options.OutputOption;
 import org.itsrt.commands.options.ExistingStackOptions;
 import org.itsrt.commands.options.PrintPlanOption;
-import org.itsrt.experiment.report.Environment;
-import org.itsrt.experiment.report.ExperimentReport;
-import org.itsrt.experiment.run.ExperimentRunner;
-import org.itsrt.experiment.run.RowRun;
-import org.itsrt.experiment.spec.ExperimentSpec;
-import org.itsrt.experiment.spec.SpecException;
+import org.itsrt.experiments.report.Environment;
+import org.itsrt.experiments.report.ExperimentReport;
+import org.itsrt.experiments.run.ExperimentRunner;
+import org.itsrt.experiments.run.RowRun;
+import org.itsrt.experiments.spec.ExperimentSpec;
+import org.itsrt.experiments.spec.SpecException;
 import org.itsrt.pipeline.budget.Budgets;
 import org.itsrt.pipeline.plan.PlanRunner;
 import org.itsrt.pipeline.plan.RunPlan;
@@ -164,7 +164,7 @@ public final class ExperimentCommand implements Callable<Integer> {
         Files.createDirectories(dir);
         Files.copy(file, dir.resolve("experiment.yaml"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         // An experiment killed with kill -9 left its budget on a cluster process that may still run.
-        org.itsrt.sched.linux.LeftoverRestore.atStart("its-experiment", System.err);
+        org.itsrt.scheduling.linux.LeftoverRestore.atStart("its-experiment", System.err);
         List<RowRun> results = new ExperimentRunner(spec, System.err).run(dir);
         Path studyDir = study != null ? study : studyFromSpec(spec);
         String table = ExperimentReport.write(dir, spec, file, results, Environment.facts(results), studyDir);

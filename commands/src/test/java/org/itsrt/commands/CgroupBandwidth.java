@@ -3,10 +3,10 @@ package org.itsrt.commands;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import org.itsrt.sched.budget.Reservation;
-import org.itsrt.sched.linux.AppliedBudget;
-import org.itsrt.sched.linux.LinuxBackends;
-import org.itsrt.sched.linux.SchedulingException;
+import org.itsrt.scheduling.budget.Reservation;
+import org.itsrt.scheduling.linux.AppliedBudget;
+import org.itsrt.scheduling.linux.LinuxBackends;
+import org.itsrt.scheduling.linux.SchedulingException;
 
 /** For tests that put the pipeline under a cgroup budget: whether this host lets them. */
 public final class CgroupBandwidth {

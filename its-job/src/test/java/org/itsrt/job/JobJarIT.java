@@ -36,7 +36,7 @@ class JobJarIT {
         assertThat(entries)
                 .contains(
                         "org/itsrt/job/ItsJob.class",
-                        "org/itsrt/predict/FlowPredictors.class",
+                        "org/itsrt/model/FlowPredictors.class",
                         "org/itsrt/routing/Router.class",
                         "org/jgrapht/alg/shortestpath/AStarShortestPath.class",
                         "org/apache/flink/connector/kafka/source/KafkaSource.class",

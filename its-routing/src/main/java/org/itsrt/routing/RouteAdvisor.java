@@ -3,7 +3,7 @@ package org.itsrt.routing;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
-import org.itsrt.graph.DetectorGraph;
+import org.itsrt.routing.graph.DetectorGraph;
 
 /**
  * Keeps each detector's newest conditions and answers one origin-destination query by A* on the

@@ -1,7 +1,7 @@
 package org.itsrt.routing;
 
-import org.itsrt.graph.Detector;
-import org.itsrt.graph.RoadSegment;
+import org.itsrt.routing.graph.Detector;
+import org.itsrt.routing.graph.RoadSegment;
 
 /**
  * The one cost of a road segment: its expected travel time in seconds,

@@ -1,7 +1,7 @@
 package org.itsrt.routing;
 
-import org.itsrt.graph.Detector;
-import org.itsrt.graph.GreatCircle;
+import org.itsrt.routing.graph.Detector;
+import org.itsrt.routing.graph.GreatCircle;
 import org.jgrapht.alg.interfaces.AStarAdmissibleHeuristic;
 
 /**

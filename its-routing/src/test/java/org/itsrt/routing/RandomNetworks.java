@@ -3,10 +3,10 @@ package org.itsrt.routing;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import org.itsrt.graph.Detector;
-import org.itsrt.graph.DetectorGraph;
-import org.itsrt.graph.GreatCircle;
-import org.itsrt.graph.RoadSegment;
+import org.itsrt.routing.graph.Detector;
+import org.itsrt.routing.graph.DetectorGraph;
+import org.itsrt.routing.graph.GreatCircle;
+import org.itsrt.routing.graph.RoadSegment;
 
 /**
  * Random detector graphs, parameters and traffic for property tests, all drawn from one

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.time.Instant;
 import java.util.List;
-import org.itsrt.graph.StudyNetwork;
+import org.itsrt.routing.graph.StudyNetwork;
 import org.junit.jupiter.api.Test;
 
 class RouteAdvisorTest {

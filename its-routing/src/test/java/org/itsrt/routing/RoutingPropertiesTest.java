@@ -8,11 +8,11 @@ import java.util.Random;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.LongRange;
-import org.itsrt.graph.Detector;
-import org.itsrt.graph.DetectorGraph;
-import org.itsrt.graph.RoadSegment;
-import org.itsrt.graph.StudyNetwork;
-import org.itsrt.graph.SyntheticFreewayNetwork;
+import org.itsrt.routing.graph.Detector;
+import org.itsrt.routing.graph.DetectorGraph;
+import org.itsrt.routing.graph.RoadSegment;
+import org.itsrt.routing.graph.StudyNetwork;
+import org.itsrt.routing.graph.SyntheticFreewayNetwork;
 import org.junit.jupiter.api.Test;
 
 /**

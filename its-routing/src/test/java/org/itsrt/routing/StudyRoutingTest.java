@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
 import java.util.Map;
-import org.itsrt.graph.StudyNetwork;
+import org.itsrt.routing.graph.StudyNetwork;
 import org.junit.jupiter.api.Test;
 
 /** Routing El Segundo -> Long Beach on the study network under changing traffic. */

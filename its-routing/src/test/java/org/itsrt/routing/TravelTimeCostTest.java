@@ -7,11 +7,11 @@ import static org.assertj.core.api.Assertions.within;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.DoubleRange;
-import org.itsrt.graph.Detector;
-import org.itsrt.graph.DetectorGraph;
-import org.itsrt.graph.RoadSegment;
-import org.itsrt.graph.StudyNetwork;
 import org.itsrt.readings.StudyStation;
+import org.itsrt.routing.graph.Detector;
+import org.itsrt.routing.graph.DetectorGraph;
+import org.itsrt.routing.graph.RoadSegment;
+import org.itsrt.routing.graph.StudyNetwork;
 import org.junit.jupiter.api.Test;
 
 class TravelTimeCostTest {

@@ -144,7 +144,7 @@ public final class ChildJvm implements AutoCloseable {
     }
 
     /**
-     * Where children's class-data archives are kept (docs/pipeline-run.md, "Start-up"); replaced
+     * Where children's class-data archives are kept (docs/pipeline.md, "Start-up"); replaced
      * only by tests.
      */
     static volatile ClassDataSharing classDataSharing = ClassDataSharing.fromEnvironment();

@@ -12,9 +12,8 @@ public final class PlanFileOptions {
     @Option(
             names = "--plan",
             paramLabel = "FILE",
-            description =
-                    "run the plan in FILE (YAML, as --print-plan writes it; docs/pipeline-run.md, \"Run plans\"); "
-                            + "options given beside it replace its fields")
+            description = "run the plan in FILE (YAML, as --print-plan writes it; docs/pipeline.md, \"Run plans\"); "
+                    + "options given beside it replace its fields")
     Path plan;
 
     @Mixin

@@ -1,7 +1,7 @@
 package org.itsrt.commands.options;
 
-import org.itsrt.experiment.tune.TunePlan;
-import org.itsrt.sched.cli.PeriodOption;
+import org.itsrt.experiments.tune.TunePlan;
+import org.itsrt.scheduling.cli.PeriodOption;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 

@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.itsrt.job.config.KafkaSettings.StartingOffsets;
 import org.itsrt.kafka.KafkaClientConfig;
-import org.itsrt.predict.Engine;
+import org.itsrt.model.Engine;
 import org.itsrt.records.Topics;
 
 /**

@@ -3,10 +3,10 @@ package org.itsrt.job.config;
 import java.io.Serializable;
 import java.nio.file.Path;
 import java.util.Map;
-import org.itsrt.predict.Engine;
-import org.itsrt.predict.ModelBundle;
-import org.itsrt.predict.ModelBundleException;
-import org.itsrt.predict.PredictorOptions;
+import org.itsrt.model.Engine;
+import org.itsrt.model.ModelBundle;
+import org.itsrt.model.ModelBundleException;
+import org.itsrt.model.PredictorOptions;
 import org.itsrt.records.ReadingRecord;
 
 /**

@@ -6,11 +6,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;
-import org.itsrt.graph.Detector;
-import org.itsrt.graph.DetectorGraph;
-import org.itsrt.graph.MetaGraphBuilder;
-import org.itsrt.graph.StudyNetwork;
 import org.itsrt.routing.Router;
+import org.itsrt.routing.graph.Detector;
+import org.itsrt.routing.graph.DetectorGraph;
+import org.itsrt.routing.graph.MetaGraphBuilder;
+import org.itsrt.routing.graph.StudyNetwork;
 
 /**
  * The route the job advises and the graph it routes over: the study network, or the stations of a

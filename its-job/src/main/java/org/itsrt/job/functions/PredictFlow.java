@@ -6,9 +6,9 @@ import org.apache.flink.util.Collector;
 import org.itsrt.job.config.ModelSettings;
 import org.itsrt.job.records.PredictedFlow;
 import org.itsrt.job.records.ValidReading;
-import org.itsrt.predict.FlowPredictor;
-import org.itsrt.predict.FlowPredictors;
-import org.itsrt.predict.ReadingWindow;
+import org.itsrt.model.FlowPredictor;
+import org.itsrt.model.FlowPredictors;
+import org.itsrt.model.ReadingWindow;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -4,8 +4,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.itsrt.predict.FlowPredictor;
-import org.itsrt.predict.ReadingWindow;
+import org.itsrt.model.FlowPredictor;
+import org.itsrt.model.ReadingWindow;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

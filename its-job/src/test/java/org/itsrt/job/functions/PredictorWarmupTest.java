@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.itsrt.predict.Engine;
-import org.itsrt.predict.FlowPredictor;
-import org.itsrt.predict.FlowPredictors;
-import org.itsrt.predict.ModelBundle;
-import org.itsrt.predict.PredictorOptions;
-import org.itsrt.predict.ReadingWindow;
+import org.itsrt.model.Engine;
+import org.itsrt.model.FlowPredictor;
+import org.itsrt.model.FlowPredictors;
+import org.itsrt.model.ModelBundle;
+import org.itsrt.model.PredictorOptions;
+import org.itsrt.model.ReadingWindow;
 import org.junit.jupiter.api.Test;
 
 class PredictorWarmupTest {

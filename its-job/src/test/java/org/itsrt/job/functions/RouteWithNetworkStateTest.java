@@ -14,13 +14,13 @@ import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.operators.co.CoBroadcastWithNonKeyedOperator;
 import org.apache.flink.streaming.util.BroadcastOperatorTestHarness;
 import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
-import org.itsrt.graph.StudyNetwork;
 import org.itsrt.job.config.RoutingSettings;
 import org.itsrt.job.records.ConditionUpdate;
 import org.itsrt.job.records.PredictedFlow;
 import org.itsrt.job.records.RoutedAdvice;
 import org.itsrt.routing.Route;
 import org.itsrt.routing.Router;
+import org.itsrt.routing.graph.StudyNetwork;
 import org.junit.jupiter.api.Test;
 
 class RouteWithNetworkStateTest {

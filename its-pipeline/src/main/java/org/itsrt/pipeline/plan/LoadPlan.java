@@ -1,0 +1,275 @@
+package org.itsrt.pipeline.plan;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import com.fasterxml.jackson.databind.annotation.JsonPOJOBuilder;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.itsrt.producers.ProducerRun;
+
+/**
+ * What the producers send and how the probe judges it. Every count is in records, the unit the
+ * producers, the probe and the reports agree on: a warm-up given as a time is turned into records
+ * once, by {@link Builder#build()}, at the plan's own rate over its own detectors.
+ *
+ * @param data               canonical readings to replay; null for the committed sample
+ * @param detectors          VDS ids, one producer each
+ * @param rateHz             records per second of each detector (open loop)
+ * @param records            measured records, all detectors together
+ * @param warmupRecords      flagged warm-up records sent first, all detectors together (0: none)
+ * @param steadyAfter        left out of the steady-state rows, from the first measured arrival
+ * @param sloMs              the SLO for a window's p95
+ * @param producerProperties Kafka producer settings for the detector producers
+ * @param consumerProperties Kafka consumer settings for the probe
+ */
+@JsonDeserialize(builder = LoadPlan.Builder.class)
+@JsonPropertyOrder({
+    "data",
+    "detectors",
+    "rate_hz",
+    "records",
+    "warmup_records",
+    "steady_after",
+    "slo_ms",
+    "producer_properties",
+    "consumer_properties"
+})
+public record LoadPlan(
+        Path data,
+        List<Long> detectors,
+        double rateHz,
+        long records,
+        long warmupRecords,
+        Duration steadyAfter,
+        double sloMs,
+        Map<String, String> producerProperties,
+        Map<String, String> consumerProperties) {
+
+    public static final PlanField DATA = new PlanField("load.data", "--data");
+    public static final PlanField DETECTORS = new PlanField("load.detectors", "--detectors");
+    public static final PlanField RATE = new PlanField("load.rate_hz", "--rate");
+    public static final PlanField RECORDS = new PlanField("load.records", "--records");
+    public static final PlanField WARMUP_RECORDS = new PlanField("load.warmup_records", "--warmup-records");
+    public static final PlanField WARMUP = new PlanField("load.warmup_records", "--warmup");
+    public static final PlanField STEADY_AFTER = new PlanField("load.steady_after", "--steady-after");
+    public static final PlanField SLO = new PlanField("load.slo_ms", "--slo-ms");
+
+    /** The study's load: 10 records/s from each of its six detectors. */
+    public static final double STUDY_RATE_HZ = 10;
+
+    /** The study's run: 20,000 measured records. */
+    public static final long STUDY_RECORDS = 20_000;
+
+    /**
+     * The warm-up of a full run: long enough for the job's JIT compilation, the predictor's and
+     * Kafka's caches and Flink's network buffers to settle before the measured records
+     * (docs/pipeline.md, "Warm-up", gives the settle times behind it).
+     */
+    public static final Duration DEFAULT_WARMUP = Duration.ofSeconds(60);
+
+    /** A quick run: this long of measured records, after a third of it as warm-up. */
+    public static final Duration QUICK_MEASURED = Duration.ofSeconds(30);
+
+    public static final Duration QUICK_WARMUP = Duration.ofSeconds(10);
+
+    /** Without a warm-up phase the steady-state rows cut the start, as runs without one always did. */
+    static final Duration CUT_WITHOUT_WARMUP = Duration.ofSeconds(120);
+
+    static final Duration QUICK_CUT_WITHOUT_WARMUP = Duration.ofSeconds(10);
+
+    public LoadPlan {
+        detectors = List.copyOf(detectors);
+        producerProperties = unmodifiable(producerProperties);
+        consumerProperties = unmodifiable(consumerProperties);
+        DETECTORS.require(!detectors.isEmpty(), "must name at least one detector");
+        // The producers' own rules, one implementation: a load they would refuse is no plan.
+        try {
+            ProducerRun.Plan.checkLoad(rateHz, records, warmupRecords);
+        } catch (ProducerRun.InvalidPlan e) {
+            PlanField field =
+                    switch (e.field()) {
+                        case "ratePerDetector" -> RATE;
+                        case "records" -> RECORDS;
+                        default -> WARMUP_RECORDS;
+                    };
+            throw field.refused(e.problem());
+        }
+        STEADY_AFTER.require(steadyAfter != null && !steadyAfter.isNegative(), "must not be negative");
+        SLO.require(sloMs > 0 && !Double.isInfinite(sloMs), "must be > 0 ms, got " + sloMs);
+    }
+
+    /** How long the warm-up lasts at this load's rate. */
+    public Duration warmupDuration() {
+        return Duration.ofNanos(Math.round(warmupRecords / (rateHz * detectors.size()) * 1e9));
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding this plan's values, to change some of them. */
+    public Builder toBuilder() {
+        return new Builder()
+                .data(data)
+                .detectors(detectors)
+                .rateHz(rateHz)
+                .records(records)
+                .warmupRecords(warmupRecords)
+                .steadyAfter(steadyAfter)
+                .sloMs(sloMs)
+                .producerProperties(producerProperties)
+                .consumerProperties(consumerProperties);
+    }
+
+    private static Map<String, String> unmodifiable(Map<String, String> properties) {
+        // In the order given: settings print as they were written.
+        return java.util.Collections.unmodifiableMap(new LinkedHashMap<>(properties == null ? Map.of() : properties));
+    }
+
+    /**
+     * The defaults are a full run of the study's load: six detectors at 10 records/s, 20,000
+     * measured records after a 60 s warm-up, the steady state from the first measured record.
+     */
+    @JsonPOJOBuilder(withPrefix = "")
+    public static final class Builder {
+        private Path data;
+        private List<Long> detectors = ProducerRun.STUDY_DETECTORS;
+        private double rateHz = STUDY_RATE_HZ;
+        private Long records;
+        private Long warmupRecords;
+        private Duration warmup;
+        private Duration steadyAfter;
+        private double sloMs = 20;
+        private Map<String, String> producerProperties = Map.of();
+        private Map<String, String> consumerProperties = Map.of();
+        private boolean quick;
+
+        public Builder data(Path file) {
+            this.data = file;
+            return this;
+        }
+
+        public Builder detectors(List<Long> ids) {
+            this.detectors = ids;
+            return this;
+        }
+
+        public Builder rateHz(double perDetector) {
+            this.rateHz = perDetector;
+            return this;
+        }
+
+        public Builder records(long measured) {
+            this.records = measured;
+            return this;
+        }
+
+        /** The warm-up in records, all detectors together; replaces a warm-up given as a time. */
+        public Builder warmupRecords(long total) {
+            this.warmupRecords = total;
+            this.warmup = null;
+            return this;
+        }
+
+        /**
+         * The warm-up as a time, turned into records by {@link #build()} at the final rate, whole
+         * records per detector so that every detector warms up as long; replaces a count.
+         */
+        @JsonIgnore
+        public Builder warmup(Duration time) {
+            WARMUP.require(!time.isNegative(), "must not be negative, got " + time);
+            this.warmup = time;
+            this.warmupRecords = null;
+            return this;
+        }
+
+        /**
+         * A warm-up as a command line gives it: as a time or as records, never both; neither leaves
+         * the builder's warm-up as it is.
+         */
+        public Builder warmup(Duration time, Long records) {
+            WARMUP.require(time == null || records == null, "and --warmup-records are mutually exclusive: give one");
+            if (time != null) {
+                warmup(time);
+            } else if (records != null) {
+                warmupRecords(records);
+            }
+            return this;
+        }
+
+        public Builder steadyAfter(Duration cut) {
+            this.steadyAfter = cut;
+            return this;
+        }
+
+        public Builder sloMs(double ms) {
+            this.sloMs = ms;
+            return this;
+        }
+
+        public Builder producerProperties(Map<String, String> properties) {
+            this.producerProperties = properties;
+            return this;
+        }
+
+        public Builder consumerProperties(Map<String, String> properties) {
+            this.consumerProperties = properties;
+            return this;
+        }
+
+        /** One producer setting more, over one of the same key. */
+        public Builder producerProperty(String key, String value) {
+            Map<String, String> more = new LinkedHashMap<>(producerProperties);
+            more.put(key, value);
+            this.producerProperties = more;
+            return this;
+        }
+
+        /** One consumer setting more, over one of the same key. */
+        public Builder consumerProperty(String key, String value) {
+            Map<String, String> more = new LinkedHashMap<>(consumerProperties);
+            more.put(key, value);
+            this.consumerProperties = more;
+            return this;
+        }
+
+        /**
+         * A quick run: {@link #QUICK_MEASURED} of measured records at the rate, after a warm-up of
+         * {@link #QUICK_WARMUP} unless one is given; counts given before are replaced.
+         */
+        @JsonIgnore
+        public Builder quick() {
+            this.quick = true;
+            this.records = null;
+            return this;
+        }
+
+        public LoadPlan build() {
+            int detectorCount = detectors == null ? 0 : detectors.size();
+            long measured = records != null
+                    ? records
+                    : quick ? Math.round(rateHz * detectorCount * QUICK_MEASURED.toNanos() / 1e9) : STUDY_RECORDS;
+            long warmupTotal = warmupRecords != null
+                    ? warmupRecords
+                    : ProducerRun.warmupRecordsOf(
+                            warmup != null ? warmup : quick ? QUICK_WARMUP : DEFAULT_WARMUP, rateHz, detectorCount);
+            Duration cut = steadyAfter != null
+                    ? steadyAfter
+                    : warmupTotal > 0 ? Duration.ZERO : quick ? QUICK_CUT_WITHOUT_WARMUP : CUT_WITHOUT_WARMUP;
+            return new LoadPlan(
+                    data,
+                    detectors == null ? List.of() : detectors,
+                    rateHz,
+                    measured,
+                    warmupTotal,
+                    cut,
+                    sloMs,
+                    producerProperties,
+                    consumerProperties);
+        }
+    }
+}
