@@ -19,7 +19,7 @@ import org.itsrt.cli.options.SeedOption;
 import org.itsrt.cli.options.WarmupOptions;
 import org.itsrt.commands.options.ExistingStackOptions;
 import org.itsrt.commands.options.FlinkModeOption;
-import org.itsrt.commands.options.PrintPlanOption;
+import org.itsrt.commands.options.PlanFileOptions;
 import org.itsrt.fuzz.CampaignPlan;
 import org.itsrt.fuzz.CampaignResult;
 import org.itsrt.fuzz.FuzzCampaign;
@@ -85,7 +85,7 @@ public final class FuzzCommand implements Callable<Integer> {
     WarmupOptions warmup;
 
     @Mixin
-    PrintPlanOption printPlan;
+    PlanFileOptions planFile;
 
     @Mixin
     ExistingStackOptions existing;
@@ -126,23 +126,28 @@ public final class FuzzCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--records must be at least " + FuzzKind.values().length
                         + " (one record of each kind), got " + records);
             }
-            clientConfig = existing.kafkaConfig();
+            existing.kafkaConfig(); // a client properties file given is read first: a missing one is named
             modelDir = model.path();
             if (!Files.isDirectory(modelDir)) {
                 throw new IllegalArgumentException("--model: no such folder: " + modelDir);
             }
-            // The stack a run plan makes of the same options, at parallelism 1: one reading at a time.
-            StackPlan.Builder plan = StackPlan.builder();
+            // A run plan's stack (a plan file's, with the options over it), at parallelism 1: one reading
+            // at a time.
+            StackPlan.Builder plan = planFile.base().stack();
             StackPlan.Broker.Builder broker = plan.brokerBuilder();
             StackPlan.Flink.Builder flink = plan.flinkBuilder();
             existing.applyTo(plan, broker, flink);
             flinkMode.applyTo(flink);
+            if (jobJar.given() != null) {
+                plan.jobJar(jobJar.given());
+            }
             StackPlan stackPlan = plan.broker(broker.build())
                     .flink(flink.build())
-                    .jobJar(jobJar.given())
+                    .parallelism(1)
                     .build();
+            clientConfig = KafkaClientConfig.loadOrNone(stackPlan.broker().kafkaConfig());
             int warmups = warmupReadings(ProducerRun.STUDY_DETECTORS.size());
-            if (printPlan.given()) {
+            if (planFile.printOnly()) {
                 java.io.PrintWriter console = spec.commandLine().getOut();
                 console.printf(
                         "fuzz: %d malformed or edge-case records and as many valid readings, seed %d, %d warm-up "

@@ -123,4 +123,23 @@ class FuzzCommandTest {
                 .contains("mode: child");
         assertThat(dir.resolve("out")).doesNotExist();
     }
+
+    @Test
+    void aPlanFileGivesTheCampaignItsStackAndOptionsGoOverIt(@TempDir Path dir) throws Exception {
+        Path plan = Files.writeString(dir.resolve("plan.yaml"), "stack: {flink: {mode: in-process}, parallelism: 2}\n");
+        StringWriter out = new StringWriter();
+        int exit = new CommandLine(new FuzzCommand())
+                .setOut(new PrintWriter(out, true))
+                .setErr(new PrintWriter(new StringWriter(), true))
+                .execute("--plan", plan.toString(), "--print-plan", "--records", "60");
+        assertThat(exit).isZero();
+        // The plan's cluster, at the campaign's parallelism of 1.
+        assertThat(out.toString()).contains("mode: in-process").contains("parallelism: 1");
+        StringWriter over = new StringWriter();
+        new CommandLine(new FuzzCommand())
+                .setOut(new PrintWriter(over, true))
+                .setErr(new PrintWriter(new StringWriter(), true))
+                .execute("--plan", plan.toString(), "--flink", "child", "--print-plan", "--records", "60");
+        assertThat(over.toString()).contains("mode: child");
+    }
 }

@@ -29,7 +29,7 @@ import org.itsrt.kafka.KafkaConfigOption;
 import org.itsrt.kafka.KafkaRefusal;
 import org.itsrt.kafka.TopicOption;
 import org.itsrt.probe.arrival.ConsumeLoop;
-import org.itsrt.probe.arrival.KafkaSettings;
+import org.itsrt.probe.arrival.ProbeConsumerSettings;
 import org.itsrt.probe.compare.CompareCommand;
 import org.itsrt.probe.report.Charts;
 import org.itsrt.probe.report.RunReport;
@@ -163,7 +163,7 @@ public final class ProbeCommand implements Callable<Integer> {
             result = run.runOnKafka(consume.connectTimeout, folder);
             err.print(result.outcome());
             err.flush();
-        } catch (KafkaSettings.KafkaUnavailableException e) {
+        } catch (ProbeConsumerSettings.KafkaUnavailableException e) {
             err.println("its-probe: " + e.getMessage());
             return 1;
         } catch (RuntimeException e) {

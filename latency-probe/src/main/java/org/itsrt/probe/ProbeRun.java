@@ -22,15 +22,15 @@ import org.itsrt.clock.LatencyClock;
 import org.itsrt.kafka.KafkaClientConfig;
 import org.itsrt.probe.arrival.ArrivalSink;
 import org.itsrt.probe.arrival.ConsumeLoop;
-import org.itsrt.probe.arrival.KafkaSettings;
+import org.itsrt.probe.arrival.ProbeConsumerSettings;
 import org.itsrt.probe.fault.FaultAnalysis;
 import org.itsrt.probe.fault.FaultFile;
 import org.itsrt.probe.fault.FaultMark;
 import org.itsrt.probe.fault.FaultMarks;
+import org.itsrt.probe.report.ArrivalProgress;
 import org.itsrt.probe.report.Decimals;
 import org.itsrt.probe.report.HistogramLog;
 import org.itsrt.probe.report.LatencyCsv;
-import org.itsrt.probe.report.Progress;
 import org.itsrt.probe.report.RunInfo;
 import org.itsrt.probe.report.RunReport;
 import org.itsrt.probe.report.TimelinePoints;
@@ -330,23 +330,24 @@ public final class ProbeRun {
 
     /**
      * The usual run: finds the topic's partitions, opens a Kafka consumer with the probe's settings
-     * ({@link KafkaSettings#consumer}) and consumes them as {@link #run} does.
+     * ({@link ProbeConsumerSettings#consumer}) and consumes them as {@link #run} does.
      *
-     * @throws KafkaSettings.KafkaUnavailableException when the broker does not describe the topic
+     * @throws ProbeConsumerSettings.KafkaUnavailableException when the broker does not describe the topic
      *                                                 within {@code connectTimeout}
      */
     public Result runOnKafka(Duration connectTimeout, Path folder)
-            throws IOException, KafkaSettings.KafkaUnavailableException {
-        List<TopicPartition> partitions = KafkaSettings.partitionsOf(
+            throws IOException, ProbeConsumerSettings.KafkaUnavailableException {
+        List<TopicPartition> partitions = ProbeConsumerSettings.partitionsOf(
                 options.bootstrapServers(),
                 options.topic(),
                 connectTimeout,
                 options.kafkaConfig(),
                 options.consumerOverrides());
         if (partitions.isEmpty()) {
-            throw new KafkaSettings.KafkaUnavailableException("topic " + options.topic() + " has no partitions");
+            throw new ProbeConsumerSettings.KafkaUnavailableException(
+                    "topic " + options.topic() + " has no partitions");
         }
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(KafkaSettings.consumer(
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(ProbeConsumerSettings.consumer(
                 options.bootstrapServers(),
                 options.groupId(),
                 options.fromBeginning(),
@@ -383,7 +384,7 @@ public final class ProbeRun {
         RunStats stats = new RunStats(options.settings());
         TimelinePoints timeline = new TimelinePoints(options.settings().sloNs());
         long target = options.limits().records() > 0 ? options.limits().records() : options.expected();
-        Progress progress = new Progress(stats, log, options.progressEveryNs(), target);
+        ArrivalProgress progress = new ArrivalProgress(stats, log, options.progressEveryNs(), target);
         LatencyCsv csv = new LatencyCsv(folder.resolve(LatencyCsv.FILE));
         HistogramLog hlog = new HistogramLog(
                 folder.resolve(HistogramLog.FILE),

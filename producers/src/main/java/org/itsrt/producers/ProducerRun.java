@@ -389,7 +389,7 @@ public final class ProducerRun {
         }
         long[] quota = ReplayRun.share(total, windows.size());
         long[] warmupQuota = ReplayRun.share(warmup, windows.size());
-        Progress progress = new Progress(warmup + total, warmup, System.nanoTime(), log);
+        SendProgress progress = new SendProgress(warmup + total, warmup, System.nanoTime(), log);
         Duration every = plan.progressEvery().isZero() ? Duration.ofDays(1) : plan.progressEvery();
         run.run(ratePerDetector, warmupQuota, quota, every, progress::print);
         current = null;

@@ -12,8 +12,9 @@ public final class PlanFileOptions {
     @Option(
             names = "--plan",
             paramLabel = "FILE",
-            description = "run the plan in FILE (YAML, as --print-plan writes it; docs/pipeline.md, \"Run plans\"); "
-                    + "options given beside it replace its fields")
+            description =
+                    "a run plan (YAML, as --print-plan writes it; docs/pipeline.md, \"Run plans\"): demo runs it, "
+                            + "fuzz runs its campaign on the plan's stack; options given beside it replace its fields")
     Path plan;
 
     @Mixin

@@ -18,20 +18,18 @@ public final class PipelineEvaluator implements PointEvaluator {
 
     public static final String POINTS_DIR = "points";
 
-    private final ExperimentSpec experiment;
+    private final ExperimentRunner runner;
     private final RunPlan base;
     private final Path out;
-    private final PrintStream log;
 
     /**
      * @param experiment the experiment the search runs under (its name, interference and SLO)
      * @param base       the plan of every point: the backend, CPUs, cpuset or threads, load, job
      */
     public PipelineEvaluator(ExperimentSpec experiment, RunPlan base, Path out, PrintStream log) {
-        this.experiment = experiment;
+        this.runner = new ExperimentRunner(experiment, log);
         this.base = base;
         this.out = out;
-        this.log = log;
     }
 
     @Override
@@ -40,7 +38,7 @@ public final class PipelineEvaluator implements PointEvaluator {
         Path dir = out.resolve(POINTS_DIR)
                 .resolve(String.format(Locale.ROOT, "%02d-%d_%d", point, budgetUs, periodUs))
                 .resolve("rep-" + repetition);
-        return new ExperimentRunner(experiment, log).runOnce(row, repetition, dir);
+        return runner.runOnce(row, repetition, dir);
     }
 
     /** The point as a row: the base plan with this budget, labelled as an experiment's row would be by default. */

@@ -62,12 +62,10 @@ public final class Budgets {
                             + "/opt/its-rt/xen-configs/apply-row.sh\"; on the Docker Compose stack, docker/apply-row.sh)");
             return pid -> XenRowCommand.apply(backend, budget.rowCommand(), budget.xenRow());
         }
-        CpuBudgetBackend linux = LinuxBackends.byName(
-                backend,
-                new Reservation(budget.budgetUs(), budget.periodUs()),
-                budget.vcpus(),
-                budget.cpus(),
-                budget.threads());
+        Reservation reservation = new Reservation(budget.budgetUs(), budget.periodUs());
+        CpuBudgetBackend linux = budget.backend() == BudgetPlan.Backend.LINUX_CGROUP
+                ? LinuxBackends.cgroup(reservation, budget.vcpus(), budget.cpus())
+                : LinuxBackends.deadline(reservation, budget.threads());
         return pid -> linux.apply(pid.orElseThrow(() -> new IllegalStateException("the job's tasks run in no "
                 + "process known to this host (the cluster runs in this JVM, or at --flink-rest without "
                 + "--cluster-pid): nothing to apply a " + backend + " budget to")));

@@ -15,7 +15,7 @@ import org.itsrt.probe.stats.SequenceTracker;
  * running p50/p99, loss so far, and the time left when a target count is known. Printed from the
  * consume loop between polls, so it reads the statistics without locking.
  */
-public final class Progress implements ArrivalSink {
+public final class ArrivalProgress implements ArrivalSink {
 
     private final RunStats stats;
     private final PrintStream out;
@@ -33,7 +33,7 @@ public final class Progress implements ArrivalSink {
      * @param everyNs time between lines; 0 prints nothing
      * @param target  records the run expects ({@code --records} or {@code --expect}), 0 when unknown
      */
-    public Progress(RunStats stats, PrintStream out, long everyNs, long target) {
+    public ArrivalProgress(RunStats stats, PrintStream out, long everyNs, long target) {
         this.stats = stats;
         this.out = out;
         this.everyNs = everyNs;
@@ -119,7 +119,7 @@ public final class Progress implements ArrivalSink {
             long left = Math.max(0, target - records);
             line.append(String.format(Locale.ROOT, ", %.1f%% of %,d", 100.0 * records / target, target));
             if (left > 0 && averageRate > 0) {
-                line.append(", ETA ").append(duration(left / averageRate));
+                line.append(", ETA ").append(org.itsrt.cli.Progress.time(left / averageRate));
             }
         }
         return line.toString();
@@ -140,16 +140,5 @@ public final class Progress implements ArrivalSink {
                 Decimals.ms(latency.percentileNs(99), 3),
                 kind.label(),
                 malformed > 0 ? ", malformed " + malformed : "");
-    }
-
-    private static String duration(double seconds) {
-        long s = Math.round(seconds);
-        if (s < 60) {
-            return s + " s";
-        }
-        if (s < 3600) {
-            return String.format(Locale.ROOT, "%d min %02d s", s / 60, s % 60);
-        }
-        return String.format(Locale.ROOT, "%d h %02d min", s / 3600, s / 60 % 60);
     }
 }

@@ -21,7 +21,7 @@ import org.itsrt.kafka.KafkaClientConfig;
 import org.itsrt.kafka.KafkaRefusal;
 
 /** The probe's Kafka client settings, and the check that the broker and topic are there. */
-public final class KafkaSettings {
+public final class ProbeConsumerSettings {
 
     /**
      * Longest time a fetch waits on the broker when there is nothing to return. With
@@ -31,7 +31,7 @@ public final class KafkaSettings {
      */
     public static final int FETCH_MAX_WAIT_MS = 10;
 
-    private KafkaSettings() {}
+    private ProbeConsumerSettings() {}
 
     /**
      * Consumer properties tuned for latency. {@code overrides} ({@code --consumer-prop}) are
