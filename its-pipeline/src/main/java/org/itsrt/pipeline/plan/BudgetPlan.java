@@ -73,11 +73,7 @@ public record BudgetPlan(
 
         @JsonCreator
         public static Backend of(String name) {
-            return Arrays.stream(values())
-                    .filter(b -> b.yamlName.equals(name))
-                    .findFirst()
-                    .orElseThrow(() -> BACKEND.refused(": one of "
-                            + Arrays.stream(values()).map(Backend::yamlName).toList() + " is required, got " + name));
+            return BACKEND.oneOf(values(), Backend::yamlName, name);
         }
 
         /** Set where the job runs by a command (in Xen's dom0, or on the Docker Compose stack). */
