@@ -73,7 +73,11 @@ public record BudgetPlan(
 
         @JsonCreator
         public static Backend of(String name) {
-            return BACKEND.oneOf(values(), Backend::yamlName, name);
+            return Arrays.stream(values())
+                    .filter(b -> b.yamlName.equals(name))
+                    .findFirst()
+                    .orElseThrow(() -> BACKEND.refused(": one of "
+                            + Arrays.stream(values()).map(Backend::yamlName).toList() + " is required, got " + name));
         }
 
         /** Set where the job runs by a command (in Xen's dom0, or on the Docker Compose stack). */

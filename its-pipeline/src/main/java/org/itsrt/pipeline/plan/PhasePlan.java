@@ -45,7 +45,11 @@ public record PhasePlan(Run run, RateSweep.Plan sweep, boolean profile) {
 
         @JsonCreator
         public static Run of(String name) {
-            return RUN.oneOf(values(), Run::yamlName, name);
+            return Arrays.stream(values())
+                    .filter(r -> r.yamlName.equals(name))
+                    .findFirst()
+                    .orElseThrow(() -> RUN.refused("must be one of "
+                            + Arrays.stream(values()).map(Run::yamlName).toList() + ", got " + name));
         }
     }
 

@@ -1,9 +1,5 @@
 package org.itsrt.pipeline.plan;
 
-import java.util.Arrays;
-import java.util.function.Function;
-import java.util.stream.Collectors;
-
 /**
  * A field of a {@link RunPlan}: its key in a plan file and the command-line option that sets it.
  * A refusal names both, so that it reads right whichever of the two the user wrote.
@@ -24,18 +20,6 @@ public record PlanField(String key, String option) {
         if (!ok) {
             throw refused(problem);
         }
-    }
-
-    /**
-     * The constant of {@code values} that a plan file or an option spells {@code given}, or a
-     * refusal that lists every spelling: the one lookup of the plan's enumerated fields.
-     */
-    public <E extends Enum<E>> E oneOf(E[] values, Function<E, String> spelling, String given) {
-        return Arrays.stream(values)
-                .filter(value -> spelling.apply(value).equals(given))
-                .findFirst()
-                .orElseThrow(() -> refused("must be "
-                        + Arrays.stream(values).map(spelling).collect(Collectors.joining(", ")) + ", got " + given));
     }
 
     /** The option, then the key; the key alone for a field no option sets. */

@@ -8,9 +8,11 @@ import com.fasterxml.jackson.databind.annotation.JsonPOJOBuilder;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import org.itsrt.cli.ProjectPaths;
 import org.itsrt.kafka.KafkaClientConfig;
@@ -117,33 +119,29 @@ public record StackPlan(
         } catch (IllegalArgumentException e) {
             throw Broker.KAFKA_CONFIG.refused(": " + e.getMessage());
         }
-        StackSpec spec = cluster != null
-                ? StackSpec.onCluster(cluster, jar, parallelism, pins)
-                : new StackSpec(
-                        startedOrReachedBroker(profile), startedOrReachedFlink(jar, profile), parallelism, pins);
-        spec = spec.withKafkaConfig(clientConfig);
-        return cpuLatencyUs == null ? spec : spec.withCpuLatencyUs(cpuLatencyUs);
-    }
-
-    private StackSpec.Broker startedOrReachedBroker(boolean profile) {
-        return broker.bootstrapServers() != null
+        OptionalInt latency = cpuLatencyUs == null ? OptionalInt.empty() : OptionalInt.of(cpuLatencyUs);
+        if (cluster != null) {
+            StackSpec on = StackSpec.onCluster(cluster, jar, parallelism, pins).withKafkaConfig(clientConfig);
+            return new StackSpec(on.broker(), on.cluster(), on.slots(), on.pins(), latency);
+        }
+        StackSpec.Broker brokerSpec = broker.bootstrapServers() != null
                 ? new StackSpec.Broker.Existing(broker.bootstrapServers())
                 : new StackSpec.Broker.Local(broker.heap(), withJfr(broker.jvmArgs(), profile), broker.secure());
-    }
-
-    private StackSpec.Cluster startedOrReachedFlink(Path jar, boolean profile) {
+        List<String> clusterArgs = withJfr(flink.jvmArgs(), profile);
+        StackSpec.Cluster clusterSpec;
         if (flink.rest() != null) {
-            return new StackSpec.Cluster.Existing(
+            clusterSpec = new StackSpec.Cluster.Existing(
                     flink.rest(),
                     jar,
                     flink.taskmanagerPid() == null ? OptionalLong.empty() : OptionalLong.of(flink.taskmanagerPid()));
+        } else {
+            clusterSpec = switch (flink.mode()) {
+                case STANDALONE -> new StackSpec.Cluster.Standalone(jar, clusterArgs, flink.taskmanagers(), flink.ha());
+                case CHILD -> new StackSpec.Cluster.Child(jar, clusterArgs);
+                case IN_PROCESS -> new StackSpec.Cluster.InProcess();
+            };
         }
-        List<String> clusterArgs = withJfr(flink.jvmArgs(), profile);
-        return switch (flink.mode()) {
-            case STANDALONE -> new StackSpec.Cluster.Standalone(jar, clusterArgs, flink.taskmanagers(), flink.ha());
-            case CHILD -> new StackSpec.Cluster.Child(jar, clusterArgs);
-            case IN_PROCESS -> new StackSpec.Cluster.InProcess();
-        };
+        return new StackSpec(brokerSpec, clusterSpec, parallelism, pins, latency).withKafkaConfig(clientConfig);
     }
 
     /** {@code args} and the flight recording that a profiled run dumps at the end of the load. */
@@ -353,7 +351,16 @@ public record StackPlan(
 
             @JsonCreator
             public static Mode of(String name) {
-                return MODE.oneOf(values(), Mode::yamlName, name);
+                return Arrays.stream(values())
+                        .filter(m -> m.yamlName.equals(name))
+                        .findFirst()
+                        .orElseThrow(() -> MODE.refused("must be "
+                                + String.join(
+                                        ", ",
+                                        Arrays.stream(values())
+                                                .map(Mode::yamlName)
+                                                .toList()) + ", got "
+                                + name));
             }
         }
 

@@ -155,16 +155,6 @@ class RunPlanYamlTest {
     }
 
     @Test
-    void anUnknownSpellingOfAnEnumeratedFieldListsEverySpelling() {
-        assertThatThrownBy(() -> RunPlanYaml.parse("budget:\n  backend: xen-arinc\n", "plan.yaml"))
-                .hasMessage("plan.yaml: line 2, column 3: budget.backend must be none, linux-cgroup, "
-                        + "linux-deadline, xen-rtds, xen-credit, xen-credit2, got xen-arinc");
-        assertThatThrownBy(() -> RunPlanYaml.parse("phases:\n  run: twice\n", "plan.yaml"))
-                .hasMessage("plan.yaml: line 2, column 3: --with-floor/--sweep (phases.run) must be one, "
-                        + "floor-then-job, sweep, got twice");
-    }
-
-    @Test
     void notYamlIsRefusedWithItsPlace() {
         assertThatThrownBy(() -> RunPlanYaml.parse("load: [\n", "plan.yaml"))
                 .isInstanceOf(RunPlanYaml.BadPlanFile.class)
