@@ -121,9 +121,13 @@ class ProfileReportTest {
     @Test
     void theReportGivesCoresAndCpuPerRecordPerJvmAndItsHotMethods() throws Exception {
         // This JVM as the only profiled process: its CPU time is real, and the recording above.
+        // The window opens before the sampler starts, and a sample is taken in it on this thread:
+        // the timer's first sample runs on its own thread and may land before or after any
+        // instant read here, and the window needs two samples of its own.
+        Instant from = Instant.now();
         CpuSampler sampler =
                 CpuSampler.start(Map.of("test", ProcessHandle.current().pid()), Duration.ofHours(1));
-        Instant from = Instant.now();
+        sampler.sample();
         long until = System.nanoTime() + Duration.ofMillis(300).toNanos();
         while (System.nanoTime() < until) {
             sink += burnCpu(50_000);
