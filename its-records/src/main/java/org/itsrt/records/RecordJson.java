@@ -121,7 +121,7 @@ public final class RecordJson {
 
     /** The fields of one object, written by {@link #writeObject}. */
     @FunctionalInterface
-    private interface ObjectFields {
+    interface ObjectFields {
         void write(JsonGenerator g) throws IOException;
     }
 
@@ -130,7 +130,7 @@ public final class RecordJson {
      * {@code ObjectMapper.writeValueAsBytes} does, instead of a new stream per record that grows
      * (an advice is about 290 bytes) and is copied once more at the end.
      */
-    private static byte[] writeObject(ObjectFields fields) {
+    static byte[] writeObject(ObjectFields fields) {
         BufferRecycler recycler = FACTORY._getBufferRecycler();
         try (ByteArrayBuilder out = new ByteArrayBuilder(recycler)) {
             try (JsonGenerator g = FACTORY.createGenerator(out)) {
@@ -426,7 +426,7 @@ public final class RecordJson {
      * present it must be a JSON boolean, so that {@code "warmup":"false"} or {@code 1} cannot be
      * read as one thing by one reader and another by the next.
      */
-    private static boolean warmup(JsonNode root) throws RecordFormatException {
+    static boolean warmup(JsonNode root) throws RecordFormatException {
         JsonNode node = root.get(RecordFields.WARMUP);
         if (node == null) {
             return false;
@@ -438,14 +438,14 @@ public final class RecordJson {
     }
 
     /** Written only when true, so that a measured record is byte for byte what it was before the flag. */
-    private static void writeWarmup(JsonGenerator g, boolean warmup) throws IOException {
+    static void writeWarmup(JsonGenerator g, boolean warmup) throws IOException {
         if (warmup) {
             g.writeBooleanField(RecordFields.WARMUP, true);
         }
     }
 
     /** "field NAME: ", the category of a problem with one field. */
-    private static String field(String name) {
+    static String field(String name) {
         return "field " + name + ": ";
     }
 
@@ -461,7 +461,7 @@ public final class RecordJson {
         requireUtf8(bytes);
     }
 
-    private static JsonNode tree(byte[] bytes) throws RecordFormatException {
+    static JsonNode tree(byte[] bytes) throws RecordFormatException {
         requireSizeAndUtf8(bytes);
         try {
             JsonNode root = MAPPER.readTree(bytes);
@@ -536,7 +536,7 @@ public final class RecordJson {
         return true;
     }
 
-    private static void version(JsonNode root) throws RecordFormatException {
+    static void version(JsonNode root) throws RecordFormatException {
         JsonNode v = root.get(RecordFields.VERSION);
         if (v == null) {
             throw new RecordFormatException(field(RecordFields.VERSION) + "missing (the record version)");
@@ -547,7 +547,7 @@ public final class RecordJson {
         }
     }
 
-    private static String text(JsonNode root, String field) throws RecordFormatException {
+    static String text(JsonNode root, String field) throws RecordFormatException {
         JsonNode node = root.get(field);
         if (node == null) {
             throw new RecordFormatException(field(field) + "missing");
@@ -558,7 +558,7 @@ public final class RecordJson {
         return node.asText();
     }
 
-    private static long anyLong(JsonNode root, String field) throws RecordFormatException {
+    static long anyLong(JsonNode root, String field) throws RecordFormatException {
         JsonNode node = root.get(field);
         if (node == null) {
             throw new RecordFormatException(field(field) + "missing");
@@ -572,7 +572,7 @@ public final class RecordJson {
         return node.asLong();
     }
 
-    private static long nonNegativeLong(JsonNode root, String field) throws RecordFormatException {
+    static long nonNegativeLong(JsonNode root, String field) throws RecordFormatException {
         long value = anyLong(root, field);
         if (value < 0) {
             throw new RecordFormatException(field(field) + "negative: " + value);
@@ -580,7 +580,7 @@ public final class RecordJson {
         return value;
     }
 
-    private static long positiveLong(JsonNode root, String field) throws RecordFormatException {
+    static long positiveLong(JsonNode root, String field) throws RecordFormatException {
         long value = anyLong(root, field);
         if (value <= 0) {
             throw new RecordFormatException(field(field) + "must be positive: " + value);
@@ -623,7 +623,7 @@ public final class RecordJson {
     }
 
     /** A value for a message: at most 100 characters of its JSON, so a reason stays short. */
-    private static String abbreviate(JsonNode node) {
+    static String abbreviate(JsonNode node) {
         String text = node.toString();
         return text.length() <= 100 ? text : text.substring(0, 100) + "... (" + text.length() + " characters)";
     }

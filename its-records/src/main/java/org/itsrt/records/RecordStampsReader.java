@@ -257,7 +257,7 @@ public final class RecordStampsReader {
         }
     }
 
-    private static MalformedRecordException missing(String field) {
+    static MalformedRecordException missing(String field) {
         return new MalformedRecordException("missing " + field, "no \"" + field + "\" field");
     }
 
@@ -306,7 +306,7 @@ public final class RecordStampsReader {
                 "invalid " + field, "\"" + field + "\" is " + description + ", expected true or false");
     }
 
-    private static long longValue(JsonParser json, String field) throws IOException, MalformedRecordException {
+    static long longValue(JsonParser json, String field) throws IOException, MalformedRecordException {
         try {
             return json.getLongValue();
         } catch (InputCoercionException e) {
@@ -321,7 +321,7 @@ public final class RecordStampsReader {
                 "invalid " + field, "\"" + field + "\" is " + describe(json, token) + ", expected an integer");
     }
 
-    private static String describe(JsonParser json, JsonToken token) throws IOException {
+    static String describe(JsonParser json, JsonToken token) throws IOException {
         return switch (token) {
             case START_OBJECT -> "an object";
             case START_ARRAY -> "an array";

@@ -16,6 +16,11 @@ public final class Topics {
     /** Input records the job could not read, with {@link DeadLetterHeaders}. */
     public static final String DEAD_LETTERS = "its.dead-letters";
 
+    /** Travellers' route requests, which the job answers ({@link RouteRequestRecord}). */
+    public static final String ROUTE_REQUESTS = "its.route-requests";
+    /** The job's answer to each route request ({@link RouteRecord}). */
+    public static final String ROUTES = "its.routes";
+
     /** The three topics in dataflow order, as a broker for the pipeline creates them. */
     public static final List<String> PIPELINE = List.of(READINGS, ADVICE, DEAD_LETTERS);
 
