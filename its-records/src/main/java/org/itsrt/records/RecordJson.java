@@ -30,7 +30,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * JSON of the D2 records (docs/records.md): the codec of both kinds, whole. Writing streams fields in
+ * JSON of the D2 records (docs/records.md): the codec of readings, advice and predictions, whole. Writing streams fields in
  * a fixed order; reading checks everything a consumer relies on and names the first problem, so a
  * bad record can be dead-lettered with a reason instead of failing the reader. Field names come from
  * {@link RecordFields}; a reader that needs only the identity and the stamps, at the rate the probe
@@ -116,6 +116,22 @@ public final class RecordJson {
             g.writeNumberField(RecordFields.INFER_NS, a.inferNs());
             g.writeNumberField(RecordFields.ROUTE_NS, a.routeNs());
             writeWarmup(g, a.warmup());
+        });
+    }
+
+    public static byte[] write(PredictionRecord p) {
+        return writeObject(g -> {
+            g.writeNumberField(RecordFields.VERSION, ReadingRecord.VERSION);
+            g.writeNumberField(RecordFields.DETECTOR, p.detector());
+            g.writeStringField(RecordFields.TS, p.ts().toString());
+            g.writeNumberField(RecordFields.SEQ, p.seq());
+            g.writeNumberField(RecordFields.SENT_NS, p.sentNs());
+            g.writeNumberField(RecordFields.INTENDED_NS, p.intendedNs());
+            g.writeNumberField(RecordFields.PREDICTED_FLOW, p.predictedFlow());
+            g.writeStringField(RecordFields.MODEL, p.model());
+            g.writeNumberField(RecordFields.PARSE_NS, p.parseNs());
+            g.writeNumberField(RecordFields.INFER_NS, p.inferNs());
+            writeWarmup(g, p.warmup());
         });
     }
 
@@ -419,6 +435,47 @@ public final class RecordJson {
                 anyLong(root, RecordFields.INFER_NS),
                 anyLong(root, RecordFields.ROUTE_NS),
                 warmup(root));
+    }
+
+    /** Reads and validates a prediction record (docs/records.md, {@code its.predictions}). */
+    public static PredictionRecord readPrediction(byte[] bytes) throws RecordFormatException {
+        JsonNode root = tree(bytes);
+        version(root);
+        long detector = positiveLong(root, RecordFields.DETECTOR);
+        Instant ts;
+        try {
+            ts = Instant.parse(text(root, RecordFields.TS));
+        } catch (DateTimeParseException e) {
+            throw new RecordFormatException(
+                    field(RecordFields.TS) + "not an ISO-8601 UTC instant: " + root.get(RecordFields.TS));
+        }
+        long seq = nonNegativeLong(root, RecordFields.SEQ);
+        long sent = anyLong(root, RecordFields.SENT_NS);
+        long intended = anyLong(root, RecordFields.INTENDED_NS);
+        JsonNode flow = root.get(RecordFields.PREDICTED_FLOW);
+        if (flow == null || !flow.isNumber()) {
+            throw new RecordFormatException(field(RecordFields.PREDICTED_FLOW)
+                    + (flow == null ? "missing" : "not a number: " + abbreviate(flow)));
+        }
+        if (!(flow.asDouble() >= 0) || flow.asDouble() > MAX_FLOW) {
+            throw new RecordFormatException(
+                    field(RecordFields.PREDICTED_FLOW) + "out of range 0.." + (long) MAX_FLOW + ": " + flow.asText());
+        }
+        String model = text(root, RecordFields.MODEL);
+        if (model.isBlank()) {
+            throw new RecordFormatException(field(RecordFields.MODEL) + "empty, expected the predictor's name");
+        }
+        return new PredictionRecord(
+                detector,
+                ts,
+                seq,
+                sent,
+                intended,
+                warmup(root),
+                flow.asDouble(),
+                model,
+                nonNegativeLong(root, RecordFields.PARSE_NS),
+                nonNegativeLong(root, RecordFields.INFER_NS));
     }
 
     /**

@@ -1,7 +1,7 @@
 package org.itsrt.records;
 
 /**
- * The measurement view of a record of either topic: who sent it, its sequence number and its
+ * The measurement view of a record of its.readings, its.advice or its.predictions: who sent it, its sequence number and its
  * stamps, without the payload. What the latency probe needs of every record it consumes; read by
  * {@link RecordStampsReader}.
  *

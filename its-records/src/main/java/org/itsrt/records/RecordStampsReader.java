@@ -10,7 +10,7 @@ import com.fasterxml.jackson.core.exc.InputCoercionException;
 import java.io.IOException;
 
 /**
- * Reads the {@link RecordStamps} of a record of either topic (docs/records.md): {@code detector},
+ * Reads the {@link RecordStamps} of a record of its.readings, its.advice or its.predictions (docs/records.md): {@code detector},
  * {@code seq}, {@code sent_ns}, and where present {@code intended_ns}, {@code parse_ns},
  * {@code infer_ns}, {@code route_ns}, {@code warmup}. Everything else (flows, speeds, route, prediction) is skipped
  * token by token without being built into objects, so a consumer that measures every record (the
@@ -38,7 +38,7 @@ public final class RecordStampsReader {
     /**
      * The same parser without Jackson's duplicate detection, which keeps a set of every object's
      * names (about a third of what reading an advice allocates). The first pass reads with it and
-     * tells duplicates itself from the known field names, which are all a record of either topic
+     * tells duplicates itself from the known field names, which are all a record of those topics
      * holds; a record with any other name or with an object inside is read again with
      * {@link #JSON} (see {@link #read}).
      */

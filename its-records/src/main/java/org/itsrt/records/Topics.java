@@ -16,6 +16,11 @@ public final class Topics {
     /** Input records the job could not read, with {@link DeadLetterHeaders}. */
     public static final String DEAD_LETTERS = "its.dead-letters";
 
+    /**
+     * The job's predicted flow per reading, without a route ({@link PredictionRecord}): the
+     * district workload's "reading to prediction" output, where routes answer requests instead.
+     */
+    public static final String PREDICTIONS = "its.predictions";
     /** Travellers' route requests, which the job answers ({@link RouteRequestRecord}). */
     public static final String ROUTE_REQUESTS = "its.route-requests";
     /** The job's answer to each route request ({@link RouteRecord}). */
