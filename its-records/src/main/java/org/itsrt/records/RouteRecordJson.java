@@ -3,6 +3,7 @@ package org.itsrt.records;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -286,7 +287,11 @@ public final class RouteRecordJson {
         }
     }
 
-    private static long secondsBetween(Instant from, Instant to) {
-        return Duration.between(from, to).toSeconds();
+    /** Whole seconds when whole, else to the millisecond ({@code 60.5}), so a reason never shows "60 s" past a 60 s limit. */
+    private static String secondsBetween(Instant from, Instant to) {
+        long millis = Duration.between(from, to).toMillis();
+        return millis % 1_000 == 0
+                ? Long.toString(millis / 1_000)
+                : BigDecimal.valueOf(millis, 3).stripTrailingZeros().toPlainString();
     }
 }

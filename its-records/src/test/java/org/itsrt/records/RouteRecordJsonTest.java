@@ -207,7 +207,7 @@ class RouteRecordJsonTest {
                 "NaN | \"seq\":3 -> \"seq\":NaN | non-finite number: ",
                 "same stations | \"destination\":774445 -> \"destination\":764598 | same origin and destination: station 764598",
                 "in the past | \"departure\":\"2026-11-27T08:10:00Z\" -> \"departure\":\"2026-11-27T07:55:00Z\" | departure in the past: 2026-11-27T07:55:00Z is 300 s before requested_at 2026-11-27T08:00:00Z (tolerance 60 s)",
-                "just past the tolerance | \"departure\":\"2026-11-27T08:10:00Z\" -> \"departure\":\"2026-11-27T07:58:59Z\" | departure in the past: ",
+                "just past the tolerance | \"departure\":\"2026-11-27T08:10:00Z\" -> \"departure\":\"2026-11-27T07:58:59.5Z\" | departure in the past: 2026-11-27T07:58:59.500Z is 60.5 s before",
                 "a week ahead | \"departure\":\"2026-11-27T08:10:00Z\" -> \"departure\":\"2026-12-04T08:00:00Z\" | departure too far ahead: 2026-12-04T08:00:00Z is 604800 s after requested_at",
             })
     void badRequestsNameTheirProblem(String name, String edit, String reason) {
