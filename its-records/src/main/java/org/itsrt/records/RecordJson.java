@@ -30,11 +30,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * JSON of the D2 records (docs/records.md): the codec of readings, advice and predictions, whole. Writing streams fields in
- * a fixed order; reading checks everything a consumer relies on and names the first problem, so a
- * bad record can be dead-lettered with a reason instead of failing the reader. Field names come from
- * {@link RecordFields}; a reader that needs only the identity and the stamps, at the rate the probe
- * polls, uses {@link RecordStampsReader} instead.
+ * JSON of the D2 records (docs/records.md): the codec of readings, advice and predictions, whole.
+ * Writing streams fields in a fixed order; reading checks everything a consumer relies on and
+ * names the first problem, so a bad record can be dead-lettered with a reason instead of failing
+ * the reader. Field names come from {@link RecordFields}; a reader that needs only the identity
+ * and the stamps, at the rate the probe polls, uses {@link RecordStampsReader} instead.
  *
  * <p>Every rejection's message has the form {@code CATEGORY: detail}, where the category names the
  * field or the kind of parse error ({@link DeadLetterHeaders#category}); the edge cases and why

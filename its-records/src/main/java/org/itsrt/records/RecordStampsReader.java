@@ -10,12 +10,13 @@ import com.fasterxml.jackson.core.exc.InputCoercionException;
 import java.io.IOException;
 
 /**
- * Reads the {@link RecordStamps} of a record of its.readings, its.advice or its.predictions (docs/records.md): {@code detector},
- * {@code seq}, {@code sent_ns}, and where present {@code intended_ns}, {@code parse_ns},
- * {@code infer_ns}, {@code route_ns}, {@code warmup}. Everything else (flows, speeds, route, prediction) is skipped
- * token by token without being built into objects, so a consumer that measures every record (the
- * latency probe, between two polls) pays little for it. {@link RecordJson} reads and validates
- * whole records; both take the field names from {@link RecordFields}.
+ * Reads the {@link RecordStamps} of a record of its.readings, its.advice or its.predictions
+ * (docs/records.md): {@code detector}, {@code seq}, {@code sent_ns}, and where present
+ * {@code intended_ns}, {@code parse_ns}, {@code infer_ns}, {@code route_ns}, {@code warmup}.
+ * Everything else (flows, speeds, route, prediction) is skipped token by token without being built
+ * into objects, so a consumer that measures every record (the latency probe, between two polls)
+ * pays little for it. {@link RecordJson} reads and validates whole records; both take the field
+ * names from {@link RecordFields}.
  *
  * <p>Checks only what a measurement relies on: a version-{@value ReadingRecord#VERSION} JSON
  * object with integer {@code detector}, {@code 0 <= seq < 2^31-1} and {@code sent_ns}; optional

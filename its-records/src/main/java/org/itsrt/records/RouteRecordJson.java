@@ -287,7 +287,10 @@ public final class RouteRecordJson {
         }
     }
 
-    /** Whole seconds when whole, else to the millisecond ({@code 60.5}), so a reason never shows "60 s" past a 60 s limit. */
+    /**
+     * Whole seconds when whole, else to the millisecond ({@code 60.5}), so that a reason never
+     * shows "60 s" for a gap past a 60 s limit.
+     */
     private static String secondsBetween(Instant from, Instant to) {
         long millis = Duration.between(from, to).toMillis();
         return millis % 1_000 == 0
