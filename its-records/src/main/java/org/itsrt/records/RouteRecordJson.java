@@ -93,18 +93,18 @@ public final class RouteRecordJson {
 
     /**
      * Reads and validates a route request; the exception's message is the dead-letter reason.
-     * Each field is checked in the order of docs/records.md, then the rules between fields.
+     * Each field is checked in the order the record is written in, then the rules between fields.
      */
     public static RouteRequestRecord readRequest(byte[] bytes) throws RecordFormatException {
         JsonNode root = RecordJson.tree(bytes);
         RecordJson.version(root);
         long traveller = RecordJson.positiveLong(root, RecordFields.TRAVELLER);
-        int stream = stream(root);
-        long seq = RecordJson.nonNegativeLong(root, RecordFields.SEQ);
         long origin = RecordJson.positiveLong(root, RecordFields.ORIGIN);
         long destination = RecordJson.positiveLong(root, RecordFields.DESTINATION);
         Instant departure = instant(root, RecordFields.DEPARTURE);
         Instant requestedAt = instant(root, RecordFields.REQUESTED_AT);
+        int stream = stream(root);
+        long seq = RecordJson.nonNegativeLong(root, RecordFields.SEQ);
         long sent = RecordJson.anyLong(root, RecordFields.SENT_NS);
         long intended = RecordJson.anyLong(root, RecordFields.INTENDED_NS);
         boolean warmup = RecordJson.warmup(root);
