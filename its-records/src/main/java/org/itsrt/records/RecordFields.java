@@ -33,5 +33,21 @@ public final class RecordFields {
     public static final String INFER_NS = "infer_ns";
     public static final String ROUTE_NS = "route_ns";
 
+    // its.route-requests and its.routes (ROUTE, PARSE_NS and ROUTE_NS as on its.advice)
+    /** The traveller who asked: the record's key. */
+    public static final String TRAVELLER = "traveller";
+    /** The producer stream a request came from; {@link #SEQ} counts per stream. */
+    public static final String STREAM = "stream";
+
+    public static final String ORIGIN = "origin";
+    public static final String DESTINATION = "destination";
+    public static final String DEPARTURE = "departure";
+    /** Wall-clock time the request was made (its.route-requests only). */
+    public static final String REQUESTED_AT = "requested_at";
+    // its.routes only
+    public static final String OUTCOME = "outcome";
+    public static final String TRAVEL_TIME_S = "travel_time_s";
+    public static final String NETWORK_VERSION = "network_version";
+
     private RecordFields() {}
 }

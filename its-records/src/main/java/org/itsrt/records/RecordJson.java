@@ -30,11 +30,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * JSON of the D2 records (docs/records.md): the codec of both kinds, whole. Writing streams fields in
- * a fixed order; reading checks everything a consumer relies on and names the first problem, so a
- * bad record can be dead-lettered with a reason instead of failing the reader. Field names come from
- * {@link RecordFields}; a reader that needs only the identity and the stamps, at the rate the probe
- * polls, uses {@link RecordStampsReader} instead.
+ * JSON of the D2 records (docs/records.md): the codec of readings, advice and predictions, whole.
+ * Writing streams fields in a fixed order; reading checks everything a consumer relies on and
+ * names the first problem, so a bad record can be dead-lettered with a reason instead of failing
+ * the reader. Field names come from {@link RecordFields}; a reader that needs only the identity
+ * and the stamps, at the rate the probe polls, uses {@link RecordStampsReader} instead.
  *
  * <p>Every rejection's message has the form {@code CATEGORY: detail}, where the category names the
  * field or the kind of parse error ({@link DeadLetterHeaders#category}); the edge cases and why
@@ -119,9 +119,25 @@ public final class RecordJson {
         });
     }
 
+    public static byte[] write(PredictionRecord p) {
+        return writeObject(g -> {
+            g.writeNumberField(RecordFields.VERSION, ReadingRecord.VERSION);
+            g.writeNumberField(RecordFields.DETECTOR, p.detector());
+            g.writeStringField(RecordFields.TS, p.ts().toString());
+            g.writeNumberField(RecordFields.SEQ, p.seq());
+            g.writeNumberField(RecordFields.SENT_NS, p.sentNs());
+            g.writeNumberField(RecordFields.INTENDED_NS, p.intendedNs());
+            g.writeNumberField(RecordFields.PREDICTED_FLOW, p.predictedFlow());
+            g.writeStringField(RecordFields.MODEL, p.model());
+            g.writeNumberField(RecordFields.PARSE_NS, p.parseNs());
+            g.writeNumberField(RecordFields.INFER_NS, p.inferNs());
+            writeWarmup(g, p.warmup());
+        });
+    }
+
     /** The fields of one object, written by {@link #writeObject}. */
     @FunctionalInterface
-    private interface ObjectFields {
+    interface ObjectFields {
         void write(JsonGenerator g) throws IOException;
     }
 
@@ -130,7 +146,7 @@ public final class RecordJson {
      * {@code ObjectMapper.writeValueAsBytes} does, instead of a new stream per record that grows
      * (an advice is about 290 bytes) and is copied once more at the end.
      */
-    private static byte[] writeObject(ObjectFields fields) {
+    static byte[] writeObject(ObjectFields fields) {
         BufferRecycler recycler = FACTORY._getBufferRecycler();
         try (ByteArrayBuilder out = new ByteArrayBuilder(recycler)) {
             try (JsonGenerator g = FACTORY.createGenerator(out)) {
@@ -421,12 +437,53 @@ public final class RecordJson {
                 warmup(root));
     }
 
+    /** Reads and validates a prediction record (docs/records.md, {@code its.predictions}). */
+    public static PredictionRecord readPrediction(byte[] bytes) throws RecordFormatException {
+        JsonNode root = tree(bytes);
+        version(root);
+        long detector = positiveLong(root, RecordFields.DETECTOR);
+        Instant ts;
+        try {
+            ts = Instant.parse(text(root, RecordFields.TS));
+        } catch (DateTimeParseException e) {
+            throw new RecordFormatException(
+                    field(RecordFields.TS) + "not an ISO-8601 UTC instant: " + root.get(RecordFields.TS));
+        }
+        long seq = nonNegativeLong(root, RecordFields.SEQ);
+        long sent = anyLong(root, RecordFields.SENT_NS);
+        long intended = anyLong(root, RecordFields.INTENDED_NS);
+        JsonNode flow = root.get(RecordFields.PREDICTED_FLOW);
+        if (flow == null || !flow.isNumber()) {
+            throw new RecordFormatException(field(RecordFields.PREDICTED_FLOW)
+                    + (flow == null ? "missing" : "not a number: " + abbreviate(flow)));
+        }
+        if (!(flow.asDouble() >= 0) || flow.asDouble() > MAX_FLOW) {
+            throw new RecordFormatException(
+                    field(RecordFields.PREDICTED_FLOW) + "out of range 0.." + (long) MAX_FLOW + ": " + flow.asText());
+        }
+        String model = text(root, RecordFields.MODEL);
+        if (model.isBlank()) {
+            throw new RecordFormatException(field(RecordFields.MODEL) + "empty, expected the predictor's name");
+        }
+        return new PredictionRecord(
+                detector,
+                ts,
+                seq,
+                sent,
+                intended,
+                warmup(root),
+                flow.asDouble(),
+                model,
+                nonNegativeLong(root, RecordFields.PARSE_NS),
+                nonNegativeLong(root, RecordFields.INFER_NS));
+    }
+
     /**
      * The warm-up flag: absent is false (every record before the flag existed is measured); when
      * present it must be a JSON boolean, so that {@code "warmup":"false"} or {@code 1} cannot be
      * read as one thing by one reader and another by the next.
      */
-    private static boolean warmup(JsonNode root) throws RecordFormatException {
+    static boolean warmup(JsonNode root) throws RecordFormatException {
         JsonNode node = root.get(RecordFields.WARMUP);
         if (node == null) {
             return false;
@@ -438,14 +495,14 @@ public final class RecordJson {
     }
 
     /** Written only when true, so that a measured record is byte for byte what it was before the flag. */
-    private static void writeWarmup(JsonGenerator g, boolean warmup) throws IOException {
+    static void writeWarmup(JsonGenerator g, boolean warmup) throws IOException {
         if (warmup) {
             g.writeBooleanField(RecordFields.WARMUP, true);
         }
     }
 
     /** "field NAME: ", the category of a problem with one field. */
-    private static String field(String name) {
+    static String field(String name) {
         return "field " + name + ": ";
     }
 
@@ -461,7 +518,7 @@ public final class RecordJson {
         requireUtf8(bytes);
     }
 
-    private static JsonNode tree(byte[] bytes) throws RecordFormatException {
+    static JsonNode tree(byte[] bytes) throws RecordFormatException {
         requireSizeAndUtf8(bytes);
         try {
             JsonNode root = MAPPER.readTree(bytes);
@@ -536,7 +593,7 @@ public final class RecordJson {
         return true;
     }
 
-    private static void version(JsonNode root) throws RecordFormatException {
+    static void version(JsonNode root) throws RecordFormatException {
         JsonNode v = root.get(RecordFields.VERSION);
         if (v == null) {
             throw new RecordFormatException(field(RecordFields.VERSION) + "missing (the record version)");
@@ -547,7 +604,7 @@ public final class RecordJson {
         }
     }
 
-    private static String text(JsonNode root, String field) throws RecordFormatException {
+    static String text(JsonNode root, String field) throws RecordFormatException {
         JsonNode node = root.get(field);
         if (node == null) {
             throw new RecordFormatException(field(field) + "missing");
@@ -558,7 +615,7 @@ public final class RecordJson {
         return node.asText();
     }
 
-    private static long anyLong(JsonNode root, String field) throws RecordFormatException {
+    static long anyLong(JsonNode root, String field) throws RecordFormatException {
         JsonNode node = root.get(field);
         if (node == null) {
             throw new RecordFormatException(field(field) + "missing");
@@ -572,7 +629,7 @@ public final class RecordJson {
         return node.asLong();
     }
 
-    private static long nonNegativeLong(JsonNode root, String field) throws RecordFormatException {
+    static long nonNegativeLong(JsonNode root, String field) throws RecordFormatException {
         long value = anyLong(root, field);
         if (value < 0) {
             throw new RecordFormatException(field(field) + "negative: " + value);
@@ -580,7 +637,7 @@ public final class RecordJson {
         return value;
     }
 
-    private static long positiveLong(JsonNode root, String field) throws RecordFormatException {
+    static long positiveLong(JsonNode root, String field) throws RecordFormatException {
         long value = anyLong(root, field);
         if (value <= 0) {
             throw new RecordFormatException(field(field) + "must be positive: " + value);
@@ -623,7 +680,7 @@ public final class RecordJson {
     }
 
     /** A value for a message: at most 100 characters of its JSON, so a reason stays short. */
-    private static String abbreviate(JsonNode node) {
+    static String abbreviate(JsonNode node) {
         String text = node.toString();
         return text.length() <= 100 ? text : text.substring(0, 100) + "... (" + text.length() + " characters)";
     }

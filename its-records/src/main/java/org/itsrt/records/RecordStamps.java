@@ -1,9 +1,9 @@
 package org.itsrt.records;
 
 /**
- * The measurement view of a record of either topic: who sent it, its sequence number and its
- * stamps, without the payload. What the latency probe needs of every record it consumes; read by
- * {@link RecordStampsReader}.
+ * The measurement view of a record of its.readings, its.advice or its.predictions: who sent it,
+ * its sequence number and its stamps, without the payload. What the latency probe needs of every
+ * record it consumes; read by {@link RecordStampsReader}.
  *
  * <p>Stamps are nanoseconds of the host's latency clock (docs/clock.md). Optional fields hold
  * {@link #ABSENT} when the record lacks them: records of {@code its.readings} carry no stage

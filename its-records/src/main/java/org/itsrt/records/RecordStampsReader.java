@@ -10,12 +10,13 @@ import com.fasterxml.jackson.core.exc.InputCoercionException;
 import java.io.IOException;
 
 /**
- * Reads the {@link RecordStamps} of a record of either topic (docs/records.md): {@code detector},
- * {@code seq}, {@code sent_ns}, and where present {@code intended_ns}, {@code parse_ns},
- * {@code infer_ns}, {@code route_ns}, {@code warmup}. Everything else (flows, speeds, route, prediction) is skipped
- * token by token without being built into objects, so a consumer that measures every record (the
- * latency probe, between two polls) pays little for it. {@link RecordJson} reads and validates
- * whole records; both take the field names from {@link RecordFields}.
+ * Reads the {@link RecordStamps} of a record of its.readings, its.advice or its.predictions
+ * (docs/records.md): {@code detector}, {@code seq}, {@code sent_ns}, and where present
+ * {@code intended_ns}, {@code parse_ns}, {@code infer_ns}, {@code route_ns}, {@code warmup}.
+ * Everything else (flows, speeds, route, prediction) is skipped token by token without being built
+ * into objects, so a consumer that measures every record (the latency probe, between two polls)
+ * pays little for it. {@link RecordJson} reads and validates whole records; both take the field
+ * names from {@link RecordFields}.
  *
  * <p>Checks only what a measurement relies on: a version-{@value ReadingRecord#VERSION} JSON
  * object with integer {@code detector}, {@code 0 <= seq < 2^31-1} and {@code sent_ns}; optional
@@ -38,7 +39,7 @@ public final class RecordStampsReader {
     /**
      * The same parser without Jackson's duplicate detection, which keeps a set of every object's
      * names (about a third of what reading an advice allocates). The first pass reads with it and
-     * tells duplicates itself from the known field names, which are all a record of either topic
+     * tells duplicates itself from the known field names, which are all a record of those topics
      * holds; a record with any other name or with an object inside is read again with
      * {@link #JSON} (see {@link #read}).
      */
@@ -257,7 +258,7 @@ public final class RecordStampsReader {
         }
     }
 
-    private static MalformedRecordException missing(String field) {
+    static MalformedRecordException missing(String field) {
         return new MalformedRecordException("missing " + field, "no \"" + field + "\" field");
     }
 
@@ -306,7 +307,7 @@ public final class RecordStampsReader {
                 "invalid " + field, "\"" + field + "\" is " + description + ", expected true or false");
     }
 
-    private static long longValue(JsonParser json, String field) throws IOException, MalformedRecordException {
+    static long longValue(JsonParser json, String field) throws IOException, MalformedRecordException {
         try {
             return json.getLongValue();
         } catch (InputCoercionException e) {
@@ -321,7 +322,7 @@ public final class RecordStampsReader {
                 "invalid " + field, "\"" + field + "\" is " + describe(json, token) + ", expected an integer");
     }
 
-    private static String describe(JsonParser json, JsonToken token) throws IOException {
+    static String describe(JsonParser json, JsonToken token) throws IOException {
         return switch (token) {
             case START_OBJECT -> "an object";
             case START_ARRAY -> "an array";

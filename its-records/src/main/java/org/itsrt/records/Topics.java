@@ -16,8 +16,28 @@ public final class Topics {
     /** Input records the job could not read, with {@link DeadLetterHeaders}. */
     public static final String DEAD_LETTERS = "its.dead-letters";
 
-    /** The three topics in dataflow order, as a broker for the pipeline creates them. */
+    /**
+     * The job's predicted flow per reading, without a route ({@link PredictionRecord}): the
+     * district workload's "reading to prediction" output, where routes answer requests instead.
+     */
+    public static final String PREDICTIONS = "its.predictions";
+    /** Travellers' route requests, which the job answers ({@link RouteRequestRecord}). */
+    public static final String ROUTE_REQUESTS = "its.route-requests";
+    /** The job's answer to each route request ({@link RouteRecord}). */
+    public static final String ROUTES = "its.routes";
+
+    /**
+     * The three topics in dataflow order, as a broker for the pipeline creates them. The district
+     * workload's topics ({@link #PREDICTIONS}, {@link #ROUTE_REQUESTS}, {@link #ROUTES}) are not
+     * among them: a broker for a run of that workload creates {@link #DISTRICT}.
+     */
     public static final List<String> PIPELINE = List.of(READINGS, ADVICE, DEAD_LETTERS);
+
+    /**
+     * The district workload's topics in dataflow order: readings in, a prediction per reading out,
+     * route requests in, their answers out, and the dead letters of both inputs.
+     */
+    public static final List<String> DISTRICT = List.of(READINGS, PREDICTIONS, ROUTE_REQUESTS, ROUTES, DEAD_LETTERS);
 
     /** {@link #PIPELINE} as one comma-separated constant, for picocli {@code defaultValue}s. */
     public static final String PIPELINE_CSV = READINGS + "," + ADVICE + "," + DEAD_LETTERS;
