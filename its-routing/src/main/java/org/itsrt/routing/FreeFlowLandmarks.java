@@ -72,7 +72,7 @@ import org.jgrapht.graph.EdgeReversedGraph;
 final class FreeFlowLandmarks implements AStarAdmissibleHeuristic<Detector> {
 
     /** Landmarks per graph unless told otherwise. */
-    static final int DEFAULT_COUNT = 16;
+    static final int DEFAULT_COUNT = 8;
 
     private final CompactDetectorGraph compact;
     private final int[] landmarks;
