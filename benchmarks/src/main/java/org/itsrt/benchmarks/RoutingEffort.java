@@ -6,7 +6,12 @@ import java.util.Locale;
 import org.itsrt.routing.Router;
 import org.itsrt.routing.graph.Detector;
 import org.itsrt.routing.graph.RoadSegment;
+import org.jgrapht.Graph;
+import org.jgrapht.alg.interfaces.ShortestPathAlgorithm.SingleSourcePaths;
 import org.jgrapht.alg.shortestpath.AStarShortestPath;
+import org.jgrapht.alg.shortestpath.DijkstraShortestPath;
+import org.jgrapht.graph.AsWeightedGraph;
+import org.jgrapht.graph.EdgeReversedGraph;
 import org.jgrapht.traverse.ClosestFirstIterator;
 
 /**
@@ -14,7 +19,9 @@ import org.jgrapht.traverse.ClosestFirstIterator;
  * district, for the same query sets and traffic states: the work a search does, whatever the
  * machine. Dijkstra's count is the number of detectors JGraphT's closest-first iteration takes up
  * to the goal, the order its Dijkstra settles them in; the great-circle A*'s is JGraphT's own
- * count of expanded nodes; landmark A*'s is the router's. For choosing the landmark count it also
+ * count of expanded nodes; landmark A*'s is the router's. A fourth column is the best any
+ * heuristic built on free-flow lower bounds can do: JGraphT's A* with the exact free-flow distance
+ * to the goal as its estimate. For choosing the landmark count it also
  * prints landmark A*'s CPU time per query (the thread's, after a warm-up): a rough figure, JMH
  * gives the real ones.
  *
@@ -29,9 +36,9 @@ public final class RoutingEffort {
     private RoutingEffort() {}
 
     public static void main(String[] args) {
-        System.out.println("| landmarks | traffic | Dijkstra | great-circle A* | landmark A* | Dijkstra / landmark"
-                + " | landmark A* CPU us/query |");
-        System.out.println("|---|---|---|---|---|---|---|");
+        System.out.println("| landmarks | traffic | Dijkstra | great-circle A* | landmark A* | exact free-flow h"
+                + " | Dijkstra / landmark | landmark A* CPU us/query |");
+        System.out.println("|---|---|---|---|---|---|---|---|");
         int[] counts = args.length == 0 ? new int[] {0} : new int[args.length];
         for (int i = 0; i < args.length; i++) {
             counts[i] = parseCount(args[i]);
@@ -54,6 +61,11 @@ public final class RoutingEffort {
         long dijkstra = 0;
         long greatCircleExpanded = 0;
         long landmarks = 0;
+        long exactFreeFlow = 0;
+        Graph<Detector, RoadSegment> lowerBounds =
+                new AsWeightedGraph<>(router.network().graph(), router.cost()::lowerBoundSeconds, true, false);
+        DijkstraShortestPath<Detector, RoadSegment> toGoal =
+                new DijkstraShortestPath<>(new EdgeReversedGraph<>(lowerBounds));
         for (int i = 0; i < queries.from.length; i++) {
             Detector from = router.network().requireDetector(queries.from[i]);
             Detector to = router.network().requireDetector(queries.to[i]);
@@ -62,16 +74,22 @@ public final class RoutingEffort {
             greatCircleExpanded += greatCircle.getNumberOfExpandedNodes();
             router.travelSeconds(from.vdsId(), to.vdsId());
             landmarks += router.lastSettledNodes();
+            SingleSourcePaths<Detector, RoadSegment> freeFlowToGoal = toGoal.getPaths(to);
+            AStarShortestPath<Detector, RoadSegment> exact =
+                    new AStarShortestPath<>(router.costGraph(), (node, goal) -> freeFlowToGoal.getWeight(node));
+            exact.getPath(from, to);
+            exactFreeFlow += exact.getNumberOfExpandedNodes();
         }
         double n = queries.from.length;
         System.out.printf(
                 Locale.ROOT,
-                "| %s | %s | %.0f | %.0f | %.0f | %.1fx | %.1f |%n",
+                "| %s | %s | %.0f | %.0f | %.0f | %.0f | %.1fx | %.1f |%n",
                 landmarkCount == 0 ? "default" : Integer.toString(landmarkCount),
                 traffic,
                 dijkstra / n,
                 greatCircleExpanded / n,
                 landmarks / n,
+                exactFreeFlow / n,
                 (double) dijkstra / landmarks,
                 cpuMicrosPerQuery(queries));
     }
