@@ -119,7 +119,7 @@ final class FreeFlowLandmarks implements AStarAdmissibleHeuristic<Detector> {
         double[] nearest = new double[n];
         Arrays.fill(nearest, Double.POSITIVE_INFINITY);
         int chosenCount = 0;
-        for (int candidate : sectorCandidates(fromCentre, toCentre)) {
+        for (int candidate : sectorCandidates(centre, fromCentre, toCentre)) {
             if (chosenCount < this.count && candidate >= 0 && !chosen[candidate]) {
                 add(chosenCount++, candidate, chosen, nearest, forward, backward);
             }
@@ -155,13 +155,13 @@ final class FreeFlowLandmarks implements AStarAdmissibleHeuristic<Detector> {
      * bearing: the detector farthest downstream of the centre (largest finite d(centre, v)) and
      * the one farthest upstream (largest finite d(v, centre)); -1 for an empty sector.
      */
-    private int[] sectorCandidates(double[] fromCentre, double[] toCentre) {
+    private int[] sectorCandidates(int centreIndex, double[] fromCentre, double[] toCentre) {
         int sectors = (count + 1) / 2;
         int[] downstream = new int[sectors];
         int[] upstream = new int[sectors];
         Arrays.fill(downstream, -1);
         Arrays.fill(upstream, -1);
-        Detector centre = compact.detector(nearestToCentroid());
+        Detector centre = compact.detector(centreIndex);
         double cosLatitude = Math.cos(Math.toRadians(centre.latitude()));
         for (int v = 0; v < compact.size(); v++) {
             Detector d = compact.detector(v);
