@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import org.itsrt.routing.DetectorConditions;
 import org.itsrt.routing.Route;
 import org.itsrt.routing.Router;
+import org.itsrt.routing.TravelTimeCost;
 import org.itsrt.routing.graph.Detector;
 import org.itsrt.routing.graph.DetectorGraph;
 import org.itsrt.routing.graph.StudyNetwork;
@@ -18,17 +19,25 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * A* against Dijkstra on the same costs: the six-station study graph and a generated freeway
- * district of about 2,000 detectors. Each invocation answers one origin-destination query; the
- * queries cycle through a fixed, seeded set of reachable pairs so both algorithms answer exactly
- * the same questions under the same traffic state. The study graph is one-way freeways with only
- * a handful of reachable pairs, so its numbers are mostly the per-call overhead of a search.
+ * The router's searches on the same costs: landmark A* ({@link Router#route}, the router's own),
+ * Dijkstra and the great-circle A* it replaced (both JGraphT), on the six-station study graph, a
+ * generated district of about 2,000 detectors and one of about 4,800, the size of a large
+ * Caltrans district. Each invocation answers one origin-destination query; the queries cycle
+ * through a fixed, seeded set of reachable pairs so every search answers exactly the same
+ * questions under the same traffic state. The study graph is one-way freeways with only a handful
+ * of reachable pairs, so its numbers are mostly the per-call overhead of a search.
+ *
+ * <p>The 4,800 district runs under three traffic states ({@link Traffic}), since how much a
+ * free-flow lower bound prunes depends on how far traffic is from free flow. Settled detectors
+ * per query are not a time and are counted by {@link RoutingEffort}; allocation per query comes
+ * from JMH's {@code -prof gc} (gc.alloc.rate.norm). docs/routing.md has the command and the table.
  */
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -38,11 +47,48 @@ import org.openjdk.jmh.annotations.Warmup;
 public class RoutingBench {
 
     /** Queries per set: enough that caches do not learn one path, few enough to set up fast. */
-    private static final int QUERIES = 256;
+    static final int QUERIES = 256;
 
-    private static final long SEED = 20180301L;
+    static final long SEED = 20180301L;
 
-    /** A router over one graph, congested at random, and a fixed set of reachable queries. */
+    /**
+     * Ten freeways each way over 86 km, a station about every half mile: about 4,800 mainline
+     * detectors and 8,000 segments.
+     */
+    static final SyntheticFreewayNetwork.Spec LARGE_DISTRICT =
+            new SyntheticFreewayNetwork.Spec(SEED, 10, 10, 86_000, 800);
+
+    /** The traffic a query set is answered under. */
+    public enum Traffic {
+        /** Every detector slowed at random: 15-70 mph, 100-1,500 veh/5 min; far from free flow. */
+        CONGESTED,
+        /** One detector in ten jammed (5-30 mph, 1,000-1,500 veh/5 min), the rest flowing. */
+        INCIDENTS,
+        /** No conditions known: every segment at free flow, as at night or before any reading. */
+        FREE_FLOW;
+
+        void apply(Router router, Random random) {
+            for (Detector detector : router.network().detectors()) {
+                switch (this) {
+                    case CONGESTED ->
+                        router.update(
+                                detector.vdsId(),
+                                DetectorConditions.of(15 + 55 * random.nextDouble(), 100 + 1400 * random.nextDouble()));
+                    case INCIDENTS ->
+                        router.update(
+                                detector.vdsId(),
+                                random.nextDouble() < 0.1
+                                        ? DetectorConditions.of(
+                                                5 + 25 * random.nextDouble(), 1000 + 500 * random.nextDouble())
+                                        : DetectorConditions.of(
+                                                55 + 15 * random.nextDouble(), 100 + 600 * random.nextDouble()));
+                    case FREE_FLOW -> {}
+                }
+            }
+        }
+    }
+
+    /** A router over one graph, under one traffic state, and a fixed set of reachable queries. */
     abstract static class Queries {
         Router router;
         long[] from;
@@ -51,18 +97,22 @@ public class RoutingBench {
 
         abstract DetectorGraph graph();
 
+        Traffic traffic() {
+            return Traffic.CONGESTED;
+        }
+
+        Router router(DetectorGraph graph) {
+            return Router.withDefaults(graph);
+        }
+
         @Setup(Level.Trial)
         public void setUp() {
             DetectorGraph graph = graph();
-            router = Router.withDefaults(graph);
+            router = router(graph);
             Random random = new Random(SEED);
             List<Detector> detectors = graph.detectors();
             // Congest the network unevenly so the costs, not only the lengths, decide the routes.
-            for (Detector detector : detectors) {
-                double speed = 15 + 55 * random.nextDouble();
-                double flow = 100 + 1400 * random.nextDouble();
-                router.update(detector.vdsId(), DetectorConditions.of(speed, flow));
-            }
+            traffic().apply(router, random);
             List<long[]> pairs = new ArrayList<>();
             int attempts = 0;
             while (pairs.size() < QUERIES && attempts++ < 100 * QUERIES) {
@@ -105,6 +155,34 @@ public class RoutingBench {
         }
     }
 
+    /** A generated district of twenty freeways, about 4,800 detectors, under each traffic state. */
+    @State(Scope.Thread)
+    public static class LargeDistrictGraph extends Queries {
+        @Param({"CONGESTED", "INCIDENTS", "FREE_FLOW"})
+        public Traffic traffic;
+
+        /** Landmarks of the router's landmark A*: the router's default unless set (-p landmarks=16). */
+        @Param({"0"})
+        public int landmarks;
+
+        @Override
+        DetectorGraph graph() {
+            return SyntheticFreewayNetwork.graph(LARGE_DISTRICT);
+        }
+
+        @Override
+        Traffic traffic() {
+            return traffic;
+        }
+
+        @Override
+        Router router(DetectorGraph graph) {
+            return landmarks == 0
+                    ? Router.withDefaults(graph)
+                    : new Router(graph, TravelTimeCost.withDefaults(), landmarks);
+        }
+    }
+
     @Benchmark
     public Route aStarStudyGraph(StudyGraph q) {
         int i = q.nextQuery();
@@ -125,6 +203,32 @@ public class RoutingBench {
 
     @Benchmark
     public Route dijkstraDistrictGraph(DistrictGraph q) {
+        int i = q.nextQuery();
+        return q.router.routeByDijkstra(q.from[i], q.to[i]);
+    }
+
+    /** Landmark A*, answered as a {@link Route} (the answer object is allocated, the search not). */
+    @Benchmark
+    public Route landmarksLargeDistrict(LargeDistrictGraph q) {
+        int i = q.nextQuery();
+        return q.router.route(q.from[i], q.to[i]);
+    }
+
+    /** Landmark A* in its allocation-free form: the travel time, the route left in the router. */
+    @Benchmark
+    public double landmarkSecondsLargeDistrict(LargeDistrictGraph q) {
+        int i = q.nextQuery();
+        return q.router.travelSeconds(q.from[i], q.to[i]);
+    }
+
+    @Benchmark
+    public Route greatCircleLargeDistrict(LargeDistrictGraph q) {
+        int i = q.nextQuery();
+        return q.router.routeByGreatCircle(q.from[i], q.to[i]);
+    }
+
+    @Benchmark
+    public Route dijkstraLargeDistrict(LargeDistrictGraph q) {
         int i = q.nextQuery();
         return q.router.routeByDijkstra(q.from[i], q.to[i]);
     }

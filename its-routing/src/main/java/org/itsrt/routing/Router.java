@@ -1,6 +1,7 @@
 package org.itsrt.routing;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -9,6 +10,7 @@ import org.itsrt.routing.graph.DetectorGraph;
 import org.itsrt.routing.graph.RoadSegment;
 import org.jgrapht.Graph;
 import org.jgrapht.GraphPath;
+import org.jgrapht.alg.interfaces.AStarAdmissibleHeuristic;
 import org.jgrapht.alg.shortestpath.AStarShortestPath;
 import org.jgrapht.alg.shortestpath.DijkstraShortestPath;
 import org.jgrapht.graph.AsWeightedGraph;
@@ -19,8 +21,17 @@ import org.jgrapht.graph.AsWeightedGraph;
  *
  * <p>Segment costs live in an array indexed by {@link RoadSegment#index()} and are recomputed only
  * where the state changes: {@link #update} touches the few segments the updated detector measures,
- * so a stream job can call it and {@link #route} once per record. The search runs on a weighted
- * view of the graph that reads this array; nothing is copied per query.
+ * so a stream job can call it and {@link #route} once per record.
+ *
+ * <p>{@link #route} runs landmark A* ({@link LandmarkAStar}): A* guided by lower bounds from
+ * precomputed distances to and from a few landmark detectors ({@link FreeFlowLandmarks}), taken on
+ * free-flow lower-bound costs, so they hold under any traffic and are computed once, when the
+ * router is built, never on an update. The search runs over an array form of the graph and reuses
+ * its arrays, so a query allocates nothing; {@link #travelSeconds} is the allocation-free form,
+ * {@link #route} builds the answer object from it. {@link #routeByDijkstra} (JGraphT's Dijkstra)
+ * is the reference the tests check it against, and {@link #routeByGreatCircle} the great-circle
+ * A* it replaced (JGraphT's A*), kept for comparison; both search a weighted view of the graph
+ * that reads the same cost array.
  *
  * <p>Not thread-safe: one router per thread (a stream operator instance owns one). To persist,
  * store {@link #trafficState()} and restore with {@link #replaceState}.
@@ -34,11 +45,28 @@ public final class Router {
     private final double[] secondsBySegment;
     private final Map<Long, List<RoadSegment>> segmentsByMeasuringDetector = new HashMap<>();
     private final Graph<Detector, RoadSegment> costGraph;
-    private final AStarShortestPath<Detector, RoadSegment> aStar;
+    private final CompactDetectorGraph compact;
+    private final FreeFlowLandmarks landmarks;
+    private final LandmarkAStar landmarkSearch;
+    private final AStarShortestPath<Detector, RoadSegment> greatCircleAStar;
     private final DijkstraShortestPath<Detector, RoadSegment> dijkstra;
 
-    /** A router with an empty state: every segment at the cost of free flow. */
+    /**
+     * A router with an empty state (every segment at the cost of free flow) and
+     * {@value FreeFlowLandmarks#DEFAULT_COUNT} landmarks.
+     */
     public Router(DetectorGraph network, TravelTimeCost cost) {
+        this(network, cost, FreeFlowLandmarks.DEFAULT_COUNT);
+    }
+
+    /**
+     * A router with an empty state and this many landmarks (fewer if the graph has fewer
+     * detectors): more landmarks give tighter estimates and fewer settled detectors per query, at
+     * the price of more work per estimate and 16 bytes per landmark per detector.
+     *
+     * @throws IllegalArgumentException if landmarkCount is below 1
+     */
+    public Router(DetectorGraph network, TravelTimeCost cost, int landmarkCount) {
         this.network = network;
         this.cost = cost;
         this.heuristic = new TravelTimeHeuristic(cost.parameters());
@@ -51,7 +79,10 @@ public final class Router {
         }
         this.costGraph =
                 new AsWeightedGraph<>(network.graph(), segment -> secondsBySegment[segment.index()], false, false);
-        this.aStar = new AStarShortestPath<>(costGraph, heuristic);
+        this.compact = new CompactDetectorGraph(network);
+        this.landmarks = new FreeFlowLandmarks(network, compact, cost, landmarkCount);
+        this.landmarkSearch = new LandmarkAStar(compact, landmarks);
+        this.greatCircleAStar = new AStarShortestPath<>(costGraph, heuristic);
         this.dijkstra = new DijkstraShortestPath<>(costGraph);
     }
 
@@ -93,18 +124,73 @@ public final class Router {
         return state.copy();
     }
 
-    /** The fastest route by A* under the current state. */
+    /**
+     * The fastest route under the current state, by landmark A*.
+     *
+     * @throws IllegalArgumentException if either VDS id is not a detector of the graph
+     */
     public Route route(long fromVdsId, long toVdsId) {
-        return routeWith(
-                aStar.getPath(network.requireDetector(fromVdsId), network.requireDetector(toVdsId)),
-                fromVdsId,
-                toVdsId);
+        double seconds = travelSeconds(fromVdsId, toVdsId);
+        if (seconds == Double.POSITIVE_INFINITY) {
+            return Route.unreachable(fromVdsId, toVdsId);
+        }
+        Long[] vdsIds = new Long[lastRouteLength()];
+        for (int i = 0; i < vdsIds.length; i++) {
+            vdsIds[i] = lastRouteVdsId(i);
+        }
+        return new Route(fromVdsId, toVdsId, Arrays.asList(vdsIds), seconds);
+    }
+
+    /**
+     * The travel time of the fastest route under the current state, by landmark A*, without
+     * allocating: {@code +Infinity} when the goal cannot be reached. The route itself stays in the
+     * router until the next query: {@link #lastRouteLength()}, {@link #lastRouteVdsId(int)}.
+     *
+     * @throws IllegalArgumentException if either VDS id is not a detector of the graph
+     */
+    public double travelSeconds(long fromVdsId, long toVdsId) {
+        int from = compact.requireIndex(fromVdsId);
+        int to = compact.requireIndex(toVdsId);
+        return landmarkSearch.search(from, to, secondsBySegment);
+    }
+
+    /** Detectors on the route of the last {@link #travelSeconds} or {@link #route} query; 0 if none. */
+    public int lastRouteLength() {
+        return landmarkSearch.routeLength();
+    }
+
+    /**
+     * The VDS id of the i-th detector on the last route, 0 the start.
+     *
+     * @throws IndexOutOfBoundsException unless 0 <= i < {@link #lastRouteLength()}
+     */
+    public long lastRouteVdsId(int i) {
+        return compact.vdsId(landmarkSearch.routeDetector(i));
+    }
+
+    /**
+     * Detectors the last landmark A* query settled: the measure of how much of the graph a search
+     * explored, for benchmarks.
+     */
+    public int lastSettledNodes() {
+        return landmarkSearch.settledNodes();
     }
 
     /** The fastest route by Dijkstra on the same costs: the reference A* is checked against. */
     public Route routeByDijkstra(long fromVdsId, long toVdsId) {
         return routeWith(
                 dijkstra.getPath(network.requireDetector(fromVdsId), network.requireDetector(toVdsId)),
+                fromVdsId,
+                toVdsId);
+    }
+
+    /**
+     * The fastest route by JGraphT's A* with the great-circle heuristic ({@link #heuristic()}), the
+     * router's search before landmarks: same costs, kept for comparison.
+     */
+    public Route routeByGreatCircle(long fromVdsId, long toVdsId) {
+        return routeWith(
+                greatCircleAStar.getPath(network.requireDetector(fromVdsId), network.requireDetector(toVdsId)),
                 fromVdsId,
                 toVdsId);
     }
@@ -130,8 +216,17 @@ public final class Router {
         return cost;
     }
 
+    /** The great-circle heuristic of {@link #routeByGreatCircle}. */
     public TravelTimeHeuristic heuristic() {
         return heuristic;
+    }
+
+    /**
+     * The landmark heuristic {@link #route} searches with, as a JGraphT heuristic for checks that
+     * run against {@link #costGraph()}.
+     */
+    public AStarAdmissibleHeuristic<Detector> landmarkHeuristic() {
+        return landmarks;
     }
 
     public DetectorGraph network() {

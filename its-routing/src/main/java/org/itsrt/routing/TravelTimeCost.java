@@ -73,6 +73,16 @@ public final class TravelTimeCost {
         return segment.lengthMeters() / (speedMph * METERS_PER_SECOND_PER_MPH);
     }
 
+    /**
+     * The least the segment can cost under any state: its length at v_max. {@link #seconds}
+     * divides the same length by {@code v_edge * METERS_PER_SECOND_PER_MPH} with v_edge <= v_max,
+     * and rounded division and multiplication are monotone, so even in floating point no state
+     * yields a lower cost. The landmark heuristic's distances are taken on these bounds.
+     */
+    public double lowerBoundSeconds(RoadSegment segment) {
+        return segment.lengthMeters() / (parameters.maxSpeedMph() * METERS_PER_SECOND_PER_MPH);
+    }
+
     /** v_edge for a segment measured by this detector under these conditions, in mph. */
     public double speedMph(Detector measuring, DetectorConditions conditions) {
         double speed = flowSpeedMph(measuring, conditions);

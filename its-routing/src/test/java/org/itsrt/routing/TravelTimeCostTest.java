@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.Random;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.DoubleRange;
@@ -133,5 +134,19 @@ class TravelTimeCostTest {
                 .isGreaterThanOrEqualTo(base);
         assertThat(secondsOverTheMile(DetectorConditions.flowOnly(flow))).isLessThanOrEqualTo(base);
         assertThat(base).isBetween(3600.0 / 65 * (1 - 1e-12), 3600.0 / 5 * (1 + 1e-12));
+    }
+
+    /**
+     * The landmark heuristic's premise, exactly (no tolerance): under any parameters and any
+     * conditions, a segment costs at least its length at v_max, as computed in floating point.
+     */
+    @Property(tries = 2000)
+    void noConditionsCostLessThanTheFreeFlowLowerBound(@ForAll long seed) {
+        Random random = new Random(seed);
+        TravelTimeCost anyCost = new TravelTimeCost(RandomNetworks.parameters(random));
+        TrafficState state = new TrafficState();
+        state.put(UPSTREAM.vdsId(), RandomNetworks.conditions(random));
+
+        assertThat(anyCost.seconds(mile, state)).isGreaterThanOrEqualTo(anyCost.lowerBoundSeconds(mile));
     }
 }
