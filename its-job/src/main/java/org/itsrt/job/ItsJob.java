@@ -41,6 +41,14 @@ public final class ItsJob {
                 settings.runtime().parallelism() > 0 ? settings.runtime().parallelism() : env.getParallelism();
         InputPartitionCheck.warnings(settings.kafka(), parallelism, InputPartitionCheck.TIMEOUT)
                 .forEach(LOG::warn);
+        if (settings.workload() == Workload.DISTRICT) {
+            InputPartitionCheck.warnings(
+                            settings.kafka(),
+                            settings.kafka().districtTopics().requests(),
+                            parallelism,
+                            InputPartitionCheck.TIMEOUT)
+                    .forEach(LOG::warn);
+        }
         KafkaJobIO io = KafkaJobIO.of(settings);
         switch (settings.workload()) {
             case STUDY -> build(env, settings, io);
