@@ -7,8 +7,9 @@ import java.util.Map;
 import org.apache.flink.util.ParameterTool;
 
 /**
- * What one run of the job is told: its {@link Workload}, and five groups: the Kafka ends, the model and its engine, the
- * route to advise, the latency and runtime knobs, and the delivery guarantee. Parsed from
+ * What one run of the job is told: its {@link Workload}, and five groups: the Kafka ends, the
+ * model and its engine, the route to advise (or the graph alone, for the district's requests),
+ * the latency and runtime knobs, and the delivery guarantee. Parsed from
  * {@code --name value} arguments with Flink's {@link ParameterTool} and validated as a whole
  * before anything starts: a missing model, a bad topic name, a detector that is not in the graph
  * or a number out of range fails with one {@link JobSettingsException} naming the option (and
