@@ -33,24 +33,32 @@ public final class InputPartitionCheck {
      * parallelism when it has fewer; one note when the check could not be made.
      */
     public static List<String> warnings(KafkaSettings kafka, int parallelism, Duration timeout) {
+        return warnings(kafka, kafka.inputTopic(), parallelism, timeout);
+    }
+
+    /**
+     * As {@link #warnings(KafkaSettings, int, Duration)}, for another topic the job reads: the
+     * district workload's route requests.
+     */
+    public static List<String> warnings(KafkaSettings kafka, String inputTopic, int parallelism, Duration timeout) {
         Admin admin = Admin.create(adminProperties(kafka, timeout));
         try {
-            TopicDescription topic = admin.describeTopics(List.of(kafka.inputTopic()))
+            TopicDescription topic = admin.describeTopics(List.of(inputTopic))
                     .allTopicNames()
                     .get(timeout.toMillis(), TimeUnit.MILLISECONDS)
-                    .get(kafka.inputTopic());
-            return warnings(kafka.inputTopic(), topic.partitions().size(), parallelism);
+                    .get(inputTopic);
+            return warnings(inputTopic, topic.partitions().size(), parallelism);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-                return List.of("partition check skipped: input topic '" + kafka.inputTopic() + "' does not exist on "
+                return List.of("partition check skipped: input topic '" + inputTopic + "' does not exist on "
                         + kafka.bootstrapServers() + " yet; the job's parallelism is " + parallelism);
             }
-            return List.of(skipped(kafka, String.valueOf(e.getCause())));
+            return List.of(skipped(kafka, inputTopic, String.valueOf(e.getCause())));
         } catch (TimeoutException e) {
-            return List.of(skipped(kafka, "no answer within " + timeout.toMillis() + " ms"));
+            return List.of(skipped(kafka, inputTopic, "no answer within " + timeout.toMillis() + " ms"));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return List.of(skipped(kafka, "interrupted"));
+            return List.of(skipped(kafka, inputTopic, "interrupted"));
         } finally {
             admin.close(timeout);
         }
@@ -67,8 +75,8 @@ public final class InputPartitionCheck {
                 + " partitions or lower --parallelism");
     }
 
-    private static String skipped(KafkaSettings kafka, String why) {
-        return "partition check of input topic '" + kafka.inputTopic() + "' skipped: cannot reach Kafka at "
+    private static String skipped(KafkaSettings kafka, String inputTopic, String why) {
+        return "partition check of input topic '" + inputTopic + "' skipped: cannot reach Kafka at "
                 + kafka.bootstrapServers() + " (" + why + ")";
     }
 

@@ -24,6 +24,7 @@ public final class JobOption<T> {
     /** The groups of {@link JobSettings}, in the order they are listed. */
     public enum Group {
         KAFKA("Kafka ends"),
+        WORKLOAD("Workload"),
         MODEL("Model and engine"),
         ROUTING("Routing"),
         RUNTIME("Latency and runtime"),

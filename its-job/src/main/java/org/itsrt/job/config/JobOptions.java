@@ -61,6 +61,30 @@ public final class JobOptions {
             .shown(s -> s.kafka().deadLetterTopic())
             .build();
 
+    public static final JobOption<String> PREDICTIONS_TOPIC = JobOption.topic("predictions-topic", Topics.PREDICTIONS)
+            .help("predictions, one per valid reading (--workload district)")
+            .why("docs/records.md; `--workload district` only")
+            .shown(s -> s.workload() == Workload.DISTRICT
+                    ? s.kafka().districtTopics().predictions()
+                    : null)
+            .build();
+
+    public static final JobOption<String> REQUESTS_TOPIC = JobOption.topic("requests-topic", Topics.ROUTE_REQUESTS)
+            .help("route requests to answer (--workload district)")
+            .why("docs/records.md; `--workload district` only")
+            .shown(s -> s.workload() == Workload.DISTRICT
+                    ? s.kafka().districtTopics().requests()
+                    : null)
+            .build();
+
+    public static final JobOption<String> ROUTES_TOPIC = JobOption.topic("routes-topic", Topics.ROUTES)
+            .help("one answer per valid route request (--workload district)")
+            .why("docs/records.md; `--workload district` only")
+            .shown(s -> s.workload() == Workload.DISTRICT
+                    ? s.kafka().districtTopics().routes()
+                    : null)
+            .build();
+
     public static final JobOption<String> GROUP_ID = JobOption.id("group-id", KAFKA, "ID", "its-job")
             .help("Kafka consumer group")
             .why("the consumer group; offsets are committed to it on checkpoints only")
@@ -100,6 +124,20 @@ public final class JobOptions {
                     + "job's main runs and carried in the source and sinks, so the job's arguments hold only the "
                     + "path and no password reaches the web UI or the global job parameters")
             .shown(s -> s.kafka().clientConfig().source().map(Object::toString).orElse(null))
+            .build();
+
+    // ---- workload -----------------------------------------------------------------------------
+
+    public static final JobOption<Workload> WORKLOAD = JobOption.choice(
+                    "workload", JobOption.Group.WORKLOAD, Workload.class, "is neither study nor district")
+            .valueLabel("study|district")
+            .defaultsTo(Workload.STUDY)
+            .defaultText("`study`")
+            .help("what the job computes: advice per reading, or predictions per reading and routes per request")
+            .why("`study`: every reading is advised with the route of `--origin` to `--destination` (sections 1, "
+                    + "2); `district`: every reading's prediction goes to `--predictions-topic` and updates the "
+                    + "routing state, and routes answer travellers' requests (section 8)")
+            .shown(s -> s.workload().name().toLowerCase(Locale.ROOT))
             .build();
 
     // ---- model and engine ---------------------------------------------------------------------
@@ -167,23 +205,26 @@ public final class JobOptions {
             .defaultsTo(764_598L)
             .defaultText("764598 (El Segundo)")
             .help("origin of the advised route")
-            .why("the study's fixed query")
-            .shown(s -> String.valueOf(s.routing().origin()))
+            .why("the study's fixed query; `--workload study` only")
+            .shown(s ->
+                    s.workload() == Workload.STUDY ? String.valueOf(s.routing().origin()) : null)
             .build();
 
     public static final JobOption<Long> DESTINATION = JobOption.number("destination", ROUTING, "VDS", 1, Long.MAX_VALUE)
             .defaultsTo(774_445L)
             .defaultText("774445 (Long Beach)")
             .help("its destination")
-            .why("the study's fixed query")
-            .shown(s -> String.valueOf(s.routing().destination()))
+            .why("the study's fixed query; `--workload study` only")
+            .shown(s ->
+                    s.workload() == Workload.STUDY ? String.valueOf(s.routing().destination()) : null)
             .build();
 
     public static final JobOption<String> GRAPH_META = JobOption.text("graph-meta", ROUTING, "FILE")
             .defaultText("none: the six study stations")
             .help("PeMS station metadata file to route over")
             .why("a PeMS `dNN_text_meta_*.txt` file routes over a whole district (`MetaGraphBuilder`); readings of "
-                    + "detectors outside the graph are dead-lettered")
+                    + "detectors outside the graph are dead-lettered, and so are route requests between stations "
+                    + "outside it")
             .shown(s -> s.routing().graphMeta() == null
                     ? "(study network)"
                     : s.routing().graphMeta())
@@ -254,8 +295,8 @@ public final class JobOptions {
     public static final JobOption<String> TRANSACTIONAL_ID_PREFIX = JobOption.id(
                     "transactional-id-prefix", DELIVERY, "P", "its-job")
             .help("Kafka transactional id prefix for --exactly-once")
-            .why("exactly-once only; each sink appends `-advice` / `-dead-letters`. Give every job on one cluster "
-                    + "its own")
+            .why("exactly-once only; each sink appends `-advice` / `-dead-letters` (district: `-predictions` / "
+                    + "`-routes` / `-dead-letters`). Give every job on one cluster its own")
             .shown(s -> s.delivery().exactlyOnce() ? s.delivery().transactionalIdPrefix() : null)
             .build();
 

@@ -7,8 +7,9 @@ import java.util.Map;
 import org.apache.flink.util.ParameterTool;
 
 /**
- * What one run of the job is told, in five groups: the Kafka ends, the model and its engine, the
- * route to advise, the latency and runtime knobs, and the delivery guarantee. Parsed from
+ * What one run of the job is told: its {@link Workload}, and five groups: the Kafka ends, the
+ * model and its engine, the route to advise (or the graph alone, for the district's requests),
+ * the latency and runtime knobs, and the delivery guarantee. Parsed from
  * {@code --name value} arguments with Flink's {@link ParameterTool} and validated as a whole
  * before anything starts: a missing model, a bad topic name, a detector that is not in the graph
  * or a number out of range fails with one {@link JobSettingsException} naming the option (and
@@ -19,20 +20,47 @@ import org.apache.flink.util.ParameterTool;
  */
 public final class JobSettings implements Serializable {
 
-    private static final long serialVersionUID = 2L;
+    private static final long serialVersionUID = 3L;
 
+    private final Workload workload;
     private final KafkaSettings kafka;
     private final ModelSettings model;
     private final RoutingSettings routing;
     private final RuntimeSettings runtime;
     private final DeliverySettings delivery;
 
+    /** The study workload's settings. */
     public JobSettings(
             KafkaSettings kafka,
             ModelSettings model,
             RoutingSettings routing,
             RuntimeSettings runtime,
             DeliverySettings delivery) {
+        this(Workload.STUDY, kafka, model, routing, runtime, delivery);
+    }
+
+    /**
+     * @throws JobSettingsException for a district workload with {@code --identity}, or a study
+     *                              workload without its fixed query
+     */
+    public JobSettings(
+            Workload workload,
+            KafkaSettings kafka,
+            ModelSettings model,
+            RoutingSettings routing,
+            RuntimeSettings runtime,
+            DeliverySettings delivery) {
+        if (workload == Workload.DISTRICT && model.identity()) {
+            throw new JobSettingsException(
+                    JobOptions.IDENTITY.flag(),
+                    "replaces the study's advice and has no district counterpart; leave it out with "
+                            + JobOptions.WORKLOAD.flag() + " district");
+        }
+        if (workload == Workload.STUDY && !routing.hasFixedQuery()) {
+            throw new JobSettingsException(
+                    JobOptions.ORIGIN.flag(), "the study workload needs its origin and destination");
+        }
+        this.workload = workload;
         this.kafka = kafka;
         this.model = model;
         this.routing = routing;
@@ -62,6 +90,7 @@ public final class JobSettings implements Serializable {
     public static JobSettings fromMap(Map<String, String> options) {
         JobOptions.rejectUnknown(options);
         return new JobSettings(
+                JobOptions.WORKLOAD.read(options),
                 KafkaSettings.from(options),
                 ModelSettings.from(options),
                 RoutingSettings.from(options),
@@ -78,6 +107,10 @@ public final class JobSettings implements Serializable {
     /** The options, their defaults and what they do. */
     public static String usage() {
         return JobOptions.usage();
+    }
+
+    public Workload workload() {
+        return workload;
     }
 
     public KafkaSettings kafka() {

@@ -5,6 +5,7 @@ import java.io.Serializable;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import org.itsrt.routing.Router;
 import org.itsrt.routing.graph.Detector;
@@ -16,8 +17,15 @@ import org.itsrt.routing.graph.StudyNetwork;
  * The route the job advises and the graph it routes over: the study network, or the stations of a
  * PeMS metadata file. Checked as a whole when read: both ends in the graph and the destination
  * reachable from the origin. The graph's detector ids are derived once here, so that the
- * TaskManagers need not read the file to reject readings of other detectors.
+ * TaskManagers need not read the file to reject readings of other detectors (and, in the district
+ * workload, requests between other stations).
  *
+ * <p>The district workload has no fixed query ({@link #forRequests}): its origin and destination
+ * are 0, and giving {@code --origin} or {@code --destination} with it is an error rather than a
+ * setting silently ignored.
+ *
+ * @param origin      the study's query start; 0 without a fixed query
+ * @param destination the study's query goal; 0 without a fixed query
  * @param graphMeta   the PeMS metadata file as given; null for the study network
  * @param detectorIds VDS ids of the graph's detectors, sorted
  */
@@ -30,6 +38,17 @@ public record RoutingSettings(long origin, long destination, String graphMeta, l
     }
 
     static RoutingSettings from(Map<String, String> options) {
+        if (JobOptions.WORKLOAD.read(options) == Workload.DISTRICT) {
+            for (JobOption<Long> query : List.of(JobOptions.ORIGIN, JobOptions.DESTINATION)) {
+                if (options.containsKey(query.name())) {
+                    throw new JobSettingsException(
+                            query.flag(),
+                            "the study workload's fixed query; --workload district answers route requests instead "
+                                    + "(leave it out)");
+                }
+            }
+            return forRequests(JobOptions.GRAPH_META.read(options));
+        }
         return of(
                 JobOptions.ORIGIN.read(options),
                 JobOptions.DESTINATION.read(options),
@@ -67,6 +86,26 @@ public record RoutingSettings(long origin, long destination, String graphMeta, l
                 destination,
                 graphMeta,
                 graph.detectors().stream().mapToLong(Detector::vdsId).toArray());
+    }
+
+    /**
+     * The graph alone, for answering requests between any of its stations: no fixed query.
+     *
+     * @param graphMeta a PeMS station metadata file, or null for the study network
+     * @throws JobSettingsException naming {@code --graph-meta} and the file when it cannot be read
+     */
+    public static RoutingSettings forRequests(String graphMeta) {
+        DetectorGraph graph = loadGraph(graphMeta);
+        return new RoutingSettings(
+                0,
+                0,
+                graphMeta,
+                graph.detectors().stream().mapToLong(Detector::vdsId).toArray());
+    }
+
+    /** Whether these settings hold the study's origin-destination query. */
+    public boolean hasFixedQuery() {
+        return origin != 0;
     }
 
     @Override

@@ -9,12 +9,15 @@ import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.sink.KafkaSinkBuilder;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.itsrt.job.DistrictJobIO;
 import org.itsrt.job.JobIO;
 import org.itsrt.job.config.DeliverySettings;
 import org.itsrt.job.config.JobSettings;
 import org.itsrt.job.config.KafkaSettings;
 import org.itsrt.job.records.DeadLetter;
+import org.itsrt.job.records.PredictedFlow;
 import org.itsrt.job.records.RawReading;
+import org.itsrt.job.records.RouteAnswer;
 import org.itsrt.job.records.RoutedAdvice;
 
 /**
@@ -22,8 +25,10 @@ import org.itsrt.job.records.RoutedAdvice;
  * The {@code --kafka-config} file's settings go over the defaults here, and properties given as
  * {@code --consumer.KEY} / {@code --producer.KEY} over both;
  * what the connector must control (servers, group, (de)serializers, transactions) is set last.
+ * The ends of both workloads: the district's sources and sinks take the same settings as the
+ * study's.
  */
-public final class KafkaJobIO implements JobIO {
+public final class KafkaJobIO implements JobIO, DistrictJobIO {
 
     /**
      * The broker answers a fetch as soon as one byte is there; how long an empty fetch waits
@@ -49,7 +54,7 @@ public final class KafkaJobIO implements JobIO {
     private final DeliverySettings delivery;
     private final String modelLabel;
 
-    /** @param modelLabel what advice records carry in {@code model} */
+    /** @param modelLabel what advice and prediction records carry in {@code model} */
     public KafkaJobIO(KafkaSettings kafka, DeliverySettings delivery, String modelLabel) {
         this.kafka = kafka;
         this.delivery = delivery;
@@ -65,6 +70,16 @@ public final class KafkaJobIO implements JobIO {
     /** Raw input records, from the configured topic and starting offsets. */
     @Override
     public Source<RawReading, ?, ?> readings() {
+        return source(kafka.inputTopic());
+    }
+
+    /** Raw route requests, from the requests topic and the same starting offsets. */
+    @Override
+    public Source<RawReading, ?, ?> routeRequests() {
+        return source(kafka.districtTopics().requests());
+    }
+
+    private Source<RawReading, ?, ?> source(String topic) {
         Properties props = new Properties();
         props.setProperty("fetch.min.bytes", "1");
         props.setProperty("fetch.max.wait.ms", FETCH_MAX_WAIT_MS);
@@ -74,9 +89,9 @@ public final class KafkaJobIO implements JobIO {
         return KafkaSource.<RawReading>builder()
                 .setProperties(props)
                 .setBootstrapServers(kafka.bootstrapServers())
-                .setTopics(kafka.inputTopic())
+                .setTopics(topic)
                 .setGroupId(kafka.groupId())
-                .setClientIdPrefix(kafka.groupId() + "-" + kafka.inputTopic())
+                .setClientIdPrefix(kafka.groupId() + "-" + topic)
                 .setStartingOffsets(
                         kafka.startingOffsets() == KafkaSettings.StartingOffsets.EARLIEST
                                 ? OffsetsInitializer.earliest()
@@ -89,6 +104,18 @@ public final class KafkaJobIO implements JobIO {
     @Override
     public Sink<RoutedAdvice> advice() {
         return sink(new AdviceSerializer(kafka.outputTopic(), modelLabel), "advice");
+    }
+
+    /** Predictions as JSON on the predictions topic. */
+    @Override
+    public Sink<PredictedFlow> predictions() {
+        return sink(new PredictionSerializer(kafka.districtTopics().predictions(), modelLabel), "predictions");
+    }
+
+    /** Answers to route requests as JSON on the routes topic. */
+    @Override
+    public Sink<RouteAnswer> routes() {
+        return sink(new RouteSerializer(kafka.districtTopics().routes()), "routes");
     }
 
     /** Dead letters, original bytes and reason headers, on the dead-letter topic. */
@@ -104,6 +131,9 @@ public final class KafkaJobIO implements JobIO {
                     case READINGS -> kafka.inputTopic();
                     case ADVICE -> kafka.outputTopic();
                     case DEAD_LETTERS -> kafka.deadLetterTopic();
+                    case PREDICTIONS -> kafka.districtTopics().predictions();
+                    case ROUTE_REQUESTS -> kafka.districtTopics().requests();
+                    case ROUTES -> kafka.districtTopics().routes();
                 };
     }
 
@@ -129,7 +159,7 @@ public final class KafkaJobIO implements JobIO {
                 .setBootstrapServers(kafka.bootstrapServers())
                 .setRecordSerializer(serializer);
         if (delivery.exactlyOnce()) {
-            // Two sinks write to one cluster: each needs its own transactional ids.
+            // Several sinks write to one cluster: each needs its own transactional ids.
             builder.setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
                     .setTransactionalIdPrefix(delivery.transactionalIdPrefix() + "-" + name);
         } else {

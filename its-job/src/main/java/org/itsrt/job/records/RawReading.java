@@ -1,8 +1,9 @@
 package org.itsrt.job.records;
 
 /**
- * A record as it came off the input topic: its bytes, untouched, and where it was read, so that a
- * record that fails validation can be dead-lettered as it was and traced back to its offset.
+ * A record as it came off an input topic: its bytes, untouched, and where it was read, so that a
+ * record that fails validation can be dead-lettered as it was and traced back to its offset. A
+ * reading, or in the district workload also a route request (the same bytes-and-offset shape).
  * A Flink POJO (public fields, no-argument constructor): no Kryo on the wire.
  */
 public class RawReading {

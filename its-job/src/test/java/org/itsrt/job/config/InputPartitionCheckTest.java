@@ -56,6 +56,19 @@ class InputPartitionCheckTest {
     }
 
     @Test
+    void theDistrictsRequestsTopicIsCheckedByItsOwnName() {
+        // The readings topic has enough partitions; the requests topic is another one.
+        KafkaSettings settings = reading(kafka.bootstrapServers(), "two.partitions");
+
+        assertThat(InputPartitionCheck.warnings(settings, "two.partitions", 2, InputPartitionCheck.TIMEOUT))
+                .isEmpty();
+        assertThat(InputPartitionCheck.warnings(settings, "no.requests", 2, InputPartitionCheck.TIMEOUT))
+                .singleElement()
+                .asString()
+                .startsWith("partition check skipped: input topic 'no.requests' does not exist");
+    }
+
+    @Test
     void aMissingTopicGivesANoteInsteadOfAWarning() {
         assertThat(InputPartitionCheck.warnings(
                         reading(kafka.bootstrapServers(), "no.such.topic"), 2, InputPartitionCheck.TIMEOUT))

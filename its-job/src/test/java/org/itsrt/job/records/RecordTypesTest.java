@@ -20,7 +20,9 @@ class RecordTypesTest {
                 PredictedFlow.class,
                 ConditionUpdate.class,
                 RoutedAdvice.class,
-                NetworkStateChange.class
+                NetworkStateChange.class,
+                ValidRouteRequest.class,
+                RouteAnswer.class
             })
     void isAPojoWithoutGenericFields(Class<?> type) {
         assertNoGenericTypes(TypeInformation.of(type));
@@ -44,7 +46,9 @@ class RecordTypesTest {
                 PredictedFlow.class,
                 ConditionUpdate.class,
                 RoutedAdvice.class,
-                NetworkStateChange.class
+                NetworkStateChange.class,
+                ValidRouteRequest.class,
+                RouteAnswer.class
             })
     void isAnalysedAsAPojo(Class<?> type) {
         assertThat(TypeInformation.of(type)).isInstanceOf(PojoTypeInfo.class);
