@@ -28,10 +28,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/**
- * {@code its-producer}: replays canonical readings into Kafka on one open-loop schedule, a few
- * sender threads with a producer each (one per detector for the study's six).
- */
+/** {@code its-producer}: replays canonical readings into Kafka on one open-loop schedule, a few threads sending. */
 @Command(
         name = "its-producer",
         mixinStandardHelpOptions = true,
