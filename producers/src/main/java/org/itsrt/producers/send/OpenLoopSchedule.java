@@ -81,6 +81,7 @@ public record OpenLoopSchedule(long startNs, long periodNs, int sources) {
                 most = Math.max(most, counts[i]);
             }
             this.periods = most;
+            // One step before the slice's first source: the first advance() lands on it.
             this.source = first - step;
             this.k = 0;
         }

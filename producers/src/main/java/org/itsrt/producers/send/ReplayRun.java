@@ -153,6 +153,7 @@ public final class ReplayRun {
         List<Thread> threads = new ArrayList<>();
         try {
             for (int t = 0; t < senderThreads; t++) {
+                // A thread of its own source is named after it, as the study's detector producers were.
                 String name = senderThreads == n ? sources.get(t).name() : (t + 1) + "-of-" + senderThreads;
                 Map<String, Object> config = new java.util.HashMap<>(producerConfig);
                 config.putIfAbsent("client.id", "its-producer-" + name);
@@ -167,7 +168,7 @@ public final class ReplayRun {
                                 clock,
                                 stats,
                                 () -> stopRequested),
-                        (senderThreads == n ? "detector-" : "sender-") + name);
+                        "sender-" + name);
                 threads.add(thread);
             }
             threads.forEach(Thread::start);
