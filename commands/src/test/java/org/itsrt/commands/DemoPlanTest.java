@@ -63,6 +63,19 @@ class DemoPlanTest {
     }
 
     @Test
+    void aSpeedupIsPlannedAsTheRateItStandsFor() {
+        // 300 s / 600 = 0.5 s between a detector's records: 2 records/s, held as the rate alone.
+        Printed printed = demo("--print-plan", "--speedup", "600");
+        assertThat(printed.exit()).as(printed.err()).isZero();
+        assertThat(printed.out()).contains("rate_hz: 2").doesNotContain("speedup");
+        assertThat(RunPlanYaml.parse(printed.out(), "printed").load().rateHz()).isEqualTo(2.0);
+
+        Printed both = demo("--print-plan", "--rate", "2", "--speedup", "600");
+        assertThat(both.exit()).isEqualTo(2);
+        assertThat(both.err()).contains("--rate=HZ, --speedup=X are mutually exclusive (specify only one)");
+    }
+
+    @Test
     void aPrintedPlanReadsBackAsTheSamePlanAndOptionsReplaceSingleFields(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("plan.yaml");
         Files.writeString(

@@ -30,6 +30,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
@@ -106,13 +107,26 @@ public final class CanonicalTable {
      *                           format, or of the first row out of order
      */
     public static List<Reading> read(Path file) throws IOException {
-        String fileName = file.toString();
         List<Reading> readings = new ArrayList<>();
+        forEach(file, readings::add);
+        return List.copyOf(readings);
+    }
+
+    /**
+     * Reads and validates a table row by row, handing each reading on in the table's order without
+     * holding them: a district's table of millions of rows is read without a {@link Reading} object
+     * per row staying in memory. Rows before a bad one have been handed on when it fails.
+     *
+     * @throws BadInputException as {@link #read(Path)}
+     */
+    public static void forEach(Path file, Consumer<? super Reading> each) throws IOException {
+        String fileName = file.toString();
         try (Reader reader = new BufferedReader(new InputStreamReader(openInput(file), StandardCharsets.UTF_8));
                 JsonParser parser = READER_FACTORY.createParser(reader)) {
             List<String> cells = new ArrayList<>();
             long line = 0;
             long previousLine = 0;
+            Reading previous = null;
             boolean headerSeen = false;
             for (JsonToken token = parser.nextToken(); token != null; token = parser.nextToken()) {
                 switch (token) {
@@ -131,10 +145,11 @@ public final class CanonicalTable {
                             headerSeen = true;
                         } else {
                             Reading reading = parseRow(fileName, line, cells);
-                            if (!readings.isEmpty()) {
-                                checkOrder(fileName, line, previousLine, readings.get(readings.size() - 1), reading);
+                            if (previous != null) {
+                                checkOrder(fileName, line, previousLine, previous, reading);
                             }
-                            readings.add(reading);
+                            each.accept(reading);
+                            previous = reading;
                             previousLine = line;
                         }
                     }
@@ -148,7 +163,6 @@ public final class CanonicalTable {
                         fileName, null, null, "empty file: expected the header " + String.join(",", HEADER));
             }
         }
-        return List.copyOf(readings);
     }
 
     /** Writes a number in plain decimal with no trailing zeros: 137, 71.4, never 1.37E2. */

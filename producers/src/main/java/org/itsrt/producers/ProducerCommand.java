@@ -28,14 +28,15 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code its-producer}: replays canonical readings into Kafka, one producer per detector, open loop. */
+/** {@code its-producer}: replays canonical readings into Kafka on one open-loop schedule, a few threads sending. */
 @Command(
         name = "its-producer",
         mixinStandardHelpOptions = true,
         sortOptions = false,
         description = {
-            "Replays canonical readings as D2 records (docs/records.md), one Kafka producer per detector, each "
-                    + "sending its last-hour window at a fixed rate on an open-loop schedule: every record carries "
+            "Replays canonical readings as D2 records (docs/records.md), each detector sending its last-hour "
+                    + "window at a fixed rate (--rate, or --speedup of the 5-minute cadence) on one open-loop "
+                    + "schedule, sent by a few threads with a Kafka producer each: every record carries "
                     + "the time it was meant to be sent (intended_ns) beside the time it was (sent_ns), both on "
                     + "the host's TSC clock, so a stalled producer cannot hide latency.",
             "With --sweep it runs one step per total rate instead and reports the throughput and "
@@ -65,7 +66,7 @@ public final class ProducerCommand implements Callable<Integer> {
             names = "--detectors",
             split = ",",
             paramLabel = "VDS",
-            description = "detectors to replay, one producer each (default: the six study detectors)")
+            description = "detectors to replay (default: the six study detectors)")
     List<Long> detectors;
 
     @Mixin
@@ -134,6 +135,7 @@ public final class ProducerCommand implements Callable<Integer> {
                     .acks(send.acks)
                     .producerProperties(producerProps.given())
                     .progressEvery(send.progressEvery)
+                    .senderThreads(send.senderThreads)
                     .kafkaConfig(clientConfig)
                     .warmupRecords(
                             warmup.records() != null
@@ -225,7 +227,8 @@ public final class ProducerCommand implements Callable<Integer> {
     /** The option that sets a plan's field, to name it in a refusal (the fields options can make invalid). */
     private String optionFor(String field) {
         return switch (field) {
-            case "ratePerDetector" -> "--rate";
+            case "ratePerDetector" -> rateOption.option();
+            case "senderThreads" -> "--sender-threads";
             case "records" -> "--records";
             case "warmupRecords" -> warmup.records() != null ? "--warmup-records" : "--warmup";
             case "acks" -> "--acks";

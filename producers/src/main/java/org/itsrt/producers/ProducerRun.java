@@ -16,14 +16,14 @@ import org.itsrt.producers.send.KafkaChecks;
 import org.itsrt.producers.send.ProducerSettings;
 import org.itsrt.producers.send.ReplayRun;
 import org.itsrt.producers.send.RunSummary;
-import org.itsrt.readings.CanonicalTable;
-import org.itsrt.readings.Reading;
+import org.itsrt.readings.BadInputException;
 import org.itsrt.readings.StudyStation;
 import org.itsrt.records.Topics;
 
 /**
- * One replay of canonical readings into Kafka, as a library: one producer per detector, each on
- * an open-loop schedule, every record stamped with the host's latency clock. The producer CLI and
+ * One replay of canonical readings into Kafka, as a library: the detectors on one open-loop
+ * schedule, sent by a few threads with a producer each (one per detector for the study's six),
+ * every record stamped with the host's latency clock. The producer CLI and
  * the pipeline runner both use it; neither builds the other's command line.
  *
  * <p>{@link #prepare} reads the table and checks the broker and the topic, so that bad input fails
@@ -92,6 +92,10 @@ public final class ProducerRun {
      *                        in records, not time, so the producers, the probe and a report all agree
      *                        on how many there were; {@link ProducerRun#warmupRecordsOf} turns a
      *                        duration into records.
+     * @param senderThreads   threads sending, each with its own producer and a slice of the
+     *                        detectors, at most one per detector; 0 for the default,
+     *                        {@link ReplayRun#defaultSenderThreads}: one per detector up to six
+     *                        (the study's shape), four beyond
      */
     public record Plan(
             String bootstrapServers,
@@ -104,7 +108,8 @@ public final class ProducerRun {
             Map<String, String> producerProperties,
             Duration progressEvery,
             KafkaClientConfig kafkaConfig,
-            long warmupRecords) {
+            long warmupRecords,
+            int senderThreads) {
 
         public Plan {
             if (kafkaConfig == null) {
@@ -120,6 +125,9 @@ public final class ProducerRun {
             detectors = List.copyOf(detectors);
             producerProperties = Map.copyOf(producerProperties);
             checkLoad(ratePerDetector, records, warmupRecords);
+            if (senderThreads < 0) {
+                throw new InvalidPlan("senderThreads", "must be >= 1, or 0 for the default, got " + senderThreads);
+            }
             if (!ACKS.contains(acks)) {
                 throw new InvalidPlan("acks", "must be all, 1 or 0, got " + acks);
             }
@@ -180,7 +188,8 @@ public final class ProducerRun {
                     .producerProperties(producerProperties)
                     .progressEvery(progressEvery)
                     .kafkaConfig(kafkaConfig)
-                    .warmupRecords(warmupRecords);
+                    .warmupRecords(warmupRecords)
+                    .senderThreads(senderThreads);
         }
 
         /** A plan field by field, from the defaults of {@link Plan#builder()}; {@link #build()} checks it. */
@@ -196,6 +205,7 @@ public final class ProducerRun {
             private Duration progressEvery = Duration.ofSeconds(2);
             private KafkaClientConfig kafkaConfig = KafkaClientConfig.none();
             private long warmupRecords;
+            private int senderThreads;
 
             private Builder() {}
 
@@ -259,6 +269,15 @@ public final class ProducerRun {
             }
 
             /**
+             * Threads sending, each with its own producer, at most one per detector; 0 (the
+             * default) for {@link ReplayRun#defaultSenderThreads}.
+             */
+            public Builder senderThreads(int threads) {
+                this.senderThreads = threads;
+                return this;
+            }
+
+            /**
              * The plan.
              *
              * @throws InvalidPlan naming the field whose value no replay can take
@@ -275,7 +294,8 @@ public final class ProducerRun {
                         producerProperties,
                         progressEvery,
                         kafkaConfig,
-                        warmupRecords);
+                        warmupRecords,
+                        senderThreads);
             }
         }
     }
@@ -328,15 +348,11 @@ public final class ProducerRun {
      * @throws NotReplayable naming the file, the detector, the broker or the topic at fault
      */
     public static ProducerRun prepare(Plan plan, PrintStream log) throws NotReplayable {
-        List<Reading> readings;
-        try {
-            readings = CanonicalTable.read(plan.data());
-        } catch (IOException | RuntimeException e) {
-            throw new NotReplayable("cannot read " + plan.data() + ": " + e.getMessage());
-        }
         List<DetectorWindows> windows;
         try {
-            windows = DetectorWindows.of(readings, plan.detectors());
+            windows = DetectorWindows.read(plan.data(), plan.detectors());
+        } catch (BadInputException | IOException e) {
+            throw new NotReplayable("cannot read " + plan.data() + ": " + e.getMessage());
         } catch (IllegalArgumentException e) {
             throw new NotReplayable(plan.data() + ": " + e.getMessage());
         }
@@ -382,7 +398,8 @@ public final class ProducerRun {
      * not multiplied by the detectors and divided again.
      */
     public RunSummary replay(double ratePerDetector, long total, long warmup) throws InterruptedException {
-        ReplayRun run = new ReplayRun(windows, KafkaProducer::new, config, plan.topic(), clock);
+        ReplayRun run =
+                ReplayRun.ofDetectors(windows, plan.topic(), plan.senderThreads(), KafkaProducer::new, config, clock);
         current = run;
         if (stopped) {
             run.stop();

@@ -4,11 +4,21 @@ import java.time.Duration;
 import org.itsrt.cli.DurationConverter;
 import picocli.CommandLine.Option;
 
-/** How the producers send: the acknowledgement they wait for, and how often they report progress. */
+/**
+ * How the producers send: the acknowledgement they wait for, how many threads send, and how often
+ * they report progress.
+ */
 final class SendOptions {
 
     @Option(names = "--acks", description = "all, 1 or 0 (default: all; idempotence is on with all and off otherwise)")
     String acks = "all";
+
+    @Option(
+            names = "--sender-threads",
+            paramLabel = "N",
+            description = "threads sending, each with its own Kafka producer and an even share of the detectors, at "
+                    + "most one per detector (default: one per detector up to 6, the study's shape; 4 beyond)")
+    int senderThreads;
 
     @Option(
             names = "--progress-every",

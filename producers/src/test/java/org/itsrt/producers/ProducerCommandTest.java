@@ -121,6 +121,56 @@ class ProducerCommandTest {
     }
 
     @Test
+    void aSpeedupOnTwoSenderThreadsKeepsEveryDetectorsScheduleAndSeq() throws Exception {
+        createTopic("speedup");
+        Result result = run(
+                "--bootstrap-servers",
+                kafka.bootstrapServers(),
+                "--data",
+                SAMPLE.toString(),
+                "--topic",
+                "speedup",
+                "--records",
+                "48",
+                "--speedup",
+                "6000", // 300 s / 6000 = 50 ms: 20 records/s per detector
+                "--sender-threads",
+                "2");
+
+        assertThat(result.exit()).as(result.err()).isZero();
+        assertThat(result.out())
+                .contains("6 detectors at 20 records/s each")
+                .contains("48 of 48 records sent")
+                .contains("acknowledged 48, failed 0");
+        Map<Long, List<ReadingRecord>> byDetector = new TreeMap<>();
+        for (byte[] value : consume("speedup", 48)) {
+            ReadingRecord r = RecordJson.readReading(value);
+            byDetector.computeIfAbsent(r.detector(), k -> new ArrayList<>()).add(r);
+        }
+        assertThat(byDetector).hasSize(6);
+        long period = 50_000_000L;
+        for (List<ReadingRecord> records : byDetector.values()) {
+            assertThat(records).extracting(ReadingRecord::seq).containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L);
+            for (int k = 0; k < records.size(); k++) {
+                assertThat(records.get(k).intendedNs() - records.get(0).intendedNs())
+                        .isEqualTo(k * period);
+            }
+        }
+        // The detectors stay spread over the period: detector i of 6 one sixth of a period after i-1.
+        List<Long> firsts = byDetector.values().stream()
+                .map(records -> records.get(0).intendedNs())
+                .sorted()
+                .toList();
+        for (int i = 1; i < firsts.size(); i++) {
+            assertThat(firsts.get(i) - firsts.get(i - 1)).isBetween(period / 6, period / 6 + 1);
+        }
+    }
+
+    private static void createTopic(String name) {
+        kafka.createTopics(List.of(name), 1);
+    }
+
+    @Test
     void aMissingTopicIsNamed() {
         Result result = run(
                 "--bootstrap-servers",
@@ -166,6 +216,15 @@ class ProducerCommandTest {
         assertThat(run("--topic", "its readings").err())
                 .contains("--topic: Topic name is invalid: 'its readings' contains");
         assertThat(run("--data", "/no/such.csv", "--records", "6").err()).contains("cannot read /no/such.csv");
+        Result both = run("--rate", "10", "--speedup", "3000");
+        assertThat(both.exit()).isEqualTo(2);
+        assertThat(both.err()).startsWith("Error: --rate=HZ, --speedup=X are mutually exclusive (specify only one)");
+        assertThat(run("--speedup", "0").err()).contains("Invalid value for option '--speedup': expected a factor > 0");
+        assertThat(run("--speedup", "4.5e8").err())
+                .contains("--speedup 450000000 (1500000 records/s per detector): must be in (0, 1000000] records/s "
+                        + "per detector");
+        assertThat(run("--sender-threads", "-1").err())
+                .contains("--sender-threads must be >= 1, or 0 for the default, got -1");
     }
 
     @Test

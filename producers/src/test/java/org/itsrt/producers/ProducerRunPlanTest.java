@@ -32,6 +32,7 @@ class ProducerRunPlanTest {
         assertThat(plan.progressEvery()).isEqualTo(Duration.ofSeconds(2));
         assertThat(plan.kafkaConfig()).isEqualTo(KafkaClientConfig.none());
         assertThat(plan.warmupRecords()).isZero();
+        assertThat(plan.senderThreads()).as("the default rule").isZero();
     }
 
     @Test
@@ -43,6 +44,7 @@ class ProducerRunPlanTest {
                 .producerProperties(Map.of("linger.ms", "1"))
                 .progressEvery(Duration.ZERO)
                 .warmupRecords(12)
+                .senderThreads(2)
                 .build();
         assertThat(plan.toBuilder().build()).isEqualTo(plan);
         assertThat(plan.toBuilder().records(6).build())
@@ -57,7 +59,8 @@ class ProducerRunPlanTest {
                         plan.producerProperties(),
                         plan.progressEvery(),
                         plan.kafkaConfig(),
-                        plan.warmupRecords()));
+                        plan.warmupRecords(),
+                        plan.senderThreads()));
     }
 
     @Test
@@ -78,6 +81,7 @@ class ProducerRunPlanTest {
         assertRefused(minimal().detectors(List.of()), "detectors", "must name at least one detector");
         assertRefused(minimal().bootstrapServers(null), "bootstrapServers", "must be given");
         assertRefused(minimal().progressEvery(Duration.ofSeconds(-1)), "progressEvery", "must not be negative");
+        assertRefused(minimal().senderThreads(-1), "senderThreads", "must be >= 1, or 0 for the default, got -1");
     }
 
     @Test
