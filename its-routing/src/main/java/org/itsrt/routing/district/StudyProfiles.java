@@ -152,7 +152,7 @@ public final class StudyProfiles {
                         source,
                         null,
                         null,
-                        which + " has no readings on a " + day.getDisplayName(TextStyle.FULL, Locale.ROOT)
+                        which + " has no readings on a " + day.getDisplayName(TextStyle.FULL, Locale.ENGLISH)
                                 + "; a profile table needs at least a whole week of each study station");
             }
         }

@@ -125,7 +125,6 @@ class GenerateCommandTest {
                         dir.resolve("e").toString()))
                 .isEqualTo(1);
         assertThat(err.toString())
-                .contains("its generate: " + oneDay + ": station 716847 (East Rancho Dominguez) has no readings on a "
-                        + "Monday");
+                .contains("its generate: " + oneDay + ": station 764598 (El Segundo) has no readings on a " + "Monday");
     }
 }
