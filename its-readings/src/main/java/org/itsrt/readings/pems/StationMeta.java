@@ -1,6 +1,7 @@
 package org.itsrt.readings.pems;
 
 import java.util.Objects;
+import org.itsrt.readings.Reading;
 
 /**
  * One row of a PeMS clearinghouse station metadata file ({@code dNN_text_meta_YYYY_MM_DD.txt}):
@@ -20,6 +21,9 @@ import java.util.Objects;
  * @param type          lane type: ML mainline, HV HOV, OR on-ramp, FR off-ramp, FF connector, ...
  * @param lanes         number of lanes
  * @param name          station name, may be empty
+ * @param syntheticSource the label {@code synthetic:seed=N} of a generated station (its
+ *                      {@code User_ID_1}), which the importer gives the station's readings;
+ *                      empty for a PeMS station
  */
 public record StationMeta(
         long id,
@@ -35,14 +39,60 @@ public record StationMeta(
         double lengthMiles,
         String type,
         int lanes,
-        String name) {
+        String name,
+        String syntheticSource) {
 
     public StationMeta {
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(syntheticSource, "syntheticSource");
         if ("NSEW".indexOf(direction) < 0) {
             throw new IllegalArgumentException("direction must be one of N, S, E, W: " + direction);
         }
+        if (!syntheticSource.isEmpty()
+                && !(Reading.isKnownSource(syntheticSource) && syntheticSource.startsWith("synthetic"))) {
+            throw new IllegalArgumentException(
+                    "syntheticSource must be empty or a label like synthetic:seed=42: " + syntheticSource);
+        }
+    }
+
+    /** A PeMS station: no synthetic label. */
+    public StationMeta(
+            long id,
+            int freeway,
+            char direction,
+            int district,
+            String county,
+            String city,
+            String statePostmile,
+            double absPostmile,
+            double latitude,
+            double longitude,
+            double lengthMiles,
+            String type,
+            int lanes,
+            String name) {
+        this(
+                id,
+                freeway,
+                direction,
+                district,
+                county,
+                city,
+                statePostmile,
+                absPostmile,
+                latitude,
+                longitude,
+                lengthMiles,
+                type,
+                lanes,
+                name,
+                "");
+    }
+
+    /** True for a generated station, whose readings the importer labels synthetic. */
+    public boolean isSynthetic() {
+        return !syntheticSource.isEmpty();
     }
 
     /** True for mainline stations, the ones a freeway chain is built from. */

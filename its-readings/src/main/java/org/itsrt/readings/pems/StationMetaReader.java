@@ -12,13 +12,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.itsrt.readings.BadInputException;
+import org.itsrt.readings.Reading;
 
 /**
  * Reads a PeMS clearinghouse station metadata file ({@code dNN_text_meta_YYYY_MM_DD.txt}):
  * tab-separated, one header row {@code ID Fwy Dir District County City State_PM Abs_PM Latitude
  * Longitude Length Type Lanes Name User_ID_1..4}. Columns are found by name; trailing empty
  * fields may be left off a line. Empty {@code Latitude}, {@code Longitude} and {@code Length}
- * (stations PeMS has not located) read as NaN.
+ * (stations PeMS has not located) read as NaN. A {@code User_ID_1} that is a synthetic source
+ * label ({@code synthetic:seed=N}, as {@code its generate --detectors} writes) marks a generated
+ * station ({@link StationMeta#syntheticSource()}); any other user id is PeMS's and ignored.
  */
 public final class StationMetaReader {
     private static final List<String> REQUIRED_COLUMNS = List.of(
@@ -129,7 +132,16 @@ public final class StationMetaReader {
                     decimalOrNaN("Length"),
                     required("Type"),
                     lanes,
-                    text("Name"));
+                    text("Name"),
+                    syntheticSource());
+        }
+
+        private String syntheticSource() {
+            if (!columns.containsKey("User_ID_1")) {
+                return "";
+            }
+            String userId = text("User_ID_1");
+            return userId.startsWith("synthetic") && Reading.isKnownSource(userId) ? userId : "";
         }
 
         private String text(String column) {

@@ -1,21 +1,16 @@
 package org.itsrt.routing.cli;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.DigestInputStream;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.LocalDate;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.itsrt.cli.OneLineErrors;
 import org.itsrt.cli.ProjectPaths;
+import org.itsrt.cli.options.DetectorsOption;
 import org.itsrt.cli.options.HelpOption;
 import org.itsrt.cli.options.OutputOption;
 import org.itsrt.cli.options.SeedOption;
@@ -25,10 +20,6 @@ import org.itsrt.readings.Reading;
 import org.itsrt.readings.synthetic.SyntheticGenerator;
 import org.itsrt.routing.district.DistrictGenerator;
 import org.itsrt.routing.district.StudyProfiles;
-import org.itsrt.routing.graph.DetectorGraph;
-import org.itsrt.routing.graph.DistrictGraph;
-import org.itsrt.routing.graph.MetaGraphBuilder;
-import org.itsrt.routing.graph.RoadSegment;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -53,8 +44,8 @@ import picocli.CommandLine.Spec;
             "With --detectors N: a district of N mainline detectors on a grid of freeways with interchanges, as PeMS "
                     + "clearinghouse files (one metadata file, one gzipped 5-minute station file per day) and a "
                     + DistrictGenerator.LABEL_FILE + " saying what they are; --out is a new or empty folder. Each "
-                    + "detector follows the weekly shape of one of the study stations in --profiles. The district's "
-                    + "graph is checked before it is reported written (docs/import.md, \"A generated district\")."
+                    + "detector follows the weekly shape of one of the study stations in --profiles. The graph of "
+                    + "the written metadata is checked to be one district (docs/import.md, \"A generated district\")."
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:written", "1:could not write, or bad --profiles", "2:bad usage"})
@@ -90,11 +81,10 @@ public final class GenerateCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(
-            names = "--detectors",
-            paramLabel = "N",
-            description = "generate a district of N mainline detectors as clearinghouse files into the folder --out, "
-                    + "instead of the six study stations' table (at least " + MIN_DETECTORS + ")")
+    @Mixin
+    DetectorsOption detectorsOption;
+
+    /** The district's size, or null for the six study stations' table. */
     private Integer detectors;
 
     @Option(
@@ -129,6 +119,11 @@ public final class GenerateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        try {
+            detectors = detectorsOption.count();
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
         if (output.path() == null) {
             throw usage(
                     detectors == null
@@ -166,7 +161,7 @@ public final class GenerateCommand implements Callable<Integer> {
 
     private int writeDistrict(int dayCount) throws IOException {
         if (detectors < MIN_DETECTORS) {
-            throw usage("--detectors must be at least " + MIN_DETECTORS + ", got " + detectors);
+            throw usage("--detectors must be at least " + MIN_DETECTORS + " mainline detectors, got " + detectors);
         }
         Path dir = output.path();
         if (dir.getFileName().toString().endsWith(".csv")
@@ -180,27 +175,15 @@ public final class GenerateCommand implements Callable<Integer> {
         long seed = seedOption.orElse(DEFAULT_SEED);
         String profilesShown = profiles != null ? profiles.toString() : ProjectPaths.SAMPLE_TABLE;
         Path profilesTable = profiles != null ? profiles : ProjectPaths.locate().sampleTable();
-        PrintWriter out = spec.commandLine().getOut();
         long started = System.nanoTime();
 
-        StudyProfiles shapes = StudyProfiles.from(profilesTable);
-        DistrictGenerator generator = new DistrictGenerator(seed, detectors, shapes);
+        StudyProfiles shapes = StudyProfiles.from(profilesTable, profilesShown);
         String command = "./its generate --detectors " + detectors + " --seed " + seed + " --start " + start
                 + " --days " + dayCount + " --profiles " + profilesShown + " --out FOLDER";
-        DistrictGenerator.Result result = generator.write(
-                dir, start, dayCount, command, profilesShown + " (SHA-256 " + sha256(profilesTable) + ")");
+        DistrictGenerator.Result result =
+                new DistrictGenerator(seed, detectors, shapes).write(dir, start, dayCount, command, shapes.source());
 
-        // The district goes through the graph builder a workload uses, from the file just written.
-        DetectorGraph graph = new MetaGraphBuilder(MetaGraphBuilder.Options.defaults()).build(result.metaFile());
-        DistrictGraph.Check check =
-                DistrictGraph.requireConnected(graph, result.metaFile().toString());
-        long interchangeLinks = graph.segments().stream()
-                .filter(segment -> segment.kind() == RoadSegment.Kind.INTERCHANGE)
-                .count();
-        long bytes = Files.size(result.metaFile());
-        for (Path file : result.stationFiles()) {
-            bytes += Files.size(file);
-        }
+        PrintWriter out = spec.commandLine().getOut();
         out.printf(
                 "wrote a synthetic district (%s): %d mainline detectors (%d stations in the metadata), %d readings, "
                         + "%s .. %s Pacific, %.1f MB, in %.1f s, to %s%n",
@@ -210,15 +193,15 @@ public final class GenerateCommand implements Callable<Integer> {
                 result.readings(),
                 start,
                 start.plusDays(dayCount - 1L),
-                bytes / 1e6,
+                result.bytes() / 1e6,
                 (System.nanoTime() - started) / 1e9,
                 dir);
         out.printf(
                 "its graph: %d detectors, %d segments (%d interchange links), core of %d detectors (%s)%n",
-                graph.detectors().size(),
-                graph.segments().size(),
-                interchangeLinks,
-                check.core().size(),
+                result.graph().detectors().size(),
+                result.graph().segments().size(),
+                result.interchangeLinks(),
+                result.check().core().size(),
                 result.metaFile().getFileName());
         out.flush();
         return 0;
@@ -231,19 +214,6 @@ public final class GenerateCommand implements Callable<Integer> {
         try (Stream<Path> entries = Files.list(dir)) {
             return entries.findAny().isEmpty();
         }
-    }
-
-    private static String sha256(Path file) throws IOException {
-        MessageDigest digest;
-        try {
-            digest = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java platform has SHA-256", e);
-        }
-        try (InputStream in = new DigestInputStream(Files.newInputStream(file), digest)) {
-            in.transferTo(OutputStream.nullOutputStream());
-        }
-        return HexFormat.of().formatHex(digest.digest());
     }
 
     private CommandLine.ParameterException usage(String message) {

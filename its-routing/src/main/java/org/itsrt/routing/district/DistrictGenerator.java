@@ -13,6 +13,10 @@ import java.util.Random;
 import java.util.TreeMap;
 import org.itsrt.readings.Reading;
 import org.itsrt.readings.pems.StationMeta;
+import org.itsrt.routing.graph.DetectorGraph;
+import org.itsrt.routing.graph.DistrictGraph;
+import org.itsrt.routing.graph.MetaGraphBuilder;
+import org.itsrt.routing.graph.RoadSegment;
 import org.itsrt.routing.graph.SyntheticFreewayNetwork;
 
 /**
@@ -42,18 +46,36 @@ public final class DistrictGenerator {
     public static final String LABEL_FILE = "README.md";
 
     /**
-     * What was written.
+     * What was written, and the graph built back from the written metadata file.
      *
      * @param metaFile          the station metadata file
      * @param stationFiles      one 5-minute station file per day, in date order
      * @param mainlineDetectors mainline stations, the detectors with readings
      * @param stations          stations in the metadata, mainline and HOV
      * @param readings          rows in the station files
+     * @param bytes             size of the metadata and station files
+     * @param graph             the graph {@link MetaGraphBuilder} builds from the metadata file
+     * @param check             what {@link DistrictGraph#requireConnected} found in it
      */
-    public record Result(Path metaFile, List<Path> stationFiles, int mainlineDetectors, int stations, long readings) {
+    public record Result(
+            Path metaFile,
+            List<Path> stationFiles,
+            int mainlineDetectors,
+            int stations,
+            long readings,
+            long bytes,
+            DetectorGraph graph,
+            DistrictGraph.Check check) {
 
         public Result {
             stationFiles = List.copyOf(stationFiles);
+        }
+
+        /** The graph's interchange segments. */
+        public long interchangeLinks() {
+            return graph.segments().stream()
+                    .filter(segment -> segment.kind() == RoadSegment.Kind.INTERCHANGE)
+                    .count();
         }
     }
 
@@ -90,10 +112,13 @@ public final class DistrictGenerator {
 
     /**
      * Writes the metadata file (named after {@code start}), one gzipped station file per Pacific
-     * calendar day and the label file into {@code dir}, creating it if needed.
+     * calendar day and the label file into {@code dir}, creating it if needed; then builds the
+     * graph from the written metadata file, as a workload does, and checks it.
      *
      * @param command  the command line that made the district, for the label file
      * @param profiles where the profiles came from, for the label file
+     * @throws org.itsrt.readings.BadInputException naming the metadata file, when its graph is not
+     *     one connected district ({@link DistrictGraph#requireConnected})
      */
     public Result write(Path dir, LocalDate start, int days, String command, String profiles) throws IOException {
         if (days < 1) {
@@ -111,7 +136,13 @@ public final class DistrictGenerator {
             stationFiles.add(file);
         }
         Files.writeString(dir.resolve(LABEL_FILE), label(start, days, command, profiles), StandardCharsets.UTF_8);
-        return new Result(meta, stationFiles, detectors.size(), stations.size(), readings);
+        long bytes = Files.size(meta);
+        for (Path file : stationFiles) {
+            bytes += Files.size(file);
+        }
+        DetectorGraph graph = new MetaGraphBuilder(MetaGraphBuilder.Options.defaults()).build(meta);
+        DistrictGraph.Check check = DistrictGraph.requireConnected(graph, meta.toString());
+        return new Result(meta, stationFiles, detectors.size(), stations.size(), readings, bytes, graph, check);
     }
 
     /** Rows in time order, then by VDS id, as the clearinghouse publishes them. */

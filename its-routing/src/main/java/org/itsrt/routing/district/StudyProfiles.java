@@ -1,11 +1,18 @@
 package org.itsrt.routing.district;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.DayOfWeek;
 import java.time.LocalDateTime;
 import java.time.format.TextStyle;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import org.itsrt.readings.BadInputException;
@@ -67,9 +74,11 @@ public final class StudyProfiles {
     }
 
     private final List<Profile> profiles;
+    private final String source;
 
-    private StudyProfiles(List<Profile> profiles) {
+    private StudyProfiles(List<Profile> profiles, String source) {
         this.profiles = List.copyOf(profiles);
+        this.source = source;
     }
 
     /**
@@ -79,7 +88,15 @@ public final class StudyProfiles {
      *     a reading on some day of the week (a profile needs at least one whole week)
      */
     public static StudyProfiles from(Path table) throws IOException {
-        return of(CanonicalTable.read(table), table.toString());
+        return from(table, table.toString());
+    }
+
+    /**
+     * As {@link #from(Path)}, the table shown as {@code shownAs} in errors and in {@link #source()}.
+     */
+    public static StudyProfiles from(Path table, String shownAs) throws IOException {
+        StudyProfiles read = of(CanonicalTable.read(table), shownAs);
+        return new StudyProfiles(read.profiles, shownAs + " (SHA-256 " + sha256(table) + ")");
     }
 
     /** As {@link #from(Path)}, from readings already read; {@code source} names them in errors. */
@@ -121,12 +138,30 @@ public final class StudyProfiles {
             }
             profiles[s] = new Profile(station, flow, share, freeFlow);
         }
-        return new StudyProfiles(List.of(profiles));
+        return new StudyProfiles(List.of(profiles), source);
     }
 
     /** The six profiles, in {@link StudyStation} order. */
     public List<Profile> profiles() {
         return profiles;
+    }
+
+    /** Where the profiles came from: the table as shown, and its SHA-256 when read from a file. */
+    public String source() {
+        return source;
+    }
+
+    private static String sha256(Path file) throws IOException {
+        MessageDigest digest;
+        try {
+            digest = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
+        }
+        try (InputStream in = new DigestInputStream(Files.newInputStream(file), digest)) {
+            in.transferTo(OutputStream.nullOutputStream());
+        }
+        return HexFormat.of().formatHex(digest.digest());
     }
 
     /** The interval of the week (Monday 00:00 is 0) a Pacific wall time falls in. */

@@ -108,7 +108,11 @@ class GenerateCommandTest {
 
         assertThat(run("--detectors", "20", "--out", dir.resolve("d").toString()))
                 .isEqualTo(2);
-        assertThat(err.toString()).contains("--detectors must be at least 100, got 20");
+        assertThat(err.toString()).contains("--detectors must be at least 100 mainline detectors, got 20");
+
+        assertThat(run("--detectors", "100,200", "--out", dir.resolve("d").toString()))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--detectors takes one number N here, got 100,200");
 
         assertThat(run("--profiles", "t.csv", "--out", dir.resolve("t.csv").toString()))
                 .isEqualTo(2);

@@ -84,8 +84,10 @@ class DistrictGeneratorTest {
             assertThat(reading.lanes()).isEqualTo(station.lanes());
             assertThat(reading.hasSpeed()).isTrue();
             assertThat(reading.pctObserved()).isNull();
+            assertThat(reading.source()).isEqualTo("synthetic:seed=3");
         });
-        // The labels the importer keeps: ids of the synthetic range, names in the quality report.
+        // The labels the importer keeps: the rows' source (from the metadata's User_ID_1), ids of
+        // the synthetic range, names in the quality report.
         assertThat(byStation.keySet()).allSatisfy(id -> assertThat(id).isGreaterThanOrEqualTo(900_001L));
         assertThat(imported.report().stations())
                 .extracting(StationQuality::name)
