@@ -63,7 +63,11 @@ public final class GenerateCommand implements Callable<Integer> {
      */
     static final int DEFAULT_DISTRICT_DAYS = 1;
 
-    /** Fewer detectors make too few freeways to cross: the grid needs two each way to have a core. */
+    /**
+     * The smallest district: its grid has three freeways each way (SyntheticFreewayNetwork.Spec
+     * .forDetectors) about 2 km apart; with fewer detectors the region shrinks until parallel
+     * freeways come within the 1 km interchange radius and would be linked as if they crossed.
+     */
     static final int MIN_DETECTORS = 100;
 
     @Mixin
