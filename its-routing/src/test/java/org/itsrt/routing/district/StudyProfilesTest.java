@@ -22,6 +22,7 @@ import org.itsrt.readings.pems.PemsImporter;
 import org.itsrt.readings.synthetic.SyntheticGenerator;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class StudyProfilesTest {
 
@@ -119,24 +120,35 @@ class StudyProfilesTest {
     }
 
     /**
-     * With the study's own PeMS files (a folder named by the environment variable
-     * ITS_STUDY_DATA), the profiles are the real stations' weeks. Skipped without them.
+     * With the study's own PeMS files (in the folder Maven passes as {@code itsrt.shared.data}),
+     * the profiles are the real stations' weeks. Skipped without them.
      */
     @Test
-    void theStudysRealFilesGiveSixProfiles() throws IOException {
-        String folder = System.getenv("ITS_STUDY_DATA");
+    void theStudysRealFilesGiveSixProfilesAndADistrictOfTheirShapes(@TempDir Path temp) throws IOException {
+        String shared = System.getProperty("itsrt.shared.data");
+        Path folder = shared == null ? null : Path.of(shared, "pems-2018-03-d07");
         Assumptions.assumeTrue(
-                folder != null && Files.isDirectory(Path.of(folder)), "ITS_STUDY_DATA names no folder of PeMS files");
+                folder != null && Files.isDirectory(folder),
+                "the study's PeMS files are not at " + folder + " (system property itsrt.shared.data); skipped");
         List<Reading> real = new PemsImporter(PemsImporter.Options.strict(), line -> {})
-                .importFrom(List.of(Path.of(folder)))
+                .importFrom(List.of(folder))
                 .readings();
 
-        StudyProfiles profiles = StudyProfiles.of(real, folder);
+        StudyProfiles profiles = StudyProfiles.of(real, folder.toString());
 
         Map<StudyStation, Double> peaks = profiles.profiles().stream()
                 .collect(Collectors.toMap(
                         StudyProfiles.Profile::station,
                         p -> Arrays.stream(p.flowPerLane()).max().orElseThrow()));
         assertThat(peaks.values()).allSatisfy(peak -> assertThat(peak).isBetween(50.0, 250.0));
+
+        // A district following the real shapes goes through the importer like any other.
+        Path district = temp.resolve("real-shapes");
+        new DistrictGenerator(1, 150, profiles).write(district, LocalDate.of(2018, 3, 6), 1, "test", "real");
+        List<Reading> imported = new PemsImporter(PemsImporter.Options.strict(), line -> {})
+                .importFrom(List.of(district))
+                .readings();
+        assertThat(imported).hasSize(150 * 288).allSatisfy(r -> assertThat(r.isSynthetic())
+                .isTrue());
     }
 }
