@@ -162,7 +162,8 @@ public final class SyntheticFreewayNetwork {
                 .forEach(station -> carriageways
                         .computeIfAbsent(carriagewayKey(station), key -> new ArrayDeque<>())
                         .addLast(station));
-        Set<String> removed = new HashSet<>();
+        Set<Long> removed = new HashSet<>();
+        Set<String> removedPlaces = new HashSet<>();
         for (int round = 0; removed.size() < surplus; round++) {
             int before = removed.size();
             for (Deque<StationMeta> chain : carriageways.values()) {
@@ -171,7 +172,8 @@ public final class SyntheticFreewayNetwork {
                 }
                 if (chain.size() > 1) {
                     StationMeta end = round % 2 == 0 ? chain.pollFirst() : chain.pollLast();
-                    removed.add(placeKey(end));
+                    removed.add(end.id());
+                    removedPlaces.add(placeKey(end));
                 }
             }
             if (removed.size() == before) {
@@ -181,7 +183,9 @@ public final class SyntheticFreewayNetwork {
         }
         // The HOV stations of a removed mainline station sit at its carriageway and postmile.
         return stations.stream()
-                .filter(station -> !removed.contains(placeKey(station)))
+                .filter(station -> station.isMainline()
+                        ? !removed.contains(station.id())
+                        : !removedPlaces.contains(placeKey(station)))
                 .toList();
     }
 
