@@ -118,22 +118,19 @@ public final class StationMetaReader {
             if (lanes < 1) {
                 throw bad("Lanes", "expected a lane count >= 1");
             }
-            return new StationMeta(
-                    integer("ID"),
-                    integer("Fwy"),
-                    direction.charAt(0),
-                    integer("District"),
-                    text("County"),
-                    text("City"),
-                    text("State_PM"),
-                    decimal("Abs_PM"),
-                    decimalOrNaN("Latitude"),
-                    decimalOrNaN("Longitude"),
-                    decimalOrNaN("Length"),
-                    required("Type"),
-                    lanes,
-                    text("Name"),
-                    syntheticSource());
+            return StationMeta.builder()
+                    .id(integer("ID"))
+                    .carriageway(integer("Fwy"), direction.charAt(0))
+                    .district(integer("District"))
+                    .county(text("County"))
+                    .city(text("City"))
+                    .postmiles(text("State_PM"), decimal("Abs_PM"))
+                    .position(decimalOrNaN("Latitude"), decimalOrNaN("Longitude"))
+                    .lengthMiles(decimalOrNaN("Length"))
+                    .lanes(required("Type"), lanes)
+                    .name(text("Name"))
+                    .syntheticSource(syntheticSource())
+                    .build();
         }
 
         private String syntheticSource() {

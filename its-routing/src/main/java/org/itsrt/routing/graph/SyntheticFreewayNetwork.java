@@ -277,21 +277,15 @@ public final class SyntheticFreewayNetwork {
                         eastNorth[0] / (GreatCircle.EARTH_MEAN_RADIUS_M * Math.cos(Math.toRadians(CENTRE_LATITUDE))));
         String postmileText = String.format(Locale.ROOT, "%.3f", postmile);
         String name = String.format(Locale.ROOT, "Synthetic %d-%c %s PM %s", freeway, direction, type, postmileText);
-        stations.add(new StationMeta(
-                nextVdsId++,
-                freeway,
-                direction,
-                DISTRICT,
-                "",
-                "",
-                postmileText,
-                postmile,
-                latitude,
-                longitude,
-                Double.NaN,
-                type,
-                lanes,
-                name));
+        stations.add(StationMeta.builder()
+                .id(nextVdsId++)
+                .carriageway(freeway, direction)
+                .district(DISTRICT)
+                .postmiles(postmileText, postmile)
+                .position(latitude, longitude)
+                .lanes(type, lanes)
+                .name(name)
+                .build());
     }
 
     /** A polyline in local meters east and north, parametrised by arc length from its first point. */
