@@ -10,6 +10,7 @@ import java.util.concurrent.Callable;
 import org.itsrt.cli.Durations;
 import org.itsrt.cli.MissingDefaultException;
 import org.itsrt.cli.options.DataOption;
+import org.itsrt.cli.options.DetectorsOption;
 import org.itsrt.cli.options.DurationOption;
 import org.itsrt.cli.options.RateOption;
 import org.itsrt.cli.options.RecordsOption;
@@ -62,12 +63,8 @@ public final class ProducerCommand implements Callable<Integer> {
     @Mixin
     DataOption data;
 
-    @Option(
-            names = "--detectors",
-            split = ",",
-            paramLabel = "VDS",
-            description = "detectors to replay (default: the six study detectors)")
-    List<Long> detectors;
+    @Mixin
+    DetectorsOption detectors;
 
     @Mixin
     RateOption rateOption;
@@ -122,7 +119,7 @@ public final class ProducerCommand implements Callable<Integer> {
             System.err.println("its-producer: --data not given, and its default is missing: " + e.getMessage());
             return 1;
         }
-        List<Long> replayed = detectors != null ? detectors : ProducerRun.STUDY_DETECTORS;
+        List<Long> replayed = detectors.ids() != null ? detectors.ids() : ProducerRun.STUDY_DETECTORS;
         ProducerRun.Plan plan;
         try {
             plan = ProducerRun.Plan.builder()

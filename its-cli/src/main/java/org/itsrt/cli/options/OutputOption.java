@@ -10,7 +10,8 @@ public final class OutputOption {
             names = "--out",
             paramLabel = "PATH",
             description = "where the output goes: a run or report folder (default: one under results/ named after "
-                    + "the command, with the start's UTC time for runs), or the table import and generate write")
+                    + "the command, with the start's UTC time for runs), the table import writes, or what generate "
+                    + "writes: a table, or with --detectors a district's folder")
     Path out;
 
     /** The path given, or null for the command's default. */

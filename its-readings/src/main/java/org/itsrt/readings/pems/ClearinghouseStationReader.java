@@ -134,7 +134,14 @@ final class ClearinghouseStationReader {
                     "no lane has data and the station is not in the metadata, so its lane count is unknown",
                     false);
         }
-        return new Reading(stationId, tsUtc, flow, speed, pctObserved, lanes, Reading.SOURCE_CLEARINGHOUSE);
+        return new Reading(
+                stationId,
+                tsUtc,
+                flow,
+                speed,
+                pctObserved,
+                lanes,
+                context.source(stationId, Reading.SOURCE_CLEARINGHOUSE));
     }
 
     private static LocalDateTime localTime(String field) throws RowProblem {

@@ -21,4 +21,13 @@ record ImportContext(
         StationMeta station = meta.get(stationId);
         return station != null ? station.lanes() : lanesInSource;
     }
+
+    /**
+     * The source label of a station's readings: a generated station's synthetic label, so that
+     * generated readings stay labelled synthetic in the table, else {@code otherwise}.
+     */
+    String source(long stationId, String otherwise) {
+        StationMeta station = meta.get(stationId);
+        return station != null && station.isSynthetic() ? station.syntheticSource() : otherwise;
+    }
 }

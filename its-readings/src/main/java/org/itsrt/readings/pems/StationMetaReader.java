@@ -12,13 +12,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.itsrt.readings.BadInputException;
+import org.itsrt.readings.Reading;
 
 /**
  * Reads a PeMS clearinghouse station metadata file ({@code dNN_text_meta_YYYY_MM_DD.txt}):
  * tab-separated, one header row {@code ID Fwy Dir District County City State_PM Abs_PM Latitude
  * Longitude Length Type Lanes Name User_ID_1..4}. Columns are found by name; trailing empty
  * fields may be left off a line. Empty {@code Latitude}, {@code Longitude} and {@code Length}
- * (stations PeMS has not located) read as NaN.
+ * (stations PeMS has not located) read as NaN. A {@code User_ID_1} that is a synthetic source
+ * label ({@code synthetic:seed=N}, as {@code its generate --detectors} writes) marks a generated
+ * station ({@link StationMeta#syntheticSource()}); any other user id is PeMS's and ignored.
  */
 public final class StationMetaReader {
     private static final List<String> REQUIRED_COLUMNS = List.of(
@@ -115,21 +118,27 @@ public final class StationMetaReader {
             if (lanes < 1) {
                 throw bad("Lanes", "expected a lane count >= 1");
             }
-            return new StationMeta(
-                    integer("ID"),
-                    integer("Fwy"),
-                    direction.charAt(0),
-                    integer("District"),
-                    text("County"),
-                    text("City"),
-                    text("State_PM"),
-                    decimal("Abs_PM"),
-                    decimalOrNaN("Latitude"),
-                    decimalOrNaN("Longitude"),
-                    decimalOrNaN("Length"),
-                    required("Type"),
-                    lanes,
-                    text("Name"));
+            return StationMeta.builder()
+                    .id(integer("ID"))
+                    .carriageway(integer("Fwy"), direction.charAt(0))
+                    .district(integer("District"))
+                    .county(text("County"))
+                    .city(text("City"))
+                    .postmiles(text("State_PM"), decimal("Abs_PM"))
+                    .position(decimalOrNaN("Latitude"), decimalOrNaN("Longitude"))
+                    .lengthMiles(decimalOrNaN("Length"))
+                    .lanes(required("Type"), lanes)
+                    .name(text("Name"))
+                    .syntheticSource(syntheticSource())
+                    .build();
+        }
+
+        private String syntheticSource() {
+            if (!columns.containsKey("User_ID_1")) {
+                return "";
+            }
+            String userId = text("User_ID_1");
+            return userId.startsWith("synthetic") && Reading.isKnownSource(userId) ? userId : "";
         }
 
         private String text(String column) {

@@ -32,7 +32,7 @@ import org.itsrt.readings.StudyStation;
 public final class SyntheticGenerator {
 
     /** Vehicles one lane carries in 5 minutes at capacity (about 1,900 veh/h). */
-    private static final double LANE_CAPACITY = 160;
+    public static final double LANE_CAPACITY = 160;
 
     private static final double NIGHT_UTILISATION = 0.06;
     /** Utilisation above which speed starts to fall, and the span over which it reaches its floor. */
@@ -92,7 +92,7 @@ public final class SyntheticGenerator {
                         * (1 + 0.03 * random.nextGaussian());
                 double incident = incidentSeverity(incidents, ts);
                 double flow = Math.max(0, capacity * utilisation * (1 - 0.5 * incident));
-                double speed = speed(freeFlowSpeed, utilisation) + speedNoise;
+                double speed = speedAt(freeFlowSpeed, utilisation) + speedNoise;
                 if (incident > 0) {
                     speed = Math.min(speed, freeFlowSpeed * (1 - 0.75 * incident));
                 }
@@ -109,8 +109,11 @@ public final class SyntheticGenerator {
         }
     }
 
-    /** Speed for a utilisation: free flow until congestion sets in, then down towards a crawl. */
-    private static double speed(double freeFlowSpeed, double utilisation) {
+    /**
+     * Speed (mph) for a utilisation (flow over {@link #LANE_CAPACITY} per lane): free flow until
+     * congestion sets in at 62%, then down towards 22 mph as utilisation nears capacity.
+     */
+    public static double speedAt(double freeFlowSpeed, double utilisation) {
         double congestion = Math.max(0, Math.min(1, (utilisation - CONGESTION_ONSET) / CONGESTION_SPAN));
         return freeFlowSpeed - (freeFlowSpeed - CONGESTED_SPEED) * Math.pow(congestion, 1.6);
     }

@@ -82,6 +82,37 @@ class StationMetaReaderTest {
     }
 
     @Test
+    void aStationListedTwiceWithOtherValuesIsAnErrorNamingFileLineAndId() throws IOException {
+        Path twice = Files.writeString(
+                dir.resolve("d07_text_meta_2018_03_12.txt"),
+                HEADER
+                        + "764598\t405\tS\t7\t37\t\t22.35\t42.1\t33.9\t-118.3\t.52\tML\t5\tIMPERIAL\n"
+                        + "717731\t405\tS\t7\t37\t\t10.2\t30.04\t33.8\t-118.2\t.6\tML\t4\tWILMINGTON\n"
+                        + "764598\t405\tN\t7\t37\t\t22.4\t42.2\t33.9\t-118.3\t.52\tML\t4\tIMPERIAL N\n");
+
+        assertThatThrownBy(() -> StationMetaReader.read(twice))
+                .isInstanceOf(BadInputException.class)
+                .hasMessage(twice + ", line 4, column 'ID': station 764598 is listed twice (first on line 2)");
+    }
+
+    @Test
+    void aSyntheticLabelInUserId1MarksAGeneratedStationAndOtherUserIdsAreIgnored() throws IOException {
+        Path file = Files.writeString(
+                dir.resolve("d07_text_meta_2018_03_13.txt"),
+                HEADER
+                        + "900001\t5\tN\t7\t\t\t1.000\t1.000\t33.9\t-118.3\t\tML\t4\tSynthetic 5-N\tsynthetic:seed=7\n"
+                        + "764598\t405\tS\t7\t37\t\t22.35\t42.1\t33.9\t-118.3\t.52\tML\t5\tIMPERIAL\t105\n"
+                        + "717731\t405\tS\t7\t37\t\t10.2\t30.04\t33.8\t-118.2\t.6\tML\t4\tWILMINGTON\n");
+
+        Map<Long, StationMeta> stations = StationMetaReader.read(file);
+
+        assertThat(stations.get(900001L).syntheticSource()).isEqualTo("synthetic:seed=7");
+        assertThat(stations.get(900001L).isSynthetic()).isTrue();
+        assertThat(stations.get(764598L).syntheticSource()).isEmpty();
+        assertThat(stations.get(717731L).isSynthetic()).isFalse();
+    }
+
+    @Test
     void aHeaderWithoutARequiredColumnIsAnError() throws IOException {
         Path file = Files.writeString(dir.resolve("c.txt"), HEADER.replace("Lanes", "Lane_Count"));
         assertThatThrownBy(() -> StationMetaReader.read(file)).hasMessageContaining("line 1, column 'Lanes'");

@@ -156,7 +156,28 @@ public final class MetaGraphBuilder {
         chains.values().forEach(chain -> chain.forEach(station -> builder.addDetector(detectorOf(station))));
         chains.forEach((carriageway, chain) -> addFreewaySegments(builder, carriageway, chain));
         addInterchanges(builder, chains);
-        return builder.build();
+        DetectorGraph graph = builder.build();
+        warnOfStationsOffEveryFreeway(graph);
+        return graph;
+    }
+
+    /**
+     * A station with no segment at all (alone on its freeway and direction, near no other
+     * freeway) can be neither reached nor left; real metadata has a few, so it is a warning here
+     * and an error only where a whole district must be connected ({@link DistrictGraph}).
+     */
+    private static void warnOfStationsOffEveryFreeway(DetectorGraph graph) {
+        List<Long> isolated = graph.detectors().stream()
+                .filter(detector -> graph.graph().degreeOf(detector) == 0)
+                .map(Detector::vdsId)
+                .toList();
+        if (!isolated.isEmpty() && graph.detectors().size() > 1) {
+            LOG.warn(
+                    "{} station(s) off every freeway (alone on their freeway and direction, near no other freeway), "
+                            + "which routing can neither reach nor leave, e.g. VDS {}",
+                    isolated.size(),
+                    isolated.subList(0, Math.min(SKIPPED_IDS_LOGGED, isolated.size())));
+        }
     }
 
     private List<StationMeta> usableStations(Collection<StationMeta> stations) {

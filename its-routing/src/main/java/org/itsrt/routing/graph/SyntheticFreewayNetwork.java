@@ -1,10 +1,17 @@
 package org.itsrt.routing.graph;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
 import org.itsrt.readings.pems.StationMeta;
 
 /**
@@ -38,6 +45,9 @@ public final class SyntheticFreewayNetwork {
     private static final double CARRIAGEWAY_OFFSET_METERS = 15;
     private static final double HOV_SHARE = 0.25;
     private static final int DISTRICT = 7;
+    /** How many more stations than asked a district's network is sized for, to trim at the edges. */
+    private static final double DISTRICT_SURPLUS = 1.25;
+
     private static final int[] SOUTH_NORTH_ROUTES = {5, 405, 605, 710, 110, 15, 57, 170, 133, 241};
     private static final int[] WEST_EAST_ROUTES = {10, 60, 91, 105, 210, 118, 134, 22, 90, 2};
 
@@ -78,6 +88,31 @@ public final class SyntheticFreewayNetwork {
         public static Spec defaults(long seed) {
             return new Spec(seed, 6, 6, 60_000, 800);
         }
+
+        /**
+         * A spec of the default density (a station about every 800 m, freeways about 8 km apart
+         * or closer) for a district of {@code mainlineDetectors} mainline stations: as many
+         * freeways each way as keep the default's ratio of detectors to freeways (about 55 per
+         * squared freeway count), at least three, over a region large enough for a quarter more
+         * stations than asked. {@link SyntheticFreewayNetwork#district} trims that surplus from the
+         * carriageways' ends, where they run on past the outermost interchanges; this keeps most
+         * of a district between interchanges, as in a real urban district.
+         */
+        public static Spec forDetectors(long seed, int mainlineDetectors) {
+            if (mainlineDetectors < 1) {
+                throw new IllegalArgumentException("need at least one mainline detector, got " + mainlineDetectors);
+            }
+            double spacing = 800;
+            int freewaysEachWay = Math.max(3, (int) Math.ceil(Math.sqrt(mainlineDetectors / 55.0)));
+            // Each freeway has two carriageways spanning 1.1 region sizes, a station per spacing.
+            double perRegionMeter = 2.0 * 2 * freewaysEachWay * 1.1 / spacing;
+            double size = Math.max(4 * spacing, DISTRICT_SURPLUS * mainlineDetectors / perRegionMeter);
+            return new Spec(seed, freewaysEachWay, freewaysEachWay, Math.ceil(size), spacing);
+        }
+
+        Spec withRegionSizeMeters(double regionSizeMeters) {
+            return new Spec(seed, southNorthFreeways, westEastFreeways, regionSizeMeters, stationSpacingMeters);
+        }
     }
 
     private final Spec spec;
@@ -95,6 +130,71 @@ public final class SyntheticFreewayNetwork {
         SyntheticFreewayNetwork generator = new SyntheticFreewayNetwork(spec);
         generator.generate();
         return List.copyOf(generator.stations);
+    }
+
+    /**
+     * A district of exactly {@code mainlineDetectors} mainline stations (and the HOV stations
+     * beside them): the network of {@link Spec#forDetectors}, its region grown by the shortfall in
+     * the rare case it has too few, then trimmed at the carriageways' ends. The surplus (about a
+     * fifth) is taken one station at a time from each carriageway in turn, alternately at its
+     * upstream and its downstream end, so the carriageways keep similar lengths, their far ends
+     * still run on past the outermost interchanges, and every interchange stays. The VDS ids are
+     * the network's, so a trimmed district has gaps in its ids.
+     */
+    public static List<StationMeta> district(long seed, int mainlineDetectors) {
+        Spec spec = Spec.forDetectors(seed, mainlineDetectors);
+        List<StationMeta> stations = stations(spec);
+        long mainline = stations.stream().filter(StationMeta::isMainline).count();
+        while (mainline < mainlineDetectors) {
+            spec = spec.withRegionSizeMeters(
+                    Math.ceil(spec.regionSizeMeters() * 1.01 * mainlineDetectors / Math.max(1, mainline)));
+            stations = stations(spec);
+            mainline = stations.stream().filter(StationMeta::isMainline).count();
+        }
+        return trimmedAtCarriagewayEnds(stations, (int) (mainline - mainlineDetectors));
+    }
+
+    private static List<StationMeta> trimmedAtCarriagewayEnds(List<StationMeta> stations, int surplus) {
+        Map<String, Deque<StationMeta>> carriageways = new TreeMap<>();
+        stations.stream()
+                .filter(StationMeta::isMainline)
+                .sorted(Comparator.comparingDouble(StationMeta::absPostmile).thenComparingLong(StationMeta::id))
+                .forEach(station -> carriageways
+                        .computeIfAbsent(carriagewayKey(station), key -> new ArrayDeque<>())
+                        .addLast(station));
+        Set<Long> removed = new HashSet<>();
+        Set<String> removedPlaces = new HashSet<>();
+        for (int round = 0; removed.size() < surplus; round++) {
+            int before = removed.size();
+            for (Deque<StationMeta> chain : carriageways.values()) {
+                if (removed.size() == surplus) {
+                    break;
+                }
+                if (chain.size() > 1) {
+                    StationMeta end = round % 2 == 0 ? chain.pollFirst() : chain.pollLast();
+                    removed.add(end.id());
+                    removedPlaces.add(placeKey(end));
+                }
+            }
+            if (removed.size() == before) {
+                throw new IllegalStateException(
+                        "cannot trim " + surplus + " stations: every carriageway is down to one");
+            }
+        }
+        // The HOV stations of a removed mainline station sit at its carriageway and postmile.
+        return stations.stream()
+                .filter(station -> station.isMainline()
+                        ? !removed.contains(station.id())
+                        : !removedPlaces.contains(placeKey(station)))
+                .toList();
+    }
+
+    private static String carriagewayKey(StationMeta station) {
+        return String.format(Locale.ROOT, "%05d-%c", station.freeway(), station.direction());
+    }
+
+    private static String placeKey(StationMeta station) {
+        return carriagewayKey(station) + "@" + station.statePostmile();
     }
 
     /** The detector graph of the network, built by {@link MetaGraphBuilder} with its defaults. */
@@ -177,21 +277,15 @@ public final class SyntheticFreewayNetwork {
                         eastNorth[0] / (GreatCircle.EARTH_MEAN_RADIUS_M * Math.cos(Math.toRadians(CENTRE_LATITUDE))));
         String postmileText = String.format(Locale.ROOT, "%.3f", postmile);
         String name = String.format(Locale.ROOT, "Synthetic %d-%c %s PM %s", freeway, direction, type, postmileText);
-        stations.add(new StationMeta(
-                nextVdsId++,
-                freeway,
-                direction,
-                DISTRICT,
-                "",
-                "",
-                postmileText,
-                postmile,
-                latitude,
-                longitude,
-                Double.NaN,
-                type,
-                lanes,
-                name));
+        stations.add(StationMeta.builder()
+                .id(nextVdsId++)
+                .carriageway(freeway, direction)
+                .district(DISTRICT)
+                .postmiles(postmileText, postmile)
+                .position(latitude, longitude)
+                .lanes(type, lanes)
+                .name(name)
+                .build());
     }
 
     /** A polyline in local meters east and north, parametrised by arc length from its first point. */

@@ -311,6 +311,23 @@ class MetaGraphBuilderTest {
     }
 
     @Test
+    void aMetadataFileListingAStationTwiceIsRefusedNamingFileLineAndId(@TempDir java.nio.file.Path temp)
+            throws Exception {
+        java.nio.file.Path good = java.nio.file.Path.of(MetaGraphBuilderTest.class
+                .getResource("/pems/d07_text_meta_2018_03_11.txt")
+                .toURI());
+        List<String> lines = new ArrayList<>(java.nio.file.Files.readAllLines(good));
+        // Station 764598 again, on the other carriageway and with another lane count.
+        lines.add(lines.get(1).replace("\tS\t", "\tN\t").replace("\t5\t", "\t4\t"));
+        java.nio.file.Path file = java.nio.file.Files.write(temp.resolve("d07_text_meta_2018_03_12.txt"), lines);
+
+        assertThatThrownBy(() -> new MetaGraphBuilder(MetaGraphBuilder.Options.defaults()).build(file))
+                .isInstanceOf(BadInputException.class)
+                .hasMessage(file + ", line " + lines.size()
+                        + ", column 'ID': station 764598 is listed twice (first on line 2)");
+    }
+
+    @Test
     void buildsFromAClearinghouseMetadataFile() throws Exception {
         java.nio.file.Path file = java.nio.file.Path.of(MetaGraphBuilderTest.class
                 .getResource("/pems/d07_text_meta_2018_03_11.txt")

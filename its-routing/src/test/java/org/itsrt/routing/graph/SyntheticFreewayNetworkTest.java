@@ -11,6 +11,8 @@ import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 import org.itsrt.readings.pems.StationMeta;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class SyntheticFreewayNetworkTest {
 
@@ -117,6 +119,62 @@ class SyntheticFreewayNetworkTest {
                 .hasMessageContaining("freeway");
         assertThatThrownBy(() -> new SyntheticFreewayNetwork.Spec(1, 3, 3, 1_000, 800))
                 .hasMessageContaining("regionSizeMeters");
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {100, 150, 299, 1000, 4800})
+    void aDistrictHasExactlyTheAskedMainlineStationsAndIsOneConnectedDistrict(int detectors) {
+        List<StationMeta> district = SyntheticFreewayNetwork.district(5, detectors);
+        DetectorGraph graph = MetaGraphBuilder.buildDefault(district);
+
+        assertThat(district.stream().filter(StationMeta::isMainline)).hasSize(detectors);
+        assertThat(district).extracting(StationMeta::type).contains("HV");
+        assertThat(district.stream().map(StationMeta::id).distinct()).hasSize(district.size());
+        assertThat(district).allSatisfy(station -> assertThat(station.name()).startsWith("Synthetic"));
+        assertThat(graph.detectors()).hasSize(detectors);
+        DistrictGraph.Check check = DistrictGraph.check(graph);
+        assertThat(check.problem(DistrictGraph.DEFAULT_CORE_SHARE)).isNull();
+        // Every freeway crosses every other way's freeways: at least 3 x 3 crossings, both ways.
+        assertThat(graph.segments().stream()
+                        .filter(segment -> segment.kind() == RoadSegment.Kind.INTERCHANGE)
+                        .count())
+                .isGreaterThanOrEqualTo(2 * 9);
+    }
+
+    @Test
+    void aDistrictIsTheSameForTheSameSeedAndTrimsOnlyCarriagewayEnds() {
+        List<StationMeta> district = SyntheticFreewayNetwork.district(8, 500);
+        assertThat(SyntheticFreewayNetwork.district(8, 500)).isEqualTo(district);
+        assertThat(SyntheticFreewayNetwork.district(9, 500)).isNotEqualTo(district);
+
+        // The district is its network less stations at the ends of each carriageway: what is left
+        // of a carriageway is a run of consecutive stations of the untrimmed one.
+        List<StationMeta> network = SyntheticFreewayNetwork.stations(SyntheticFreewayNetwork.Spec.forDetectors(8, 500));
+        assertThat(network).containsAll(district);
+        Map<String, List<StationMeta>> untrimmed = byCarriagewayInPostmileOrder(network);
+        byCarriagewayInPostmileOrder(district).forEach((carriageway, kept) -> {
+            List<StationMeta> all = untrimmed.get(carriageway);
+            int first = all.indexOf(kept.get(0));
+            assertThat(all.subList(first, first + kept.size())).isEqualTo(kept);
+            assertThat(kept.size()).isGreaterThan(all.size() / 2);
+        });
+    }
+
+    @Test
+    void anExistingSpecStillGivesTheNetworkOfItsOwnSize() {
+        // forDetectors only adds a way to choose a spec: a spec given outright is generated as before.
+        assertThat(SyntheticFreewayNetwork.stations(new SyntheticFreewayNetwork.Spec(11, 6, 6, 60_000, 800)))
+                .isEqualTo(STATIONS);
+    }
+
+    private static Map<String, List<StationMeta>> byCarriagewayInPostmileOrder(List<StationMeta> stations) {
+        return stations.stream()
+                .filter(StationMeta::isMainline)
+                .sorted(Comparator.comparingDouble(StationMeta::absPostmile).thenComparingLong(StationMeta::id))
+                .collect(Collectors.groupingBy(
+                        station -> station.freeway() + "-" + station.direction(),
+                        java.util.TreeMap::new,
+                        Collectors.toList()));
     }
 
     private static double mean(List<StationMeta> stations, ToDoubleFunction<StationMeta> value) {
