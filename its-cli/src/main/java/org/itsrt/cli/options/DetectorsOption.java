@@ -13,7 +13,7 @@ public final class DetectorsOption {
             names = "--detectors",
             split = ",",
             paramLabel = "VDS|N",
-            description = "the detectors: produce replays these VDS ids (comma-separated), one producer each (default: "
+            description = "the detectors: produce replays these VDS ids (comma-separated; default: "
                     + "the six study detectors); generate --detectors N writes a generated district of N detectors "
                     + "instead of the six study stations' table")
     List<Long> detectors;
