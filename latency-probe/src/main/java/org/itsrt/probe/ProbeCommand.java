@@ -5,7 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -31,6 +30,7 @@ import org.itsrt.kafka.TopicOption;
 import org.itsrt.probe.arrival.ConsumeLoop;
 import org.itsrt.probe.arrival.ProbeConsumerSettings;
 import org.itsrt.probe.compare.CompareCommand;
+import org.itsrt.probe.district.DistrictReport;
 import org.itsrt.probe.report.Charts;
 import org.itsrt.probe.report.RunReport;
 import org.itsrt.probe.stats.RunStats;
@@ -57,6 +57,10 @@ import picocli.CommandLine.Spec;
                     + "latencies.csv (one row per record), latency.hlog (HdrHistogram interval log), windows.csv, "
                     + "and plots as PNG and SVG (ECDF, ECDF on a log scale, latency over time with faults, "
                     + "stages).",
+            "With --workload district it measures the district workload's two streams apart, readings -> "
+                    + "predictions (its.predictions) and requests -> answers (its.routes), each into a folder of "
+                    + "its own with the files above, and writes summary.md with a row per stream, the answers by "
+                    + "outcome and the dead letters per stream.",
             "Stops after --records, --duration or --idle-timeout, or on Ctrl-C, and writes the report of what "
                     + "arrived in every case. 'its-probe compare' overlays runs and the study's raw latencies. "
                     + "Details: docs/latency-probe.md."
@@ -85,6 +89,9 @@ public final class ProbeCommand implements Callable<Integer> {
 
     @Mixin
     TopicOption topicOption;
+
+    @Mixin
+    WorkloadOption workloadOption;
 
     @Mixin
     OutputOption output;
@@ -141,6 +148,12 @@ public final class ProbeCommand implements Callable<Integer> {
                     spec.commandLine(),
                     "--out " + folder + " already holds a run (summary.json); choose another folder");
         }
+        if (Files.exists(folder.resolve(DistrictReport.STREAMS_CSV))) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(),
+                    "--out " + folder + " already holds a run (" + DistrictReport.STREAMS_CSV
+                            + "); choose another folder");
+        }
         PrintStream err = System.err;
         Charts.prepare();
         LatencyClock clock = Clocks.system();
@@ -170,10 +183,7 @@ public final class ProbeCommand implements Callable<Integer> {
             // Refused while consuming (a group without an ACL, say): the report of what arrived
             // is written; the cause gets one line.
             var refused = KafkaRefusal.explain(
-                    e,
-                    options.kafkaConfig(),
-                    bootstrap.orElse(DEFAULT_BOOTSTRAP_SERVERS),
-                    List.of(topicOption.orElse(Topics.ADVICE)));
+                    e, options.kafkaConfig(), bootstrap.orElse(DEFAULT_BOOTSTRAP_SERVERS), options.topics());
             if (refused.isEmpty()) {
                 throw e;
             }
@@ -204,7 +214,8 @@ public final class ProbeCommand implements Callable<Integer> {
             sloOption.problem(),
             consume.problem(),
             TopicOption.problem(topicOption.orElse(Topics.ADVICE)),
-            consumerProps.problem()
+            consumerProps.problem(),
+            workloadOption.problem(topicOption.orElse(null) != null)
         }) {
             if (problem != null) {
                 throw new CommandLine.ParameterException(cmd, problem);
@@ -230,8 +241,11 @@ public final class ProbeCommand implements Callable<Integer> {
                         + " (nothing arrived for that long)");
         stops.put(ConsumeLoop.StopReason.INTERRUPTED, "interrupt (Ctrl-C)");
         long sloNs = Math.round(sloOption.ms() * 1e6);
+        Workload workload = workloadOption.workload();
         return ProbeRun.Options.builder()
-                .topic(topicOption.orElse(Topics.ADVICE))
+                .workload(workload)
+                .topic(workload == Workload.STUDY ? topicOption.orElse(Topics.ADVICE) : null)
+                .expectedRequests(workloadOption.expectRequests)
                 .bootstrapServers(bootstrap.orElse(DEFAULT_BOOTSTRAP_SERVERS))
                 .fromBeginning(consume.fromBeginning)
                 .consumerOverrides(consumerProps.given())
