@@ -24,8 +24,9 @@ import org.itsrt.records.Topics;
  * poll, 7 ms from sent when routed and 11 ms when unreachable; stream 1 loses seq 70, stream 0
  * delivers seq 40 twice. Intended times 100 µs before the send stamps. At poll 50 the answers'
  * topic also carries a request (no outcome) and an answer with an outcome the records do not know.
- * Dead letters: 3 of its.readings (2 {@code field flow}, 1 {@code unknown detector}), 2 of
- * its.route-requests, 1 of another topic. The run stops at {@link #DISTINCT} distinct measured
+ * Dead letters: 3 of its.readings (2 {@code field flow}, one of them detector 2's lost seq 60, and
+ * 1 {@code unknown detector}, of detector 1's seq 5, which arrived), 2 of its.route-requests (one
+ * of them request stream 1's lost seq 70), 1 of another topic. The run stops at {@link #DISTINCT} distinct measured
  * records of both streams together.
  */
 public final class DistrictRun {
@@ -84,12 +85,29 @@ public final class DistrictRun {
                             null);
                 }
                 if (poll == 60) {
-                    deadLetter(consumer, offsets, Topics.READINGS, "field flow: [0] out of range 0..2000: -1");
-                    deadLetter(consumer, offsets, Topics.READINGS, "field flow: has 3 values, expected 12");
-                    deadLetter(consumer, offsets, Topics.READINGS, "unknown detector: 999999 is not in the graph");
-                    deadLetter(consumer, offsets, Topics.ROUTE_REQUESTS, "same origin and destination: 764598");
-                    deadLetter(consumer, offsets, Topics.ROUTE_REQUESTS, "same origin and destination: 717731");
-                    deadLetter(consumer, offsets, "its.elsewhere", "not valid JSON: x");
+                    // Detector 2's seq 60, lost below, and detector 1's seq 5, which arrived.
+                    deadLetter(
+                            consumer,
+                            offsets,
+                            Topics.READINGS,
+                            "field flow: [0] out of range 0..2000: -1",
+                            TestRecords.reading(2, 60, arrival, arrival));
+                    deadLetter(consumer, offsets, Topics.READINGS, "field flow: has 3 values, expected 12", null);
+                    deadLetter(
+                            consumer,
+                            offsets,
+                            Topics.READINGS,
+                            "unknown detector: 1 is not in the graph",
+                            TestRecords.reading(1, 5, arrival, arrival));
+                    // Request stream 1's seq 70, lost below.
+                    deadLetter(
+                            consumer,
+                            offsets,
+                            Topics.ROUTE_REQUESTS,
+                            "same origin and destination: 764598",
+                            TestRecords.routeRequest(1, 70, arrival, arrival));
+                    deadLetter(consumer, offsets, Topics.ROUTE_REQUESTS, "same origin and destination: 717731", null);
+                    deadLetter(consumer, offsets, "its.elsewhere", "not valid JSON: x", null);
                 }
                 long seq = poll;
                 for (int detector = 1; detector <= 2; detector++) {
@@ -150,13 +168,18 @@ public final class DistrictRun {
         consumer.addRecord(record);
     }
 
+    /** A dead letter of {@code value}, or of bytes that name no record when null. */
     private static void deadLetter(
-            MockConsumer<byte[], byte[]> consumer, Map<String, Long> offsets, String source, String reason) {
+            MockConsumer<byte[], byte[]> consumer,
+            Map<String, Long> offsets,
+            String source,
+            String reason,
+            byte[] value) {
         add(
                 consumer,
                 offsets,
                 Topics.DEAD_LETTERS,
-                "{\"v\":1,\"broken\":true}".getBytes(StandardCharsets.UTF_8),
+                value != null ? value : "{\"v\":1,\"broken\":true}".getBytes(StandardCharsets.UTF_8),
                 new String[][] {
                     {DeadLetterHeaders.REASON, reason},
                     {DeadLetterHeaders.SOURCE_TOPIC, source},

@@ -201,6 +201,9 @@ class DistrictRunTest {
     void countsTheDeadLettersOfEachStreamsInput() throws Exception {
         assertThat(streams.get("predictions").get("dead_letters")).isEqualTo("3");
         assertThat(streams.get("routes").get("dead_letters")).isEqualTo("2");
+        // Of the lost, those a dead letter names; detector 1's seq 5 was rejected but arrived.
+        assertThat(streams.get("predictions").get("lost_dead_lettered")).isEqualTo("1");
+        assertThat(streams.get("routes").get("lost_dead_lettered")).isEqualTo("1");
         String md = Files.readString(folder.resolve(RunReport.SUMMARY_MD));
         assertThat(md).contains("| readings -> predictions | field flow | 2 |");
         assertThat(md).contains("| readings -> predictions | unknown detector | 1 |");
@@ -214,10 +217,10 @@ class DistrictRunTest {
         assertThat(md).startsWith("# Latency probe run: district workload");
         assertThat(md)
                 .containsPattern("\\| readings -> predictions \\| `its.predictions` \\| 200 \\| 40 \\| 0 \\| 1 \\| 1 "
-                        + "\\| 3 \\| 200 \\| 1 \\| from intended \\|");
+                        + "\\| 3 \\| 1 \\| 200 \\| 1 \\| from intended \\|");
         assertThat(md)
                 .containsPattern("\\| requests -> answers \\| `its.routes` \\| 200 \\| 40 \\| 2 \\| 1 \\| 1 "
-                        + "\\| 2 \\| 201 \\| 2 \\| from intended \\|");
+                        + "\\| 2 \\| 1 \\| 201 \\| 2 \\| from intended \\|");
         assertThat(md).contains("[predictions/summary.md](predictions/summary.md)");
         assertThat(md).contains("| routed | 121 | 20 | 101 |");
         assertThat(md).contains("| unreachable | 119 | 20 | 99 |");

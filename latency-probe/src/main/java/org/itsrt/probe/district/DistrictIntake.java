@@ -10,6 +10,7 @@ import org.itsrt.probe.arrival.MalformedRecord;
 import org.itsrt.probe.arrival.RecordIntake;
 import org.itsrt.records.DeadLetterHeaders;
 import org.itsrt.records.MalformedRecordException;
+import org.itsrt.records.RecordStamps;
 import org.itsrt.records.RecordStampsReader;
 import org.itsrt.records.RouteStamps;
 import org.itsrt.records.RouteStampsReader;
@@ -19,7 +20,8 @@ import org.itsrt.records.RouteStampsReader;
  * {@link RecordStampsReader} as advice is, to the predictions stream; an answer, read by
  * {@link RouteStampsReader}, to the routes stream (with its request stream in the detector's place,
  * so loss and duplicates are told per request stream) and to the {@link AnswerOutcomes}; a dead
- * letter to the {@link DeadLetterCounts} of the stream its source topic feeds.
+ * letter to the {@link DeadLetterCounts} of the stream its source topic feeds, with the detector or
+ * request stream and the {@code seq} of the rejected record when its bytes tell them.
  */
 public final class DistrictIntake implements RecordIntake {
 
@@ -95,9 +97,20 @@ public final class DistrictIntake implements RecordIntake {
         String source = header(record, DeadLetterHeaders.SOURCE_TOPIC);
         String reason = header(record, DeadLetterHeaders.REASON);
         if (topics.readings().equals(source)) {
-            deadLetters.add(DistrictStream.PREDICTIONS, reason);
+            try {
+                RecordStamps reading = RecordStampsReader.read(record.value());
+                deadLetters.add(DistrictStream.PREDICTIONS, reason, reading.detector(), reading.seq());
+            } catch (MalformedRecordException unreadable) {
+                // Rejected for bytes that name no detector or seq: counted, not matched to a loss.
+                deadLetters.add(DistrictStream.PREDICTIONS, reason);
+            }
         } else if (topics.routeRequests().equals(source)) {
-            deadLetters.add(DistrictStream.ROUTES, reason);
+            try {
+                RouteStamps request = RouteStampsReader.read(record.value());
+                deadLetters.add(DistrictStream.ROUTES, reason, request.stream(), request.seq());
+            } catch (MalformedRecordException unreadable) {
+                deadLetters.add(DistrictStream.ROUTES, reason);
+            }
         } else {
             deadLetters.addOther(source);
         }

@@ -31,7 +31,7 @@ public final class DistrictReport {
 
     /** {@code streams.csv}'s columns; latencies are the stream's primary latency, in ms. */
     public static final String STREAMS_HEADER = "stream,measures,topic,measured,warmup,malformed,lost,duplicated,"
-            + "reordered,dead_letters,expected,shortfall,latency,p50_ms,p99_ms,p999_ms,max_ms,slo_violation_ratio";
+            + "reordered,dead_letters,lost_dead_lettered,expected,shortfall,latency,p50_ms,p99_ms,p999_ms,max_ms,slo_violation_ratio";
 
     /** {@code outcomes.csv}'s columns; latencies from the intended send time when answers carry one, in ms. */
     public static final String OUTCOMES_HEADER = "outcome,answers,warmup,measured,latency,p50_ms,p99_ms,p999_ms,max_ms";
@@ -108,6 +108,7 @@ public final class DistrictReport {
                             Long.toString(total.duplicated()),
                             Long.toString(total.reordered()),
                             Long.toString(deadLetters.total(s)),
+                            Long.toString(deadLetters.lostOfThem(s, stats.sequences())),
                             stream.expected() > 0 ? Long.toString(stream.expected()) : "",
                             stream.expected() > 0 ? Long.toString(stats.shortfall(stream.expected())) : "",
                             kind.key(),
@@ -186,6 +187,7 @@ public final class DistrictReport {
                         "lost",
                         "duplicated",
                         "dead letters",
+                        "lost, dead-lettered",
                         "expected",
                         "shortfall",
                         "latency",
@@ -228,6 +230,7 @@ public final class DistrictReport {
                     count(total.lost()),
                     count(total.duplicated()),
                     run.deadLetters() == null ? "-" : count(deadLetters.total(s)),
+                    run.deadLetters() == null ? "-" : count(deadLetters.lostOfThem(s, stats.sequences())),
                     stream.expected() > 0 ? count(stream.expected()) : "-",
                     stream.expected() > 0 ? count(stats.shortfall(stream.expected())) : "-",
                     kind.label()));
@@ -236,7 +239,7 @@ public final class DistrictReport {
                     : new double[] {latency.p50Ns(), latency.p99Ns(), latency.p999Ns(), latency.maxNs()}) {
                 row.add(Decimals.ms(ns, 3));
             }
-            while (row.size() < 15) {
+            while (row.size() < 16) {
                 row.add("-");
             }
             row.add(Double.isNaN(slo.ratio()) ? "-" : Decimals.percent(slo.ratio()));
@@ -250,7 +253,8 @@ public final class DistrictReport {
                 + "*Measured* leaves out warm-up records; lost, duplicated and reordered are told by `seq` per "
                 + "detector (predictions) and per request stream (answers), warm-up records included. A dead "
                 + "letter is an input the job rejected: its output never comes, so the stream counts it as lost "
-                + "too. Percentiles are HdrHistogram's; each stream's folder holds its full report, raw latencies, "
+                + "too; *lost, dead-lettered* are the lost whose dead letter names them (detector or request "
+                + "stream, and `seq`), the rest went missing on the way. Percentiles are HdrHistogram's; each stream's folder holds its full report, raw latencies, "
                 + "SLO windows and plots. Numbers for scripts: `" + STREAMS_CSV + "`.\n\n");
 
         md.append("## Answers by outcome\n\n");
