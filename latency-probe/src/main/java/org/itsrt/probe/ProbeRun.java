@@ -501,7 +501,16 @@ public final class ProbeRun {
         if (options.workload() == Workload.STUDY) {
             long target = recordLimit > 0 ? recordLimit : options.expected();
             study = new StreamRecording(
-                    options.topic(), folder, options, clock, log, "", target, epochAnchorMs, clockAnchorNs);
+                    options.topic(),
+                    RunInfo.DETECTOR,
+                    folder,
+                    options,
+                    clock,
+                    log,
+                    "",
+                    target,
+                    epochAnchorMs,
+                    clockAnchorNs);
             intake = RecordIntake.stamps(study.sink());
             ticks = study.sink();
             distinct = study.stats()::measuredDistinct;
@@ -511,6 +520,7 @@ public final class ProbeRun {
                     DistrictStream.PREDICTIONS,
                     new StreamRecording(
                             topics.predictions(),
+                            DistrictStream.PREDICTIONS.source(),
                             folder.resolve(DistrictStream.PREDICTIONS.folder()),
                             options,
                             clock,
@@ -523,6 +533,7 @@ public final class ProbeRun {
                     DistrictStream.ROUTES,
                     new StreamRecording(
                             topics.routes(),
+                            DistrictStream.ROUTES.source(),
                             folder.resolve(DistrictStream.ROUTES.folder()),
                             options,
                             clock,
@@ -594,7 +605,8 @@ public final class ProbeRun {
                     clock.info().describe(),
                     expected,
                     options.faultsFile() == null ? null : options.faultsFile().toString(),
-                    faultsFileFailure == null ? null : faultsFileFailure.getMessage());
+                    faultsFileFailure == null ? null : faultsFileFailure.getMessage(),
+                    recording.sequenceSource());
             recording.report(marks, info);
         }
         Map<DistrictStream, RunStats> streams = new EnumMap<>(DistrictStream.class);

@@ -26,6 +26,7 @@ import org.itsrt.probe.stats.RunStats;
 final class StreamRecording {
 
     private final String topic;
+    private final String sequenceSource;
     private final Path folder;
     private final RunStats stats;
     private final TimelinePoints timeline;
@@ -36,6 +37,8 @@ final class StreamRecording {
 
     /**
      * @param topic         the topic the stream's records arrive on
+     * @param sequenceSource what its records' {@code seq} counts per ({@link RunInfo#DETECTOR},
+     *                      {@link RunInfo#REQUEST_STREAM}), as its report names it
      * @param folder        where its files go (created)
      * @param progressLabel what the progress lines start with after {@code its-probe: } (empty
      *                      for the study's single stream)
@@ -44,6 +47,7 @@ final class StreamRecording {
      */
     StreamRecording(
             String topic,
+            String sequenceSource,
             Path folder,
             ProbeRun.Options options,
             LatencyClock clock,
@@ -55,6 +59,7 @@ final class StreamRecording {
             throws IOException {
         Files.createDirectories(folder);
         this.topic = topic;
+        this.sequenceSource = sequenceSource;
         this.folder = folder;
         this.stats = new RunStats(options.settings());
         this.timeline = new TimelinePoints(options.settings().sloNs());
@@ -83,6 +88,10 @@ final class StreamRecording {
 
     String topic() {
         return topic;
+    }
+
+    String sequenceSource() {
+        return sequenceSource;
     }
 
     Path folder() {

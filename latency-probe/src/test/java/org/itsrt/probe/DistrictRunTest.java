@@ -125,7 +125,7 @@ class DistrictRunTest {
     }
 
     @Test
-    void tellsLossAndDuplicatesPerDetectorAndPerRequestStream() {
+    void tellsLossAndDuplicatesPerDetectorAndPerRequestStream() throws Exception {
         JsonNode byDetector = predictions.at("/sequence/per_detector");
         assertThat(byDetector).hasSize(2);
         assertThat(byDetector.get(0).get("detector").asLong()).isEqualTo(1);
@@ -143,6 +143,11 @@ class DistrictRunTest {
         assertThat(byStream.get(1).get("detector").asLong()).isEqualTo(1);
         assertThat(byStream.get(1).get("lost").asLong()).isEqualTo(1);
 
+        assertThat(Files.readString(folder.resolve("predictions").resolve(RunReport.SUMMARY_MD)))
+                .contains("## Delivery per detector (by `seq`)");
+        assertThat(Files.readString(folder.resolve("routes").resolve(RunReport.SUMMARY_MD)))
+                .contains("## Delivery per request stream (by `seq`)")
+                .contains("| request stream | received |");
         for (String stream : List.of("predictions", "routes")) {
             assertThat(streams.get(stream).get("lost")).as(stream).isEqualTo("1");
             assertThat(streams.get(stream).get("duplicated")).as(stream).isEqualTo("1");

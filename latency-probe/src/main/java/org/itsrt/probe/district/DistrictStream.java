@@ -1,5 +1,7 @@
 package org.itsrt.probe.district;
 
+import org.itsrt.probe.report.RunInfo;
+
 /**
  * The two streams of the district workload the probe measures apart. Each has its own figures
  * and its own folder in the run folder; they are never mixed.
@@ -9,12 +11,12 @@ public enum DistrictStream {
      * A reading and its prediction on {@code its.predictions}: latency from the reading's stamps
      * to the prediction's arrival, loss and duplicates by {@code seq} per detector.
      */
-    PREDICTIONS("predictions", "readings -> predictions", "detector"),
+    PREDICTIONS("predictions", "readings -> predictions", RunInfo.DETECTOR),
     /**
      * A route request and its answer on {@code its.routes}: latency from the request's stamps to
      * the answer's arrival, loss and duplicates by {@code seq} per request stream.
      */
-    ROUTES("routes", "requests -> answers", "request stream");
+    ROUTES("routes", "requests -> answers", RunInfo.REQUEST_STREAM);
 
     private final String folder;
     private final String measures;
@@ -36,7 +38,7 @@ public enum DistrictStream {
         return measures;
     }
 
-    /** What its {@code seq} counts per: the producer stream, a detector or a request stream. */
+    /** What its {@code seq} counts per: a detector, or a request stream. */
     public String source() {
         return source;
     }
