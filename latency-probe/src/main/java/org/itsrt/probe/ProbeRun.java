@@ -378,6 +378,20 @@ public final class ProbeRun {
                         + "-" + ProcessHandle.current().pid());
     }
 
+    /**
+     * The file that shows {@code folder} already holds a probe run's report ({@code summary.json}
+     * of the study, {@code streams.csv} of the district workload), null when it holds none: a run
+     * must not write over another.
+     */
+    public static String runIn(Path folder) {
+        for (String file : List.of(RunReport.SUMMARY_JSON, DistrictReport.STREAMS_CSV)) {
+            if (Files.exists(folder.resolve(file))) {
+                return file;
+            }
+        }
+        return null;
+    }
+
     private final Options options;
     private final LatencyClock clock;
     private final PrintStream log;

@@ -30,6 +30,11 @@ final class WorkloadOption {
         return Workload.of(workload);
     }
 
+    /** The study's topic ({@code --topic}, else its default) for the study; null for the district workload. */
+    String topic(String studyTopic) {
+        return workload() == Workload.STUDY ? studyTopic : null;
+    }
+
     /**
      * What is wrong with these options, naming the option; null when nothing is.
      *

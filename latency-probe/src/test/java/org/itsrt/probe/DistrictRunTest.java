@@ -97,6 +97,10 @@ class DistrictRunTest {
         assertThat(run.result.reason()).isEqualTo(ConsumeLoop.StopReason.RECORDS);
         assertThat(run.result.stats()).isNull();
         assertThat(run.result.streams()).containsOnlyKeys(DistrictStream.PREDICTIONS, DistrictStream.ROUTES);
+        // The command refuses to write another run over it.
+        assertThat(ProbeRun.runIn(folder)).isEqualTo(DistrictReport.STREAMS_CSV);
+        assertThat(ProbeRun.runIn(folder.resolve("routes"))).isEqualTo(RunReport.SUMMARY_JSON);
+        assertThat(ProbeRun.runIn(dir.resolve("nothing-here"))).isNull();
     }
 
     @Test
