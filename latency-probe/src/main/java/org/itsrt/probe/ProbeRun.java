@@ -45,7 +45,10 @@ import org.itsrt.probe.stats.WindowedSlo;
 
 /**
  * One probe run, given its consumer: consume -> stamp -> statistics and raw files -> report. The
- * command builds it with a real Kafka consumer; tests with Kafka's {@code MockConsumer}.
+ * command builds it with a real Kafka consumer; tests with Kafka's {@code MockConsumer}. What it
+ * measures is {@link Options#workload()}: the study's one stream into the run folder, or the
+ * district workload's two streams ({@link DistrictStream}) each into a folder of its own, with the
+ * run's {@link DistrictReport} beside them.
  */
 public final class ProbeRun {
 
