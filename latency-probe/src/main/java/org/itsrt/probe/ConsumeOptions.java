@@ -2,7 +2,11 @@ package org.itsrt.probe;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
 import org.itsrt.cli.DurationConverter;
+import org.itsrt.cli.Durations;
+import org.itsrt.probe.arrival.ConsumeLoop;
 import picocli.CommandLine.Option;
 
 /**
@@ -57,6 +61,25 @@ final class ConsumeOptions {
             paramLabel = "TIME",
             description = "time between progress lines on stderr; 0 for none (default: ${DEFAULT-VALUE})")
     Duration progress;
+
+    /**
+     * Why a run stopped, per reason, as the report names it: the option that stopped it.
+     *
+     * @param records  {@code --records}
+     * @param duration {@code --duration}, null when not given
+     */
+    Map<ConsumeLoop.StopReason, String> stopDescription(long records, Duration duration) {
+        Map<ConsumeLoop.StopReason, String> stops = new EnumMap<>(ConsumeLoop.StopReason.class);
+        stops.put(ConsumeLoop.StopReason.RECORDS, "--records " + records);
+        stops.put(
+                ConsumeLoop.StopReason.DURATION, "--duration " + (duration == null ? "" : Durations.format(duration)));
+        stops.put(
+                ConsumeLoop.StopReason.IDLE,
+                "--idle-timeout " + (idleTimeout == null ? "" : Durations.format(idleTimeout))
+                        + " (nothing arrived for that long)");
+        stops.put(ConsumeLoop.StopReason.INTERRUPTED, "interrupt (Ctrl-C)");
+        return stops;
+    }
 
     /** What is wrong with these options, naming the option; null when nothing is. */
     String problem() {

@@ -1,16 +1,12 @@
 package org.itsrt.probe;
 
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.EnumMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.itsrt.cli.Durations;
 import org.itsrt.cli.OneLineErrors;
 import org.itsrt.cli.RunFolders;
 import org.itsrt.cli.options.DurationOption;
@@ -32,7 +28,6 @@ import org.itsrt.probe.arrival.ConsumeLoop;
 import org.itsrt.probe.arrival.ProbeConsumerSettings;
 import org.itsrt.probe.compare.CompareCommand;
 import org.itsrt.probe.report.Charts;
-import org.itsrt.probe.report.RunReport;
 import org.itsrt.probe.stats.RunStats;
 import org.itsrt.records.Topics;
 import picocli.CommandLine;
@@ -57,6 +52,8 @@ import picocli.CommandLine.Spec;
                     + "latencies.csv (one row per record), latency.hlog (HdrHistogram interval log), windows.csv, "
                     + "and plots as PNG and SVG (ECDF, ECDF on a log scale, latency over time with faults, "
                     + "stages).",
+            "--workload district measures readings -> predictions and requests -> answers apart, each into a "
+                    + "folder of these files, beside a summary.md with a row per stream.",
             "Stops after --records, --duration or --idle-timeout, or on Ctrl-C, and writes the report of what "
                     + "arrived in every case. 'its-probe compare' overlays runs and the study's raw latencies. "
                     + "Details: docs/latency-probe.md."
@@ -85,6 +82,9 @@ public final class ProbeCommand implements Callable<Integer> {
 
     @Mixin
     TopicOption topicOption;
+
+    @Mixin
+    WorkloadOption workloadOption;
 
     @Mixin
     OutputOption output;
@@ -136,10 +136,11 @@ public final class ProbeCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         ProbeRun.Options options = options();
         Path folder = RunFolders.orDefault(output.path(), "probe");
-        if (Files.exists(folder.resolve(RunReport.SUMMARY_JSON))) {
+        String heldRun = ProbeRun.runIn(folder);
+        if (heldRun != null) {
             throw new CommandLine.ParameterException(
                     spec.commandLine(),
-                    "--out " + folder + " already holds a run (summary.json); choose another folder");
+                    "--out " + folder + " already holds a run (" + heldRun + "); choose another folder");
         }
         PrintStream err = System.err;
         Charts.prepare();
@@ -170,10 +171,7 @@ public final class ProbeCommand implements Callable<Integer> {
             // Refused while consuming (a group without an ACL, say): the report of what arrived
             // is written; the cause gets one line.
             var refused = KafkaRefusal.explain(
-                    e,
-                    options.kafkaConfig(),
-                    bootstrap.orElse(DEFAULT_BOOTSTRAP_SERVERS),
-                    List.of(topicOption.orElse(Topics.ADVICE)));
+                    e, options.kafkaConfig(), bootstrap.orElse(DEFAULT_BOOTSTRAP_SERVERS), options.topics());
             if (refused.isEmpty()) {
                 throw e;
             }
@@ -204,7 +202,8 @@ public final class ProbeCommand implements Callable<Integer> {
             sloOption.problem(),
             consume.problem(),
             TopicOption.problem(topicOption.orElse(Topics.ADVICE)),
-            consumerProps.problem()
+            consumerProps.problem(),
+            workloadOption.problem(topicOption.orElse(null) != null)
         }) {
             if (problem != null) {
                 throw new CommandLine.ParameterException(cmd, problem);
@@ -219,19 +218,13 @@ public final class ProbeCommand implements Callable<Integer> {
         long durationNs =
                 durationOption.given() == null ? 0 : durationOption.given().toNanos();
         long idleNs = consume.idleTimeout == null ? 0 : consume.idleTimeout.toNanos();
-        Map<ConsumeLoop.StopReason, String> stops = new EnumMap<>(ConsumeLoop.StopReason.class);
-        stops.put(ConsumeLoop.StopReason.RECORDS, "--records " + recordsOption.orElse(0));
-        stops.put(
-                ConsumeLoop.StopReason.DURATION,
-                "--duration " + (durationOption.given() == null ? "" : Durations.format(durationOption.given())));
-        stops.put(
-                ConsumeLoop.StopReason.IDLE,
-                "--idle-timeout " + (consume.idleTimeout == null ? "" : Durations.format(consume.idleTimeout))
-                        + " (nothing arrived for that long)");
-        stops.put(ConsumeLoop.StopReason.INTERRUPTED, "interrupt (Ctrl-C)");
+        Map<ConsumeLoop.StopReason, String> stops =
+                consume.stopDescription(recordsOption.orElse(0), durationOption.given());
         long sloNs = Math.round(sloOption.ms() * 1e6);
         return ProbeRun.Options.builder()
-                .topic(topicOption.orElse(Topics.ADVICE))
+                .workload(workloadOption.workload())
+                .topic(workloadOption.topic(topicOption.orElse(Topics.ADVICE)))
+                .expectedRequests(workloadOption.expectRequests)
                 .bootstrapServers(bootstrap.orElse(DEFAULT_BOOTSTRAP_SERVERS))
                 .fromBeginning(consume.fromBeginning)
                 .consumerOverrides(consumerProps.given())

@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -23,17 +24,19 @@ import org.itsrt.kafka.KafkaClientConfig;
 import org.itsrt.probe.arrival.ArrivalSink;
 import org.itsrt.probe.arrival.ConsumeLoop;
 import org.itsrt.probe.arrival.ProbeConsumerSettings;
+import org.itsrt.probe.arrival.RecordIntake;
+import org.itsrt.probe.district.AnswerOutcomes;
+import org.itsrt.probe.district.DeadLetterCounts;
+import org.itsrt.probe.district.DistrictIntake;
+import org.itsrt.probe.district.DistrictReport;
+import org.itsrt.probe.district.DistrictStream;
 import org.itsrt.probe.fault.FaultAnalysis;
 import org.itsrt.probe.fault.FaultFile;
 import org.itsrt.probe.fault.FaultMark;
 import org.itsrt.probe.fault.FaultMarks;
-import org.itsrt.probe.report.ArrivalProgress;
 import org.itsrt.probe.report.Decimals;
-import org.itsrt.probe.report.HistogramLog;
-import org.itsrt.probe.report.LatencyCsv;
 import org.itsrt.probe.report.RunInfo;
 import org.itsrt.probe.report.RunReport;
-import org.itsrt.probe.report.TimelinePoints;
 import org.itsrt.probe.stats.LatencyKind;
 import org.itsrt.probe.stats.LatencySummary;
 import org.itsrt.probe.stats.RunStats;
@@ -42,7 +45,10 @@ import org.itsrt.probe.stats.WindowedSlo;
 
 /**
  * One probe run, given its consumer: consume -> stamp -> statistics and raw files -> report. The
- * command builds it with a real Kafka consumer; tests with Kafka's {@code MockConsumer}.
+ * command builds it with a real Kafka consumer; tests with Kafka's {@code MockConsumer}. What it
+ * measures is {@link Options#workload()}: the study's one stream into the run folder, or the
+ * district workload's two streams ({@link DistrictStream}) each into a folder of its own, with the
+ * run's {@link DistrictReport} beside them.
  */
 public final class ProbeRun {
 
@@ -53,7 +59,8 @@ public final class ProbeRun {
      * How to run the probe. Build it with {@link #builder()}, which holds the defaults; the
      * constructor refuses a missing field, naming it.
      *
-     * @param topic          the topic to measure
+     * @param topic          the topic to measure for the study's workload; null for the district
+     *                       workload, which reads {@code districtTopics}
      * @param bootstrapServers the brokers to read from
      * @param groupId        the consumer group ({@link ProbeRun#groupId}: a fresh one unless the
      *                       consumer overrides name one)
@@ -70,6 +77,13 @@ public final class ProbeRun {
      *                       then marked with {@link ProbeRun#markFault})
      * @param kafkaConfig    a client properties file's settings ({@code --kafka-config}), applied to
      *                       the consumer and the topic check under {@code consumerOverrides}; null: none
+     * @param workload       what is measured ({@code --workload}): the study's one stream on
+     *                       {@code topic}, or the district workload's two streams apart; null: the study
+     * @param districtTopics the district workload's topics; null: {@link DistrictTopics#defaults()}
+     *                       (for the district workload; must be null for the study)
+     * @param expectedRequests measured route requests the producers will send
+     *                       ({@code --expect-requests}), 0 when unknown: the district workload's
+     *                       expected answers; {@code expected} is then its expected predictions
      */
     public record Options(
             String topic,
@@ -83,13 +97,39 @@ public final class ProbeRun {
             long progressEveryNs,
             Map<ConsumeLoop.StopReason, String> stopDescription,
             Path faultsFile,
-            KafkaClientConfig kafkaConfig) {
+            KafkaClientConfig kafkaConfig,
+            Workload workload,
+            DistrictTopics districtTopics,
+            long expectedRequests) {
 
         public Options {
             if (kafkaConfig == null) {
                 kafkaConfig = KafkaClientConfig.none();
             }
-            requireGiven(topic, "topic");
+            if (workload == null) {
+                workload = Workload.STUDY;
+            }
+            if (workload == Workload.STUDY) {
+                requireGiven(topic, "topic");
+                if (districtTopics != null) {
+                    throw new IllegalArgumentException("districtTopics are for the district workload, not the study's");
+                }
+                if (expectedRequests != 0) {
+                    throw new IllegalArgumentException(
+                            "expectedRequests is for the district workload, not the study's");
+                }
+            } else {
+                if (topic != null) {
+                    throw new IllegalArgumentException(
+                            "topic " + topic + " is the study's; the district workload reads districtTopics");
+                }
+                if (districtTopics == null) {
+                    districtTopics = DistrictTopics.defaults();
+                }
+            }
+            if (expected < 0 || expectedRequests < 0) {
+                throw new IllegalArgumentException("expected and expectedRequests cannot be negative");
+            }
             requireGiven(bootstrapServers, "bootstrapServers");
             requireGiven(consumerOverrides, "consumerOverrides");
             requireGiven(groupId, "groupId");
@@ -100,6 +140,16 @@ public final class ProbeRun {
             stopDescription = Map.copyOf(stopDescription);
         }
 
+        /** The topics the run consumes: the study's topic, or the district workload's. */
+        public List<String> topics() {
+            return workload == Workload.STUDY ? List.of(topic) : districtTopics.consumed();
+        }
+
+        /** The topics for people: {@code its.advice}, or {@code its.predictions, its.routes, ...}. */
+        public String topicsText() {
+            return String.join(", ", topics());
+        }
+
         private static void requireGiven(Object value, String field) {
             if (value == null) {
                 throw new IllegalArgumentException(field + " must be given");
@@ -107,9 +157,10 @@ public final class ProbeRun {
         }
 
         /**
-         * Options that read only what is sent from now on, in a fresh consumer group, with no
-         * limit, expected count, progress line, faults file or client properties file. The topic,
-         * the brokers and the statistics' settings have no default.
+         * Options of the study's workload that read only what is sent from now on, in a fresh
+         * consumer group, with no limit, expected count, progress line, faults file or client
+         * properties file. The topic (or {@link Builder#workload} district), the brokers and the
+         * statistics' settings have no default.
          */
         public static Builder builder() {
             return new Builder();
@@ -129,7 +180,10 @@ public final class ProbeRun {
                     .progressEveryNs(progressEveryNs)
                     .stopDescription(stopDescription)
                     .faultsFile(faultsFile)
-                    .kafkaConfig(kafkaConfig);
+                    .kafkaConfig(kafkaConfig)
+                    .workload(workload)
+                    .districtTopics(workload == Workload.DISTRICT ? districtTopics : null)
+                    .expectedRequests(expectedRequests);
         }
 
         /** Options field by field, from the defaults of {@link Options#builder()}. */
@@ -148,6 +202,9 @@ public final class ProbeRun {
             private Map<ConsumeLoop.StopReason, String> stopDescription = Map.of();
             private Path faultsFile;
             private KafkaClientConfig kafkaConfig = KafkaClientConfig.none();
+            private Workload workload = Workload.STUDY;
+            private DistrictTopics districtTopics;
+            private long expectedRequests;
 
             private Builder() {}
 
@@ -213,6 +270,27 @@ public final class ProbeRun {
                 return this;
             }
 
+            /**
+             * What is measured; {@link Workload#DISTRICT} reads {@link #districtTopics} (by default
+             * those of {@link DistrictTopics#defaults()}) and takes no topic.
+             */
+            public Builder workload(Workload what) {
+                this.workload = what;
+                return this;
+            }
+
+            /** The district workload's topics; null: {@link DistrictTopics#defaults()}. */
+            public Builder districtTopics(DistrictTopics topics) {
+                this.districtTopics = topics;
+                return this;
+            }
+
+            /** Measured route requests the producers will send, for the district workload's answers. */
+            public Builder expectedRequests(long measured) {
+                this.expectedRequests = measured;
+                return this;
+            }
+
             public Options build() {
                 return new Options(
                         topic,
@@ -226,40 +304,69 @@ public final class ProbeRun {
                         progressEveryNs,
                         stopDescription,
                         faultsFile,
-                        kafkaConfig);
+                        kafkaConfig,
+                        workload,
+                        districtTopics,
+                        expectedRequests);
             }
         }
     }
 
-    /** How a run ended and what it measured. */
-    public record Result(ConsumeLoop.StopReason reason, RunStats stats, Path folder) {
+    /**
+     * How a run ended and what it measured.
+     *
+     * @param stats   the study's one stream; null for the district workload, whose streams are apart
+     * @param streams the district workload's streams, each with its own statistics; empty for the study
+     */
+    public record Result(
+            ConsumeLoop.StopReason reason, RunStats stats, Path folder, Map<DistrictStream, RunStats> streams) {
 
-        /** The run's outcome in two lines for the console: the latency and delivery figures, the report. */
+        public Result {
+            streams = streams.isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(new EnumMap<>(streams));
+        }
+
+        /** The study's result: one stream. */
+        public Result(ConsumeLoop.StopReason reason, RunStats stats, Path folder) {
+            this(reason, stats, folder, Map.of());
+        }
+
+        /** The run's outcome for the console: the latency and delivery figures per stream, the report. */
         public String outcome() {
+            StringBuilder out = new StringBuilder();
+            if (streams.isEmpty()) {
+                out.append(figures("its-probe: ", stats)).append(System.lineSeparator());
+            } else {
+                streams.forEach((stream, streamStats) -> out.append(
+                                figures("its-probe: " + stream.measures() + ": ", streamStats))
+                        .append(System.lineSeparator()));
+            }
+            return out + "its-probe: report in " + folder.resolve(RunReport.SUMMARY_MD) + System.lineSeparator();
+        }
+
+        private static String figures(String prefix, RunStats stats) {
             LatencyKind kind = stats.primaryKind();
             LatencySummary s = stats.latency(kind).summary();
             SequenceTracker.DetectorCounts total = stats.sequences().total();
             WindowedSlo.Report slo = stats.slo(kind);
-            String figures = s.isEmpty()
-                    ? "its-probe: no measurable record arrived ("
+            return s.isEmpty()
+                    ? prefix + "no measurable record arrived ("
                             + stats.malformed().total() + " malformed)"
-                    : String.format(
-                            Locale.ROOT,
-                            "its-probe: %,d records, latency %s: p50 %s ms, p99 %s ms, p99.9 %s ms, max %s ms; "
-                                    + "lost %d, dup %d, reordered %d, malformed %d; SLO violation ratio %s",
-                            s.count(),
-                            kind.label(),
-                            Decimals.ms(s.p50Ns(), 3),
-                            Decimals.ms(s.p99Ns(), 3),
-                            Decimals.ms(s.p999Ns(), 3),
-                            Decimals.ms(s.maxNs(), 3),
-                            total.lost(),
-                            total.duplicated(),
-                            total.reordered(),
-                            stats.malformed().total(),
-                            Decimals.percent(slo.ratio()));
-            return figures + System.lineSeparator() + "its-probe: report in " + folder.resolve(RunReport.SUMMARY_MD)
-                    + System.lineSeparator();
+                    : prefix
+                            + String.format(
+                                    Locale.ROOT,
+                                    "%,d records, latency %s: p50 %s ms, p99 %s ms, p99.9 %s ms, max %s ms; "
+                                            + "lost %d, dup %d, reordered %d, malformed %d; SLO violation ratio %s",
+                                    s.count(),
+                                    kind.label(),
+                                    Decimals.ms(s.p50Ns(), 3),
+                                    Decimals.ms(s.p99Ns(), 3),
+                                    Decimals.ms(s.p999Ns(), 3),
+                                    Decimals.ms(s.maxNs(), 3),
+                                    total.lost(),
+                                    total.duplicated(),
+                                    total.reordered(),
+                                    stats.malformed().total(),
+                                    Decimals.percent(slo.ratio()));
         }
     }
 
@@ -272,6 +379,20 @@ public final class ProbeRun {
                 "group.id",
                 "its-probe-" + LocalDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
                         + "-" + ProcessHandle.current().pid());
+    }
+
+    /**
+     * The file that shows {@code folder} already holds a probe run's report ({@code summary.json}
+     * of the study, {@code streams.csv} of the district workload), null when it holds none: a run
+     * must not write over another.
+     */
+    public static String runIn(Path folder) {
+        for (String file : List.of(RunReport.SUMMARY_JSON, DistrictReport.STREAMS_CSV)) {
+            if (Files.exists(folder.resolve(file))) {
+                return file;
+            }
+        }
+        return null;
     }
 
     private final Options options;
@@ -337,15 +458,18 @@ public final class ProbeRun {
      */
     public Result runOnKafka(Duration connectTimeout, Path folder)
             throws IOException, ProbeConsumerSettings.KafkaUnavailableException {
-        List<TopicPartition> partitions = ProbeConsumerSettings.partitionsOf(
-                options.bootstrapServers(),
-                options.topic(),
-                connectTimeout,
-                options.kafkaConfig(),
-                options.consumerOverrides());
-        if (partitions.isEmpty()) {
-            throw new ProbeConsumerSettings.KafkaUnavailableException(
-                    "topic " + options.topic() + " has no partitions");
+        List<TopicPartition> partitions = new java.util.ArrayList<>();
+        for (String topic : options.topics()) {
+            List<TopicPartition> ofTopic = ProbeConsumerSettings.partitionsOf(
+                    options.bootstrapServers(),
+                    topic,
+                    connectTimeout,
+                    options.kafkaConfig(),
+                    options.consumerOverrides());
+            if (ofTopic.isEmpty()) {
+                throw new ProbeConsumerSettings.KafkaUnavailableException("topic " + topic + " has no partitions");
+            }
+            partitions.addAll(ofTopic);
         }
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(ProbeConsumerSettings.consumer(
                 options.bootstrapServers(),
@@ -380,31 +504,76 @@ public final class ProbeRun {
         long clockAnchorNs = clock.nanos();
         Instant[] started = {Instant.ofEpochMilli(epochAnchorMs)};
         Map<TopicPartition, Long> startOffsets = new java.util.LinkedHashMap<>();
+        long recordLimit = options.limits().records();
 
-        RunStats stats = new RunStats(options.settings());
-        TimelinePoints timeline = new TimelinePoints(options.settings().sloNs());
-        long target = options.limits().records() > 0 ? options.limits().records() : options.expected();
-        ArrivalProgress progress = new ArrivalProgress(stats, log, options.progressEveryNs(), target);
-        LatencyCsv csv = new LatencyCsv(folder.resolve(LatencyCsv.FILE));
-        HistogramLog hlog = new HistogramLog(
-                folder.resolve(HistogramLog.FILE),
-                options.settings().windowNs(),
-                epochAnchorMs,
-                clockAnchorNs,
-                List.of(
-                        "its-probe topic " + options.topic() + " at " + options.bootstrapServers(),
-                        "clock " + clock.info().describe(),
-                        "values in ns"));
-        // Warm-up records go to the statistics (which keep them apart) and to the progress line;
-        // the raw latencies and the plots hold measured records only.
-        ArrivalSink sink = ArrivalSink.all(List.of(
-                stats,
-                ArrivalSink.measuredOnly(csv),
-                ArrivalSink.measuredOnly(hlog),
-                ArrivalSink.measuredOnly(timeline),
-                progress));
+        // One recording per measured stream: the study's in the run folder itself, the district
+        // workload's each in a folder of its own, so that no figure mixes two streams.
+        Map<DistrictStream, StreamRecording> district = new EnumMap<>(DistrictStream.class);
+        StreamRecording study = null;
+        AnswerOutcomes outcomes = new AnswerOutcomes();
+        DeadLetterCounts deadLetters = new DeadLetterCounts();
+        RecordIntake intake;
+        ArrivalSink ticks;
+        java.util.function.LongSupplier distinct;
+        if (options.workload() == Workload.STUDY) {
+            long target = recordLimit > 0 ? recordLimit : options.expected();
+            study = new StreamRecording(
+                    options.topic(),
+                    RunInfo.DETECTOR,
+                    folder,
+                    options,
+                    clock,
+                    log,
+                    "",
+                    target,
+                    epochAnchorMs,
+                    clockAnchorNs);
+            intake = RecordIntake.stamps(study.sink());
+            ticks = study.sink();
+            distinct = study.stats()::measuredDistinct;
+        } else {
+            DistrictTopics topics = options.districtTopics();
+            district.put(
+                    DistrictStream.PREDICTIONS,
+                    new StreamRecording(
+                            topics.predictions(),
+                            DistrictStream.PREDICTIONS.source(),
+                            folder.resolve(DistrictStream.PREDICTIONS.folder()),
+                            options,
+                            clock,
+                            log,
+                            DistrictStream.PREDICTIONS.folder(),
+                            options.expected(),
+                            epochAnchorMs,
+                            clockAnchorNs));
+            district.put(
+                    DistrictStream.ROUTES,
+                    new StreamRecording(
+                            topics.routes(),
+                            DistrictStream.ROUTES.source(),
+                            folder.resolve(DistrictStream.ROUTES.folder()),
+                            options,
+                            clock,
+                            log,
+                            DistrictStream.ROUTES.folder(),
+                            options.expectedRequests(),
+                            epochAnchorMs,
+                            clockAnchorNs));
+            intake = new DistrictIntake(
+                    topics,
+                    district.get(DistrictStream.PREDICTIONS).sink(),
+                    district.get(DistrictStream.ROUTES).sink(),
+                    outcomes,
+                    deadLetters);
+            ticks = ArrivalSink.all(
+                    district.values().stream().map(StreamRecording::sink).toList());
+            // --records counts the measured records of both streams together.
+            distinct = () -> district.values().stream()
+                    .mapToLong(r -> r.stats().measuredDistinct())
+                    .sum();
+        }
 
-        ConsumeLoop consumeLoop = new ConsumeLoop(consumer, clock, sink, options.limits(), stats::measuredDistinct);
+        ConsumeLoop consumeLoop = new ConsumeLoop(consumer, clock, intake, ticks, options.limits(), distinct);
         loop = consumeLoop;
         if (stopRequested) {
             consumeLoop.stop();
@@ -421,35 +590,70 @@ public final class ProbeRun {
             failure = e;
         }
         Instant ended = Instant.now();
-        sink.finish();
-        progress.finalLine(clock.nanos());
+        List<StreamRecording> recordings = study != null ? List.of(study) : List.copyOf(district.values());
+        for (StreamRecording recording : recordings) {
+            recording.finish(clock.nanos());
+        }
         IOException faultsFileFailure = readFaultsFile();
         reported = true;
         List<FaultMark> marks = faults.all();
-        FaultAnalysis analysis = new FaultAnalysis(
-                marks,
-                stats.primaryKind(),
-                options.settings().sloNs(),
-                options.settings().windowNs());
-        LatencyCsv.replay(folder.resolve(LatencyCsv.FILE), analysis);
         String stoppedBy = failure != null
                 ? "error: " + failure.getMessage()
                 : options.stopDescription().getOrDefault(reason, reason.name());
-        RunInfo info = new RunInfo(
-                options.topic(),
-                options.bootstrapServers(),
-                options.groupId(),
-                options.fromBeginning(),
-                startOffsets,
-                options.consumerOverrides(),
-                started[0],
-                ended,
-                stoppedBy,
-                clock.info().describe(),
-                options.expected(),
-                options.faultsFile() == null ? null : options.faultsFile().toString(),
-                faultsFileFailure == null ? null : faultsFileFailure.getMessage());
-        new RunReport(info, stats, timeline, analysis.result()).write(folder);
+        for (StreamRecording recording : recordings) {
+            Map<TopicPartition, Long> offsetsOfTopic = new java.util.LinkedHashMap<>();
+            startOffsets.forEach((partition, offset) -> {
+                if (partition.topic().equals(recording.topic())) {
+                    offsetsOfTopic.put(partition, offset);
+                }
+            });
+            long expected =
+                    recording == district.get(DistrictStream.ROUTES) ? options.expectedRequests() : options.expected();
+            RunInfo info = new RunInfo(
+                    recording.topic(),
+                    options.bootstrapServers(),
+                    options.groupId(),
+                    options.fromBeginning(),
+                    study != null ? startOffsets : offsetsOfTopic,
+                    options.consumerOverrides(),
+                    started[0],
+                    ended,
+                    stoppedBy,
+                    clock.info().describe(),
+                    expected,
+                    options.faultsFile() == null ? null : options.faultsFile().toString(),
+                    faultsFileFailure == null ? null : faultsFileFailure.getMessage(),
+                    recording.sequenceSource());
+            recording.report(marks, info);
+        }
+        Map<DistrictStream, RunStats> streams = new EnumMap<>(DistrictStream.class);
+        if (study == null) {
+            Map<DistrictStream, DistrictReport.Stream> shown = new EnumMap<>(DistrictStream.class);
+            district.forEach((stream, recording) -> {
+                streams.put(stream, recording.stats());
+                shown.put(
+                        stream,
+                        new DistrictReport.Stream(
+                                recording.topic(),
+                                recording.stats(),
+                                stream == DistrictStream.ROUTES ? options.expectedRequests() : options.expected()));
+            });
+            new DistrictReport(
+                            new DistrictReport.Run(
+                                    options.bootstrapServers(),
+                                    options.groupId(),
+                                    options.fromBeginning(),
+                                    started[0],
+                                    ended,
+                                    stoppedBy,
+                                    clock.info().describe(),
+                                    options.districtTopics().deadLetters(),
+                                    faultsFileFailure == null ? null : faultsFileFailure.getMessage()),
+                            shown,
+                            outcomes,
+                            deadLetters)
+                    .write(folder);
+        }
         if (failure != null) {
             throw failure;
         }
@@ -458,7 +662,7 @@ public final class ProbeRun {
                     faultsFileFailure.getMessage() + " (the report in " + folder + " leaves that file's faults out)",
                     faultsFileFailure);
         }
-        return new Result(reason, stats, folder);
+        return new Result(reason, study == null ? null : study.stats(), folder, streams);
     }
 
     /**
@@ -485,8 +689,14 @@ public final class ProbeRun {
         String where = offsets.entrySet().stream()
                 .map(e -> e.getKey().partition() + "@" + e.getValue())
                 .collect(Collectors.joining(", "));
-        log.println("its-probe: ready, reading " + options.topic() + " partitions " + where
-                + " (partition@offset); clock " + clock.info().describe());
+        String partitionsOf = options.workload() == Workload.STUDY
+                ? options.topic() + " partitions " + where
+                : options.topicsText() + " partitions "
+                        + offsets.entrySet().stream()
+                                .map(e -> e.getKey().topic() + ":" + e.getKey().partition() + "@" + e.getValue())
+                                .collect(Collectors.joining(", "));
+        log.println("its-probe: ready, reading " + partitionsOf + " (partition@offset); clock "
+                + clock.info().describe());
         log.flush();
         try {
             Files.writeString(folder.resolve(READY_FILE), where + "\n");

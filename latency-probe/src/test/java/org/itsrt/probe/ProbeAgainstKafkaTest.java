@@ -15,10 +15,20 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.itsrt.clock.Clocks;
+import org.itsrt.clock.LatencyClock;
+import org.itsrt.probe.district.DistrictReport;
 import org.itsrt.probe.report.RunReport;
 import org.itsrt.producers.ProducerCommand;
+import org.itsrt.records.DeadLetterHeaders;
+import org.itsrt.records.Topics;
 import org.itsrt.stack.kafka.LocalKafka;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,7 +38,8 @@ import picocli.CommandLine;
 
 /**
  * The probe and the producer CLI against a real local broker: what the producers send on
- * its.readings, the probe receives, each record once and in order, measured with the same clock.
+ * its.readings, the probe receives, each record once and in order, measured with the same clock;
+ * the district workload's predictions, answers and dead letters, each counted in its stream.
  */
 class ProbeAgainstKafkaTest {
 
@@ -41,6 +52,8 @@ class ProbeAgainstKafkaTest {
     static void startKafka() {
         kafka = LocalKafka.start(LocalKafka.Options.defaults());
         kafka.createTopics(List.of("its.readings"), 3);
+        kafka.createTopics(
+                Topics.DISTRICT.stream().filter(t -> !t.equals(Topics.READINGS)).toList(), 2);
     }
 
     @AfterAll
@@ -145,6 +158,93 @@ class ProbeAgainstKafkaTest {
             assertThat(Double.parseDouble(f[5])).as(row).isCloseTo((arrival - sent) / 1e6, within(1e-6));
             assertThat(Double.parseDouble(f[6])).as(row).isCloseTo((arrival - intended) / 1e6, within(1e-6));
         }
+    }
+
+    @Test
+    void measuresTheDistrictWorkloadsStreamsApart(@TempDir Path dir) throws Exception {
+        Path run = dir.resolve("district");
+        CompletableFuture<Result> probe = CompletableFuture.supplyAsync(() -> probe(
+                "--bootstrap-servers",
+                kafka.bootstrapServers(),
+                "--workload",
+                "district",
+                "--out",
+                run.toString(),
+                "--expect",
+                "30",
+                "--expect-requests",
+                "20",
+                "--steady-after",
+                "0s",
+                "--idle-timeout",
+                "3s",
+                "--duration",
+                "60s",
+                "--progress",
+                "0"));
+        awaitReady(run, probe);
+
+        // Stamped with the clock the probe stamps arrivals with, as the producers do.
+        LatencyClock clock = Clocks.system();
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
+            for (int seq = 0; seq < 10; seq++) {
+                for (long detector = 1; detector <= 3; detector++) {
+                    long now = clock.nanos();
+                    producer.send(new ProducerRecord<>(
+                            Topics.PREDICTIONS, key(detector), TestRecords.prediction(detector, seq, now, now - 1000)));
+                }
+                for (int stream = 0; stream <= 1; stream++) {
+                    if (stream == 1 && seq == 4) {
+                        continue; // lost: its answer never comes
+                    }
+                    long now = clock.nanos();
+                    byte[] answer = TestRecords.answer(stream, seq, now, now - 1000, stream == 0);
+                    long traveller = 90_000 + seq;
+                    producer.send(new ProducerRecord<>(Topics.ROUTES, key(traveller), answer));
+                    if (stream == 0 && seq == 7) {
+                        producer.send(new ProducerRecord<>(Topics.ROUTES, key(traveller), answer));
+                    }
+                }
+            }
+            ProducerRecord<byte[], byte[]> deadLetter =
+                    new ProducerRecord<>(Topics.DEAD_LETTERS, key(90_004), TestRecords.routeRequest(1, 4, 1, 1));
+            deadLetter.headers().add(DeadLetterHeaders.REASON, utf8("unknown station: 5 is not in the routing graph"));
+            deadLetter.headers().add(DeadLetterHeaders.SOURCE_TOPIC, utf8(Topics.ROUTE_REQUESTS));
+            producer.send(deadLetter);
+        }
+
+        Result result = probe.get(90, TimeUnit.SECONDS);
+        assertThat(result.exit()).as(result.err()).isZero();
+        assertThat(result.err())
+                .contains("its-probe: ready, reading its.predictions, its.routes, its.dead-letters partitions")
+                .contains("its-probe: readings -> predictions: 30 records, latency from intended")
+                .contains("its-probe: requests -> answers: 20 records, latency from intended");
+        List<String> streams = Files.readAllLines(run.resolve(DistrictReport.STREAMS_CSV));
+        assertThat(streams.get(1))
+                .startsWith("predictions,readings -> predictions,its.predictions,30,0,0,0,0,0,0,0,30,0,from_intended,");
+        // Stream 1's seq 4 is lost (and dead-lettered), stream 0's seq 7 came twice; answers of
+        // one stream cross partitions, keyed by traveller, so their order is not checked here.
+        assertThat(streams.get(2)).startsWith("routes,requests -> answers,its.routes,20,0,0,1,1,");
+        // One dead letter, the request of the lost answer: dead letters 1, of the lost 1.
+        assertThat(streams.get(2)).contains(",1,1,20,1,from_intended,");
+        JsonNode routes = new ObjectMapper()
+                .readTree(run.resolve("routes").resolve(RunReport.SUMMARY_JSON).toFile());
+        assertThat(routes.at("/sequence/total/distinct").asLong()).isEqualTo(19);
+        assertThat(Files.readString(run.resolve(DistrictReport.OUTCOMES_CSV)))
+                .contains("routed,11,0,11,from_intended,")
+                .contains("unreachable,9,0,9,from_intended,");
+    }
+
+    private static byte[] key(long id) {
+        return utf8(Long.toString(id));
+    }
+
+    private static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
     }
 
     @Test

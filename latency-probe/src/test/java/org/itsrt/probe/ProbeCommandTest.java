@@ -78,4 +78,52 @@ class ProbeCommandTest {
         assertThat(err.toString())
                 .contains("Invalid value for option '--window': '1 sec' is not a duration; " + "write e.g. 500ms, 30s");
     }
+
+    @Test
+    void theDistrictWorkloadIsChosenWithOneOption() {
+        CommandLine cmd = ProbeCommand.commandLine();
+        cmd.parseArgs("--workload", "district", "--expect", "5000", "--expect-requests", "300");
+        ProbeRun.Options options = ((ProbeCommand) cmd.getCommand()).options();
+
+        assertThat(options.workload()).isEqualTo(Workload.DISTRICT);
+        assertThat(options.topic()).isNull();
+        assertThat(options.topics()).containsExactly(Topics.PREDICTIONS, Topics.ROUTES, Topics.DEAD_LETTERS);
+        assertThat(options.expected()).isEqualTo(5000);
+        assertThat(options.expectedRequests()).isEqualTo(300);
+    }
+
+    @Test
+    void withoutTheOptionTheStudyIsMeasured() {
+        CommandLine cmd = ProbeCommand.commandLine();
+        cmd.parseArgs();
+        ProbeRun.Options options = ((ProbeCommand) cmd.getCommand()).options();
+
+        assertThat(options.workload()).isEqualTo(Workload.STUDY);
+        assertThat(options.topics()).containsExactly(Topics.ADVICE);
+    }
+
+    @Test
+    void optionsOfTheOtherWorkloadAreRefusedNamingThem() {
+        String[][] cases = {
+            {"--workload", "city"},
+            {"--workload", "district", "--topic", "its.advice"},
+            {"--expect-requests", "10"},
+            {"--workload", "district", "--expect-requests", "-1"}
+        };
+        String[] messages = {
+            "--workload: unknown workload 'city', expected one of study, district",
+            "--topic is the study's topic; --workload district reads its.predictions, its.routes and "
+                    + "its.dead-letters",
+            "--expect-requests counts route requests, which only --workload district measures",
+            "--expect-requests must be >= 0, got -1"
+        };
+        for (int i = 0; i < cases.length; i++) {
+            CommandLine cmd = ProbeCommand.commandLine();
+            cmd.parseArgs(cases[i]);
+            assertThatThrownBy(() -> ((ProbeCommand) cmd.getCommand()).options())
+                    .as(String.join(" ", cases[i]))
+                    .isInstanceOf(CommandLine.ParameterException.class)
+                    .hasMessage(messages[i]);
+        }
+    }
 }

@@ -7,6 +7,7 @@ import java.util.Map;
 import org.itsrt.kafka.KafkaClientConfig;
 import org.itsrt.probe.arrival.ConsumeLoop;
 import org.itsrt.probe.stats.RunStats;
+import org.itsrt.records.Topics;
 import org.junit.jupiter.api.Test;
 
 /** The probe's options: their defaults, a copy with a field changed, a missing field named. */
@@ -63,5 +64,43 @@ class ProbeRunOptionsTest {
     void aMissingFieldIsNamed() {
         assertThatThrownBy(() -> minimal().topic(null).build()).hasMessage("topic must be given");
         assertThatThrownBy(() -> minimal().settings(null).build()).hasMessage("settings must be given");
+    }
+
+    @Test
+    void theStudyIsTheDefaultWorkload() {
+        ProbeRun.Options options = minimal().build();
+        assertThat(options.workload()).isEqualTo(Workload.STUDY);
+        assertThat(options.districtTopics()).isNull();
+        assertThat(options.expectedRequests()).isZero();
+        assertThat(options.topics()).containsExactly("its.advice");
+    }
+
+    @Test
+    void theDistrictWorkloadReadsItsTopicsByDefault() {
+        ProbeRun.Options options = minimal()
+                .topic(null)
+                .workload(Workload.DISTRICT)
+                .expected(500)
+                .expectedRequests(40)
+                .build();
+        assertThat(options.districtTopics()).isEqualTo(DistrictTopics.defaults());
+        assertThat(options.topics()).containsExactly(Topics.PREDICTIONS, Topics.ROUTES, Topics.DEAD_LETTERS);
+        assertThat(options.toBuilder().build()).isEqualTo(options);
+        DistrictTopics noDeadLetters = new DistrictTopics(Topics.READINGS, "p", Topics.ROUTE_REQUESTS, "r", null);
+        assertThat(options.toBuilder().districtTopics(noDeadLetters).build().topics())
+                .containsExactly("p", "r");
+    }
+
+    @Test
+    void optionsOfOneWorkloadAreRefusedForTheOther() {
+        assertThatThrownBy(() -> minimal().workload(Workload.DISTRICT).build())
+                .hasMessage("topic its.advice is the study's; the district workload reads districtTopics");
+        assertThatThrownBy(() -> minimal().expectedRequests(3).build())
+                .hasMessage("expectedRequests is for the district workload, not the study's");
+        assertThatThrownBy(() ->
+                        minimal().districtTopics(DistrictTopics.defaults()).build())
+                .hasMessage("districtTopics are for the district workload, not the study's");
+        assertThatThrownBy(() -> new DistrictTopics(Topics.READINGS, " ", Topics.ROUTE_REQUESTS, "r", null))
+                .hasMessage("district topic predictions must be given");
     }
 }

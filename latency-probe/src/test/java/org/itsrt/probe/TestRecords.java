@@ -41,6 +41,56 @@ public final class TestRecords {
                 .getBytes(StandardCharsets.UTF_8);
     }
 
+    /** An its.predictions record: the reading's identity and stamps, a prediction, stages parse and infer. */
+    public static byte[] prediction(long detector, long seq, long sentNs, long intendedNs) {
+        return String.format(
+                        Locale.ROOT,
+                        "{\"v\":1,\"detector\":%d,\"ts\":\"2018-03-01T08:55:00Z\",\"seq\":%d,\"sent_ns\":%d,"
+                                + "\"intended_ns\":%d,\"predicted_flow\":362.4,\"model\":\"lstm-flow/kernel-bf16\","
+                                + "\"parse_ns\":21000,\"infer_ns\":331000}",
+                        detector,
+                        seq,
+                        sentNs,
+                        intendedNs)
+                .getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * An its.routes record answering request {@code seq} of request stream {@code stream}:
+     * {@code routed} with a route of three stations, else {@code unreachable} with none.
+     */
+    public static byte[] answer(int stream, long seq, long sentNs, long intendedNs, boolean routed) {
+        return String.format(
+                        Locale.ROOT,
+                        "{\"v\":1,\"traveller\":%d,\"stream\":%d,\"seq\":%d,\"sent_ns\":%d,\"intended_ns\":%d,"
+                                + "\"origin\":764598,\"destination\":774445,\"departure\":\"2026-11-27T08:10:00Z\","
+                                + "%s,\"network_version\":48211,\"parse_ns\":21000,\"route_ns\":4800}",
+                        90_000 + seq,
+                        stream,
+                        seq,
+                        sentNs,
+                        intendedNs,
+                        routed
+                                ? "\"outcome\":\"routed\",\"route\":[764598,717731,774445],\"travel_time_s\":699.5"
+                                : "\"outcome\":\"unreachable\",\"route\":[],\"travel_time_s\":null")
+                .getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** An its.route-requests record: what a traveller asks, no outcome. */
+    public static byte[] routeRequest(int stream, long seq, long sentNs, long intendedNs) {
+        return String.format(
+                        Locale.ROOT,
+                        "{\"v\":1,\"traveller\":%d,\"origin\":764598,\"destination\":774445,"
+                                + "\"departure\":\"2026-11-27T08:10:00Z\",\"requested_at\":\"2026-11-27T08:00:00.250Z\","
+                                + "\"stream\":%d,\"seq\":%d,\"sent_ns\":%d,\"intended_ns\":%d}",
+                        90_000 + seq,
+                        stream,
+                        seq,
+                        sentNs,
+                        intendedNs)
+                .getBytes(StandardCharsets.UTF_8);
+    }
+
     /** The same record flagged as a warm-up record ({@code "warmup":true} last, as the codec writes it). */
     public static byte[] warmup(byte[] record) {
         String json = new String(record, StandardCharsets.UTF_8);

@@ -11,8 +11,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.itsrt.clock.LatencyClock;
-import org.itsrt.records.MalformedRecordException;
-import org.itsrt.records.RecordStampsReader;
 
 /**
  * Polls a topic, stamps each batch on arrival and hands the records to a sink until a limit is
@@ -68,6 +66,7 @@ public final class ConsumeLoop {
     private final Consumer<byte[], byte[]> consumer;
     private final LatencyClock clock;
     private final ArrivalSink sink;
+    private final RecordIntake intake;
     private final Limits limits;
     private volatile boolean stopRequested;
     private final java.util.function.LongSupplier distinct;
@@ -91,8 +90,26 @@ public final class ConsumeLoop {
             ArrivalSink sink,
             Limits limits,
             java.util.function.LongSupplier distinct) {
+        this(consumer, clock, RecordIntake.stamps(sink), sink, limits, distinct);
+    }
+
+    /**
+     * A loop that hands each record to {@code intake} (which reads it and passes it on to the sink
+     * of its stream) and every tick and the end of the run to {@code sink}.
+     *
+     * @param distinct as for {@link #ConsumeLoop(Consumer, LatencyClock, ArrivalSink, Limits,
+     *                 java.util.function.LongSupplier)}; null counts every measured record
+     */
+    public ConsumeLoop(
+            Consumer<byte[], byte[]> consumer,
+            LatencyClock clock,
+            RecordIntake intake,
+            ArrivalSink sink,
+            Limits limits,
+            java.util.function.LongSupplier distinct) {
         this.consumer = consumer;
         this.clock = clock;
+        this.intake = intake;
         this.sink = sink;
         this.limits = limits;
         this.distinct = distinct;
@@ -146,13 +163,10 @@ public final class ConsumeLoop {
             // would add the probe's own parsing of the records ahead of it to the later ones.
             long arrivalNs = clock.nanos();
             for (ConsumerRecord<byte[], byte[]> record : records) {
-                try {
-                    sink.arrived(Arrival.of(RecordStampsReader.read(record.value()), arrivalNs));
-                    valid++;
-                } catch (MalformedRecordException e) {
-                    malformed++;
-                    sink.malformed(
-                            new MalformedRecord(e.reason(), e.getMessage(), record.partition(), record.offset()));
+                switch (intake.take(record, arrivalNs)) {
+                    case MEASURED -> valid++;
+                    case MALFORMED -> malformed++;
+                    case COUNTED -> {}
                 }
                 if (limits.records() > 0 && (distinct != null ? distinct.getAsLong() : valid) >= limits.records()) {
                     // The rest of this batch is left unread: the run asked for exactly this many.

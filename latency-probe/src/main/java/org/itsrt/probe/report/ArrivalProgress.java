@@ -21,6 +21,9 @@ public final class ArrivalProgress implements ArrivalSink {
     private final PrintStream out;
     private final long everyNs;
     private final long target;
+    /** What every line starts with: {@code its-probe: }, and the stream's name when a run measures several. */
+    private final String prefix;
+
     private boolean started;
     private long firstArrivalNs;
     private long lastLineNs;
@@ -34,10 +37,19 @@ public final class ArrivalProgress implements ArrivalSink {
      * @param target  records the run expects ({@code --records} or {@code --expect}), 0 when unknown
      */
     public ArrivalProgress(RunStats stats, PrintStream out, long everyNs, long target) {
+        this(stats, out, everyNs, target, "");
+    }
+
+    /**
+     * @param stream the stream's name, put after {@code its-probe: } on every line (a run that
+     *               measures several streams prints a line per stream); empty for none
+     */
+    public ArrivalProgress(RunStats stats, PrintStream out, long everyNs, long target, String stream) {
         this.stats = stats;
         this.out = out;
         this.everyNs = everyNs;
         this.target = target;
+        this.prefix = stream.isEmpty() ? "its-probe: " : "its-probe: " + stream + ": ";
     }
 
     @Override
@@ -65,7 +77,7 @@ public final class ArrivalProgress implements ArrivalSink {
         }
         if (stats.isEmpty() && stats.warmupRecords() == 0) {
             if (!waitingShown && malformed > 0) {
-                out.println("its-probe: " + malformed + " malformed records and no measurable one yet");
+                out.println(prefix + malformed + " malformed records and no measurable one yet");
                 waitingShown = true;
             }
             return;
@@ -99,7 +111,7 @@ public final class ArrivalProgress implements ArrivalSink {
         StringBuilder line = new StringBuilder(160);
         line.append(String.format(
                 Locale.ROOT,
-                "its-probe: %,d records, %,.0f/s, p50 %s ms, p99 %s ms (%s)",
+                prefix + "%,d records, %,.0f/s, p50 %s ms, p99 %s ms (%s)",
                 records,
                 rate,
                 Decimals.ms(latency.percentileNs(50), 3),
@@ -133,7 +145,7 @@ public final class ArrivalProgress implements ArrivalSink {
         LatencyHistogram latency = stats.warmupLatency(kind);
         return String.format(
                 Locale.ROOT,
-                "its-probe: warm-up, %,d records (not measured), %,.0f/s, p50 %s ms, p99 %s ms (%s)%s",
+                prefix + "warm-up, %,d records (not measured), %,.0f/s, p50 %s ms, p99 %s ms (%s)%s",
                 records,
                 Math.max(0, records - lastLineCount) / sinceLast,
                 Decimals.ms(latency.percentileNs(50), 3),

@@ -20,6 +20,8 @@ import org.apache.kafka.common.TopicPartition;
  * @param expected         {@code --expect}, 0 when not given
  * @param faultsFile       the faults file ({@code --faults}), null when none
  * @param faultsFileError  why it could not be read, null when it was (or there is none)
+ * @param sequenceSource   what a record's {@code seq} counts per, as the delivery tables name it:
+ *                         {@code detector}, or {@code request stream} for route answers
  */
 public record RunInfo(
         String topic,
@@ -34,4 +36,44 @@ public record RunInfo(
         String clock,
         long expected,
         String faultsFile,
-        String faultsFileError) {}
+        String faultsFileError,
+        String sequenceSource) {
+
+    /** What the study's records' {@code seq} counts per. */
+    public static final String DETECTOR = "detector";
+
+    /** What the route answers' {@code seq} counts per. */
+    public static final String REQUEST_STREAM = "request stream";
+
+    /** A run whose {@code seq} counts per detector, as on its.readings, its.advice and its.predictions. */
+    public RunInfo(
+            String topic,
+            String bootstrapServers,
+            String groupId,
+            boolean fromBeginning,
+            Map<TopicPartition, Long> startOffsets,
+            Map<String, String> consumerOverrides,
+            Instant started,
+            Instant ended,
+            String stoppedBy,
+            String clock,
+            long expected,
+            String faultsFile,
+            String faultsFileError) {
+        this(
+                topic,
+                bootstrapServers,
+                groupId,
+                fromBeginning,
+                startOffsets,
+                consumerOverrides,
+                started,
+                ended,
+                stoppedBy,
+                clock,
+                expected,
+                faultsFile,
+                faultsFileError,
+                DETECTOR);
+    }
+}

@@ -139,9 +139,10 @@ final class RunMarkdown {
 
         faultSection(md);
 
-        md.append("## Delivery per detector (by `seq`)\n\n");
+        String source = info.sequenceSource();
+        md.append("## Delivery per ").append(source).append(" (by `seq`)\n\n");
         MarkdownTable delivery =
-                table(List.of("detector", "received", "distinct", "max seq", "lost", "duplicated", "reordered"));
+                table(List.of(source, "received", "distinct", "max seq", "lost", "duplicated", "reordered"));
         for (SequenceTracker.DetectorCounts c : stats.sequences().perDetector()) {
             delivery.row(deliveryRow(Long.toString(c.detector()), c));
         }
@@ -152,7 +153,7 @@ final class RunMarkdown {
             md.append("No record arrived.\n\n");
         }
         md.append("Lost = seqs in [0, max seq] that never arrived; duplicated = a seq that arrived again; reordered = "
-                + "a first arrival below the detector's highest seq so far.");
+                + "a first arrival below the " + source + "'s highest seq so far.");
         if (info.expected() > 0) {
             md.append(String.format(
                     Locale.ROOT,
@@ -257,7 +258,8 @@ final class RunMarkdown {
                 md.append(String.format(
                         Locale.ROOT,
                         "Longest silence between two arrivals: **%s s**, from %s s to %s s after the first "
-                                + "arrival. Duplicated records per detector: in the delivery table below.\n\n",
+                                + "arrival. Duplicated records per " + info.sequenceSource()
+                                + ": in the delivery table below.\n\n",
                         seconds(longest.lengthNs()),
                         offset(longest.startNs()),
                         offset(longest.endNs())));
@@ -338,7 +340,7 @@ final class RunMarkdown {
         if (whole.isEmpty()) {
             md.append("No record arrived twice.\n\n");
         } else {
-            List<String> header = new ArrayList<>(List.of("detector"));
+            List<String> header = new ArrayList<>(List.of(info.sequenceSource()));
             for (int i = 0; i < marked.size(); i++) {
                 header.add("duplicated after " + faultName(i));
             }
@@ -365,7 +367,7 @@ final class RunMarkdown {
                 + "from which every record stayed within the SLO for one SLO window; 0 when no record after the "
                 + "mark exceeded the SLO; *not recovered* when the span ended first; *after the end* = the same "
                 + "from the fault's end, 0 when it recovered before. *Duplicated* = records of "
-                + "the span whose (detector, seq) had arrived before.\n\n");
+                + "the span whose (" + info.sequenceSource() + ", seq) had arrived before.\n\n");
     }
 
     /** A time on the latency clock as seconds since the first arrival. */
@@ -383,7 +385,8 @@ final class RunMarkdown {
             right[i] = !(header.get(i).equals("latency")
                     || header.get(i).equals("span")
                     || header.get(i).equals("stage")
-                    || header.get(i).equals("detector"));
+                    || header.get(i).equals(RunInfo.DETECTOR)
+                    || header.get(i).equals(RunInfo.REQUEST_STREAM));
         }
         return new MarkdownTable(header, right);
     }

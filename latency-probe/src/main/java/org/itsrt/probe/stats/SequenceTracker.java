@@ -76,6 +76,16 @@ public final class SequenceTracker {
         return Outcome.IN_ORDER;
     }
 
+    /**
+     * Whether {@code seq} of {@code detector} is among the lost: at or below the detector's highest
+     * seq received, and never received itself. A seq of a detector that never delivered, or above
+     * its highest, is not (it cannot be told from one not sent yet).
+     */
+    public boolean isLost(long detector, long seq) {
+        Detector d = detectors.get(detector);
+        return d != null && seq >= 0 && seq <= d.maxSeq && !d.seen.get((int) seq);
+    }
+
     /** Distinct (detector, seq) pairs so far, all detectors together. */
     public long distinctTotal() {
         return distinctTotal;

@@ -56,4 +56,18 @@ class SequenceTrackerTest {
         assertThat(t.shortfall(12)).isEqualTo(2);
         assertThat(t.shortfall(5)).isZero();
     }
+
+    @Test
+    void aSeqIsLostOnlyBelowTheHighestOfItsDetectorAndNeverReceived() {
+        SequenceTracker tracker = new SequenceTracker();
+        tracker.record(7, 0);
+        tracker.record(7, 2);
+        assertThat(tracker.isLost(7, 1)).isTrue();
+        assertThat(tracker.isLost(7, 0)).isFalse();
+        assertThat(tracker.isLost(7, 2)).isFalse();
+        assertThat(tracker.isLost(7, 3))
+                .as("above the highest: not sent yet, for all it tells")
+                .isFalse();
+        assertThat(tracker.isLost(8, 0)).as("a detector that never delivered").isFalse();
+    }
 }

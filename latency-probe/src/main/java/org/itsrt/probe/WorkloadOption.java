@@ -1,0 +1,62 @@
+package org.itsrt.probe;
+
+import picocli.CommandLine.Option;
+
+/**
+ * {@code --workload study|district}: what the probe measures, and {@code --expect-requests N}, the
+ * district workload's announced route requests.
+ */
+final class WorkloadOption {
+
+    @Option(
+            names = "--workload",
+            paramLabel = "NAME",
+            description = "study: one stream, the advice on --topic (its.advice); district: two streams "
+                    + "measured apart, readings -> predictions on its.predictions and requests -> answers on "
+                    + "its.routes, with the dead letters of its.dead-letters counted per stream; the report "
+                    + "has a folder per stream (default: study)")
+    String workload = Workload.STUDY.option();
+
+    @Option(
+            names = "--expect-requests",
+            defaultValue = "0",
+            paramLabel = "N",
+            description = "with --workload district: measured route requests the producers will send in all; "
+                    + "--expect is then the readings' count (default: unknown)")
+    long expectRequests;
+
+    /** The workload chosen; {@link #problem()} first. */
+    Workload workload() {
+        return Workload.of(workload);
+    }
+
+    /** The study's topic ({@code --topic}, else its default) for the study; null for the district workload. */
+    String topic(String studyTopic) {
+        return workload() == Workload.STUDY ? studyTopic : null;
+    }
+
+    /**
+     * What is wrong with these options, naming the option; null when nothing is.
+     *
+     * @param topicGiven whether {@code --topic} was given, which only the study takes
+     */
+    String problem(boolean topicGiven) {
+        Workload chosen;
+        try {
+            chosen = workload();
+        } catch (IllegalArgumentException e) {
+            return "--workload: " + e.getMessage();
+        }
+        if (expectRequests < 0) {
+            return "--expect-requests must be >= 0, got " + expectRequests;
+        }
+        if (chosen == Workload.STUDY && expectRequests > 0) {
+            return "--expect-requests counts route requests, which only --workload district measures";
+        }
+        if (chosen == Workload.DISTRICT && topicGiven) {
+            return "--topic is the study's topic; --workload district reads its.predictions, its.routes and "
+                    + "its.dead-letters";
+        }
+        return null;
+    }
+}
