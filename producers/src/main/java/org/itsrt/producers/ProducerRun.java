@@ -3,21 +3,28 @@ package org.itsrt.producers;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.itsrt.clock.Clocks;
 import org.itsrt.clock.LatencyClock;
 import org.itsrt.kafka.KafkaClientConfig;
 import org.itsrt.producers.replay.DetectorWindows;
+import org.itsrt.producers.requests.GravityModel;
+import org.itsrt.producers.requests.RequestStream;
 import org.itsrt.producers.send.KafkaChecks;
 import org.itsrt.producers.send.ProducerSettings;
 import org.itsrt.producers.send.ReplayRun;
+import org.itsrt.producers.send.RequestSource;
 import org.itsrt.producers.send.RunSummary;
 import org.itsrt.readings.BadInputException;
 import org.itsrt.readings.StudyStation;
+import org.itsrt.readings.pems.StationMetaReader;
 import org.itsrt.records.Topics;
 
 /**
@@ -77,7 +84,8 @@ public final class ProducerRun {
      * @param bootstrapServers Kafka to send to
      * @param topic           the topic to send to
      * @param data            the canonical readings table to replay
-     * @param detectors       VDS ids, one producer each
+     * @param detectors       VDS ids to replay; empty for every detector of the table
+     * ({@link #EVERY_DETECTOR}, a district's thousands)
      * @param ratePerDetector records per second per detector: the unit of the plan, the replay and
      *                        the schedule alike
      * @param records         records in all, shared by the detectors
@@ -96,6 +104,8 @@ public final class ProducerRun {
      *                        detectors, at most one per detector; 0 for the default,
      *                        {@link ReplayRun#defaultSenderThreads}: one per detector up to six
      *                        (the study's shape), four beyond
+     * @param requests        route requests sent beside the readings, on their own schedule
+     *                        (the district workload); null: none
      */
     public record Plan(
             String bootstrapServers,
@@ -109,7 +119,8 @@ public final class ProducerRun {
             Duration progressEvery,
             KafkaClientConfig kafkaConfig,
             long warmupRecords,
-            int senderThreads) {
+            int senderThreads,
+            Requests requests) {
 
         public Plan {
             if (kafkaConfig == null) {
@@ -130,9 +141,6 @@ public final class ProducerRun {
             }
             if (!ACKS.contains(acks)) {
                 throw new InvalidPlan("acks", "must be all, 1 or 0, got " + acks);
-            }
-            if (detectors.isEmpty()) {
-                throw new InvalidPlan("detectors", "must name at least one detector to replay");
             }
             if (progressEvery.isNegative()) {
                 throw new InvalidPlan("progressEvery", "must not be negative (zero: none), got " + progressEvery);
@@ -189,7 +197,8 @@ public final class ProducerRun {
                     .progressEvery(progressEvery)
                     .kafkaConfig(kafkaConfig)
                     .warmupRecords(warmupRecords)
-                    .senderThreads(senderThreads);
+                    .senderThreads(senderThreads)
+                    .requests(requests);
         }
 
         /** A plan field by field, from the defaults of {@link Plan#builder()}; {@link #build()} checks it. */
@@ -206,6 +215,7 @@ public final class ProducerRun {
             private KafkaClientConfig kafkaConfig = KafkaClientConfig.none();
             private long warmupRecords;
             private int senderThreads;
+            private Requests requests;
 
             private Builder() {}
 
@@ -277,6 +287,12 @@ public final class ProducerRun {
                 return this;
             }
 
+            /** Route requests sent beside the readings; null (the default): none. */
+            public Builder requests(Requests part) {
+                this.requests = part;
+                return this;
+            }
+
             /**
              * The plan.
              *
@@ -295,10 +311,70 @@ public final class ProducerRun {
                         progressEvery,
                         kafkaConfig,
                         warmupRecords,
-                        senderThreads);
+                        senderThreads,
+                        requests);
             }
         }
     }
+
+    /**
+     * Route requests sent beside the readings (the district workload, docs/producers.md, "Route
+     * requests"): {@code streams} {@link RequestStream}s of one seed over the district's stations,
+     * {@code perSecond} requests a second in all, open loop on a schedule of their own, sent by one
+     * sender thread (and producer) per stream; warm-up requests first, flagged, as readings are.
+     *
+     * @param topic         where requests go, {@link Topics#ROUTE_REQUESTS}
+     * @param stationMeta   the district's station metadata file (clearinghouse format), the demand model's stations
+     * @param perSecond     requests per second, all streams together
+     * @param records       measured requests, all streams together
+     * @param warmupRecords warm-up requests sent first, all streams together (0: none)
+     * @param seed          the demand's seed: the same seed sends the same requests
+     * @param streams       request streams, each with its own {@code seq} and sender thread
+     */
+    public record Requests(
+            String topic,
+            Path stationMeta,
+            double perSecond,
+            long records,
+            long warmupRecords,
+            long seed,
+            int streams) {
+
+        /** Request streams unless given: as many as the shared sender threads of the readings. */
+        public static final int DEFAULT_STREAMS = ReplayRun.SHARED_SENDER_THREADS;
+
+        public Requests {
+            if (topic == null || topic.isBlank()) {
+                throw new InvalidPlan("requests.topic", "must be given");
+            }
+            if (stationMeta == null) {
+                throw new InvalidPlan("requests.stationMeta", "must be given: the district's station metadata file");
+            }
+            if (streams < 1) {
+                throw new InvalidPlan("requests.streams", "must be >= 1, got " + streams);
+            }
+            if (!(perSecond > 0) || perSecond / streams > MAX_RATE_PER_DETECTOR) {
+                throw new InvalidPlan(
+                        "requests.perSecond",
+                        "must be in (0, " + (long) MAX_RATE_PER_DETECTOR * streams + "] requests/s, got " + perSecond);
+            }
+            if (records < 1) {
+                throw new InvalidPlan("requests.records", "must be >= 1, got " + records);
+            }
+            if (warmupRecords < 0) {
+                throw new InvalidPlan("requests.warmupRecords", "must be >= 0, got " + warmupRecords);
+            }
+        }
+
+        /** {@link #DEFAULT_STREAMS} streams to {@link Topics#ROUTE_REQUESTS}. */
+        public static Requests of(Path stationMeta, double perSecond, long records, long warmupRecords, long seed) {
+            return new Requests(
+                    Topics.ROUTE_REQUESTS, stationMeta, perSecond, records, warmupRecords, seed, DEFAULT_STREAMS);
+        }
+    }
+
+    /** {@link Plan#detectors()} for every detector of the table. */
+    public static final List<Long> EVERY_DETECTOR = List.of();
 
     /**
      * The records a warm-up of {@code warmup} takes: {@code rate} records/s on each of
@@ -326,15 +402,20 @@ public final class ProducerRun {
 
     private final Plan plan;
     private final List<DetectorWindows> windows;
+    private final GravityModel demand;
     private final LatencyClock clock;
     private final Map<String, Object> config;
     private final PrintStream log;
     private volatile ReplayRun current;
+    private volatile ReplayRun currentRequests;
+    private volatile RunSummary requestsSent;
     private volatile boolean stopped;
 
-    private ProducerRun(Plan plan, List<DetectorWindows> windows, LatencyClock clock, PrintStream log) {
+    private ProducerRun(
+            Plan plan, List<DetectorWindows> windows, GravityModel demand, LatencyClock clock, PrintStream log) {
         this.plan = plan;
         this.windows = windows;
+        this.demand = demand;
         this.clock = clock;
         this.config = ProducerSettings.forLatency(
                 plan.bootstrapServers(), plan.acks(), plan.kafkaConfig(), plan.producerProperties());
@@ -350,7 +431,9 @@ public final class ProducerRun {
     public static ProducerRun prepare(Plan plan, PrintStream log) throws NotReplayable {
         List<DetectorWindows> windows;
         try {
-            windows = DetectorWindows.read(plan.data(), plan.detectors());
+            windows = plan.detectors().isEmpty()
+                    ? DetectorWindows.readAll(plan.data())
+                    : DetectorWindows.read(plan.data(), plan.detectors());
         } catch (BadInputException | IOException e) {
             throw new NotReplayable("cannot read " + plan.data() + ": " + e.getMessage());
         } catch (IllegalArgumentException e) {
@@ -359,10 +442,45 @@ public final class ProducerRun {
         try {
             KafkaChecks.requireTopic(
                     plan.bootstrapServers(), plan.topic(), plan.kafkaConfig(), plan.producerProperties());
+            if (plan.requests() != null) {
+                KafkaChecks.requireTopic(
+                        plan.bootstrapServers(),
+                        plan.requests().topic(),
+                        plan.kafkaConfig(),
+                        plan.producerProperties());
+            }
         } catch (IllegalStateException e) {
             throw new NotReplayable(e.getMessage());
         }
-        return new ProducerRun(plan, windows, Clocks.system(), log);
+        return new ProducerRun(plan, windows, demandOf(plan.requests()), Clocks.system(), log);
+    }
+
+    /** The gravity model of the requests' stations; null without requests. */
+    private static GravityModel demandOf(Requests requests) throws NotReplayable {
+        if (requests == null) {
+            return null;
+        }
+        Path meta = requests.stationMeta();
+        try {
+            return GravityModel.of(StationMetaReader.read(meta).values());
+        } catch (IOException e) {
+            throw new NotReplayable("cannot read " + meta + ": " + e.getMessage());
+        } catch (IllegalArgumentException e) {
+            throw new NotReplayable(meta + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * The route requests of a plan as sources of the open-loop schedule, one per stream, made at
+     * {@code wallClock}'s instants.
+     */
+    public static List<RequestSource> requestSources(Requests requests, GravityModel demand, Clock wallClock) {
+        List<RequestSource> sources = new ArrayList<>(requests.streams());
+        for (int stream = 0; stream < requests.streams(); stream++) {
+            sources.add(
+                    new RequestSource(RequestStream.of(demand, requests.seed(), stream), requests.topic(), wallClock));
+        }
+        return sources;
     }
 
     public Plan plan() {
@@ -398,6 +516,65 @@ public final class ProducerRun {
      * not multiplied by the detectors and divided again.
      */
     public RunSummary replay(double ratePerDetector, long total, long warmup) throws InterruptedException {
+        if (plan.requests() == null) {
+            return replayReadings(ratePerDetector, total, warmup);
+        }
+        // The requests on their own schedule and threads, beside the readings, ending on their own.
+        Requests requests = plan.requests();
+        ReplayRun requestRun = new ReplayRun(
+                requestSources(requests, demand, Clock.systemUTC()),
+                requests.streams(),
+                KafkaProducer::new,
+                config,
+                clock);
+        currentRequests = requestRun;
+        if (stopped) {
+            requestRun.stop();
+        }
+        double perStream = requests.perSecond() / requests.streams();
+        AtomicReference<Throwable> failed = new AtomicReference<>();
+        Thread sender = new Thread(
+                () -> {
+                    try {
+                        requestRun.run(
+                                perStream,
+                                ReplayRun.share(requests.warmupRecords(), requests.streams()),
+                                ReplayRun.share(requests.records(), requests.streams()),
+                                Duration.ofDays(1),
+                                stats -> {});
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    } catch (RuntimeException e) {
+                        failed.set(e);
+                    }
+                },
+                "requests");
+        sender.start();
+        RunSummary readings;
+        try {
+            readings = replayReadings(ratePerDetector, total, warmup);
+        } finally {
+            sender.join();
+        }
+        if (failed.get() != null) {
+            throw new IllegalStateException(
+                    "sending route requests failed: " + failed.get().getMessage(), failed.get());
+        }
+        requestsSent = RunSummary.of(
+                requestRun.stats(),
+                requests.streams(),
+                perStream,
+                requests.warmupRecords() + requests.records(),
+                requests.warmupRecords());
+        return readings;
+    }
+
+    /** What the last replay sent of the plan's route requests; null when it has none or none was run. */
+    public RunSummary requestsSent() {
+        return requestsSent;
+    }
+
+    private RunSummary replayReadings(double ratePerDetector, long total, long warmup) throws InterruptedException {
         ReplayRun run =
                 ReplayRun.ofDetectors(windows, plan.topic(), plan.senderThreads(), KafkaProducer::new, config, clock);
         current = run;
@@ -425,11 +602,26 @@ public final class ProducerRun {
         if (run != null) {
             run.stop();
         }
+        ReplayRun requests = currentRequests;
+        if (requests != null) {
+            requests.stop();
+        }
     }
 
-    /** The Markdown report of a replay. */
+    /** The Markdown report of a replay, with its route requests' when it sent some. */
     public String markdown(RunSummary summary) {
-        return summary.markdown(
+        String readings = summary.markdown(
                 plan.topic(), plan.bootstrapServers(), plan.data(), clock.info().describe(), config);
+        RunSummary requests = requestsSent;
+        if (requests == null) {
+            return readings;
+        }
+        return readings + "\n"
+                + requests.markdown(
+                        plan.requests().topic(),
+                        plan.bootstrapServers(),
+                        plan.requests().stationMeta(),
+                        clock.info().describe(),
+                        config);
     }
 }

@@ -60,7 +60,8 @@ class ProducerRunPlanTest {
                         plan.progressEvery(),
                         plan.kafkaConfig(),
                         plan.warmupRecords(),
-                        plan.senderThreads()));
+                        plan.senderThreads(),
+                        plan.requests()));
     }
 
     @Test
@@ -78,7 +79,22 @@ class ProducerRunPlanTest {
         assertRefused(minimal().records(0), "records", "must be >= 1, got 0");
         assertRefused(minimal().warmupRecords(-1), "warmupRecords", "must be >= 0, got -1");
         assertRefused(minimal().acks("2"), "acks", "must be all, 1 or 0, got 2");
-        assertRefused(minimal().detectors(List.of()), "detectors", "must name at least one detector");
+        assertThat(minimal().detectors(ProducerRun.EVERY_DETECTOR).build().detectors())
+                .as("no ids: every detector of the table")
+                .isEmpty();
+        Path meta = Path.of("meta.txt");
+        assertRequestsRefused(
+                () -> ProducerRun.Requests.of(meta, 0, 10, 0, 1),
+                "requests.perSecond",
+                "must be in (0, 4000000] requests/s, got 0.0");
+        assertRequestsRefused(
+                () -> ProducerRun.Requests.of(meta, 10, 0, 0, 1), "requests.records", "must be >= 1, got 0");
+        assertRequestsRefused(
+                () -> ProducerRun.Requests.of(meta, 10, 5, -1, 1), "requests.warmupRecords", "must be >= 0, got -1");
+        assertRequestsRefused(
+                () -> ProducerRun.Requests.of(null, 10, 5, 0, 1),
+                "requests.stationMeta",
+                "the district's station metadata file");
         assertRefused(minimal().bootstrapServers(null), "bootstrapServers", "must be given");
         assertRefused(minimal().progressEvery(Duration.ofSeconds(-1)), "progressEvery", "must not be negative");
         assertRefused(minimal().senderThreads(-1), "senderThreads", "must be >= 1, or 0 for the default, got -1");
@@ -93,6 +109,14 @@ class ProducerRunPlanTest {
         assertThatThrownBy(() -> ProducerRun.Plan.checkLoad(10, 0, 0))
                 .isInstanceOfSatisfying(ProducerRun.InvalidPlan.class, e -> assertThat(e.field())
                         .isEqualTo("records"));
+    }
+
+    private static void assertRequestsRefused(
+            org.assertj.core.api.ThrowableAssert.ThrowingCallable requests, String field, String problem) {
+        assertThatThrownBy(requests).isInstanceOfSatisfying(ProducerRun.InvalidPlan.class, e -> {
+            assertThat(e.field()).isEqualTo(field);
+            assertThat(e.problem()).contains(problem);
+        });
     }
 
     private static void assertRefused(ProducerRun.Plan.Builder builder, String field, String problem) {

@@ -64,6 +64,22 @@ public final class DetectorWindows {
         return collector.windows();
     }
 
+    /**
+     * Windows of every detector of a canonical table, in the order the table first names them: a
+     * district's thousands of detectors without listing their ids.
+     *
+     * @throws IOException              when the table cannot be read
+     * @throws IllegalArgumentException naming a detector that has no window, or a table without readings
+     */
+    public static List<DetectorWindows> readAll(Path table) throws IOException {
+        Collector collector = new Collector(null);
+        CanonicalTable.forEach(table, collector);
+        if (collector.stations.isEmpty()) {
+            throw new IllegalArgumentException("the table has no readings");
+        }
+        return collector.windows();
+    }
+
     /** Windows per detector, in the order asked; fails naming a detector the readings lack. */
     public static List<DetectorWindows> of(Collection<Reading> readings, List<Long> detectors) {
         List<Reading> ordered = new ArrayList<>(readings);
@@ -107,21 +123,27 @@ public final class DetectorWindows {
 
     /** Takes the readings of the detectors asked for, each station's in time order. */
     private static final class Collector implements Consumer<Reading> {
+        /** The detectors asked for; null for every detector of the table. */
         private final List<Long> asked;
+
         private final Map<Long, Builder> builders = new HashMap<>();
         private final Set<Long> stations = new LinkedHashSet<>();
 
         Collector(List<Long> asked) {
             this.asked = asked;
-            for (long detector : asked) {
-                builders.putIfAbsent(detector, new Builder(detector));
+            if (asked != null) {
+                for (long detector : asked) {
+                    builders.putIfAbsent(detector, new Builder(detector));
+                }
             }
         }
 
         @Override
         public void accept(Reading reading) {
             stations.add(reading.stationId());
-            Builder builder = builders.get(reading.stationId());
+            Builder builder = asked == null
+                    ? builders.computeIfAbsent(reading.stationId(), Builder::new)
+                    : builders.get(reading.stationId());
             if (builder != null) {
                 builder.add(reading);
             }
@@ -129,8 +151,9 @@ public final class DetectorWindows {
 
         List<DetectorWindows> windows() {
             Map<Long, DetectorWindows> built = new HashMap<>();
-            List<DetectorWindows> out = new ArrayList<>(asked.size());
-            for (long detector : asked) {
+            List<Long> detectors = asked != null ? asked : List.copyOf(stations);
+            List<DetectorWindows> out = new ArrayList<>(detectors.size());
+            for (long detector : detectors) {
                 Builder builder = builders.get(detector);
                 if (builder.readings == 0) {
                     throw new IllegalArgumentException(
