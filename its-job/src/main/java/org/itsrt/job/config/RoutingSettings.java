@@ -7,9 +7,11 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import org.itsrt.readings.BadInputException;
 import org.itsrt.routing.Router;
 import org.itsrt.routing.graph.Detector;
 import org.itsrt.routing.graph.DetectorGraph;
+import org.itsrt.routing.graph.DistrictGraph;
 import org.itsrt.routing.graph.MetaGraphBuilder;
 import org.itsrt.routing.graph.StudyNetwork;
 
@@ -89,13 +91,25 @@ public record RoutingSettings(long origin, long destination, String graphMeta, l
     }
 
     /**
-     * The graph alone, for answering requests between any of its stations: no fixed query.
+     * The graph alone, for answering requests between any of its stations: no fixed query. A
+     * district's graph must be connected ({@link DistrictGraph#requireConnected}): a station no
+     * route reaches would answer every request to it with "unreachable", so it is refused here,
+     * before the job starts, naming the stations at fault.
      *
      * @param graphMeta a PeMS station metadata file, or null for the study network
      * @throws JobSettingsException naming {@code --graph-meta} and the file when it cannot be read
+     *                              or its graph is not connected
      */
     public static RoutingSettings forRequests(String graphMeta) {
         DetectorGraph graph = loadGraph(graphMeta);
+        if (graphMeta != null) {
+            try {
+                DistrictGraph.requireConnected(
+                        graph, Path.of(graphMeta).toAbsolutePath().toString());
+            } catch (BadInputException e) {
+                throw new JobSettingsException(JobOptions.GRAPH_META.flag(), e.getMessage(), e);
+            }
+        }
         return new RoutingSettings(
                 0,
                 0,

@@ -102,6 +102,20 @@ class WorkloadSettingsTest {
     }
 
     @Test
+    void aDistrictGraphThatIsNotConnectedIsRefusedBeforeTheJobStarts() throws Exception {
+        // A third station alone on a freeway of its own, 200 km north: no route reaches it.
+        Path meta = Files.writeString(
+                dir.resolve("d07_text_meta_cut.txt"),
+                META + "900001\t5\tN\t7\t37\t\t1.0\t1.0\t35.7\t-118.2\t.5\tML\t3\tALONE\t\t\t\t\n");
+
+        assertThatThrownBy(() -> parse("--workload", "district", "--graph-meta", meta.toString()))
+                .isInstanceOf(JobSettingsException.class)
+                .hasMessageStartingWith("--graph-meta: " + meta.toAbsolutePath())
+                .hasMessageContaining("not one connected district")
+                .hasMessageContaining("900001 (5-N)");
+    }
+
+    @Test
     void eachBuildTakesOnlyItsOwnWorkload() {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         JobSettings study = parse();
