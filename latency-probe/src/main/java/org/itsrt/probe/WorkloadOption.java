@@ -1,21 +1,19 @@
 package org.itsrt.probe;
 
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code --workload study|district}: what the probe measures, and {@code --expect-requests N}, the
- * district workload's announced route requests.
+ * {@code --workload study|district} (the suite's one option, {@link
+ * org.itsrt.cli.options.WorkloadOption}): what the probe measures, the study's advice on
+ * {@code --topic} or the district's two streams each into a folder of its own, with the dead letters
+ * of its.dead-letters counted per stream; and {@code --expect-requests N}, the district workload's
+ * announced route requests.
  */
 final class WorkloadOption {
 
-    @Option(
-            names = "--workload",
-            paramLabel = "NAME",
-            description = "study: one stream, the advice on --topic (its.advice); district: two streams "
-                    + "measured apart, readings -> predictions on its.predictions and requests -> answers on "
-                    + "its.routes, with the dead letters of its.dead-letters counted per stream; the report "
-                    + "has a folder per stream (default: study)")
-    String workload = Workload.STUDY.option();
+    @Mixin
+    org.itsrt.cli.options.WorkloadOption workload;
 
     @Option(
             names = "--expect-requests",
@@ -27,7 +25,7 @@ final class WorkloadOption {
 
     /** The workload chosen; {@link #problem()} first. */
     Workload workload() {
-        return Workload.of(workload);
+        return Workload.of(workload.name());
     }
 
     /** The study's topic ({@code --topic}, else its default) for the study; null for the district workload. */

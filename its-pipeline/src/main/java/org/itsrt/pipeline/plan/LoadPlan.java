@@ -16,8 +16,12 @@ import org.itsrt.producers.ProducerRun;
  * producers, the probe and the reports agree on: a warm-up given as a time is turned into records
  * once, by {@link Builder#build()}, at the plan's own rate over its own detectors.
  *
- * @param data               canonical readings to replay; null for the committed sample
- * @param detectors          VDS ids, one producer each
+ * @param workload           the study's (the default) or a district's; the district replays every detector
+ *                           of {@code district} and sends route requests beside them
+ * @param district           the district of the district workload; null for the study
+ * @param data               canonical readings to replay; null for the committed sample (the study) or
+ *                           the district's imported table (the district)
+ * @param detectors          VDS ids, one producer each; empty for the district (all of its detectors)
  * @param rateHz             records per second of each detector (open loop)
  * @param records            measured records, all detectors together
  * @param warmupRecords      flagged warm-up records sent first, all detectors together (0: none)
@@ -28,6 +32,8 @@ import org.itsrt.producers.ProducerRun;
  */
 @JsonDeserialize(builder = LoadPlan.Builder.class)
 @JsonPropertyOrder({
+    "workload",
+    "district",
     "data",
     "detectors",
     "rate_hz",
@@ -39,6 +45,8 @@ import org.itsrt.producers.ProducerRun;
     "consumer_properties"
 })
 public record LoadPlan(
+        Workload workload,
+        DistrictPlan district,
         Path data,
         List<Long> detectors,
         double rateHz,
@@ -49,6 +57,8 @@ public record LoadPlan(
         Map<String, String> producerProperties,
         Map<String, String> consumerProperties) {
 
+    public static final PlanField WORKLOAD = new PlanField("load.workload", "--workload");
+    public static final PlanField DISTRICT = new PlanField("load.district", null);
     public static final PlanField DATA = new PlanField("load.data", "--data");
     public static final PlanField DETECTORS = new PlanField("load.detectors", "--detectors");
     public static final PlanField RATE = new PlanField("load.rate_hz", "--rate");
@@ -60,6 +70,12 @@ public record LoadPlan(
 
     /** The study's load: 10 records/s from each of its six detectors. */
     public static final double STUDY_RATE_HZ = 10;
+
+    /**
+     * A district's readings unless a rate is given: the real 5-minute cadence 100 times faster, one
+     * reading per detector every 3 s (1,600 readings/s of 4,800 detectors).
+     */
+    public static final double DISTRICT_RATE_HZ = 100 / 300.0;
 
     /** The study's run: 20,000 measured records. */
     public static final long STUDY_RECORDS = 20_000;
@@ -82,10 +98,20 @@ public record LoadPlan(
     static final Duration QUICK_CUT_WITHOUT_WARMUP = Duration.ofSeconds(10);
 
     public LoadPlan {
+        workload = workload != null ? workload : Workload.STUDY;
         detectors = List.copyOf(detectors);
         producerProperties = unmodifiable(producerProperties);
         consumerProperties = unmodifiable(consumerProperties);
-        DETECTORS.require(!detectors.isEmpty(), "must name at least one detector");
+        if (workload == Workload.DISTRICT) {
+            DISTRICT.require(district != null, "must be given for the district workload");
+            DETECTORS.require(
+                    detectors.isEmpty(),
+                    "names the study's detectors; the district workload replays every detector of its district "
+                            + "(load.district.detectors sizes a generated one)");
+        } else {
+            DISTRICT.require(district == null, "is for the district workload: set load.workload: district");
+            DETECTORS.require(!detectors.isEmpty(), "must name at least one detector");
+        }
         // The producers' own rules, one implementation: a load they would refuse is no plan.
         try {
             ProducerRun.Plan.checkLoad(rateHz, records, warmupRecords);
@@ -104,7 +130,29 @@ public record LoadPlan(
 
     /** How long the warm-up lasts at this load's rate. */
     public Duration warmupDuration() {
-        return Duration.ofNanos(Math.round(warmupRecords / (rateHz * detectors.size()) * 1e9));
+        return Duration.ofNanos(Math.round(warmupRecords / (rateHz * detectorCount()) * 1e9));
+    }
+
+    /** The detectors sending: the study's listed ones, or the district's. */
+    public int detectorCount() {
+        return workload == Workload.DISTRICT ? district.detectors() : detectors.size();
+    }
+
+    /**
+     * The district's measured route requests: as many as its request rate sends while the measured
+     * readings are sent, at least one; 0 for the study.
+     */
+    public long requestRecords() {
+        return workload == Workload.DISTRICT ? Math.max(1, requestsOver(records)) : 0;
+    }
+
+    /** The district's warm-up requests, sent while the warm-up readings are; 0 for the study. */
+    public long requestWarmupRecords() {
+        return workload == Workload.DISTRICT ? requestsOver(warmupRecords) : 0;
+    }
+
+    private long requestsOver(long readings) {
+        return Math.round(district.requestsPerSecond() * readings / (rateHz * detectorCount()));
     }
 
     public static Builder builder() {
@@ -114,6 +162,8 @@ public record LoadPlan(
     /** A builder holding this plan's values, to change some of them. */
     public Builder toBuilder() {
         return new Builder()
+                .workload(workload)
+                .district(district)
                 .data(data)
                 .detectors(detectors)
                 .rateHz(rateHz)
@@ -136,9 +186,11 @@ public record LoadPlan(
      */
     @JsonPOJOBuilder(withPrefix = "")
     public static final class Builder {
+        private Workload workload = Workload.STUDY;
+        private DistrictPlan.Builder district;
         private Path data;
-        private List<Long> detectors = ProducerRun.STUDY_DETECTORS;
-        private double rateHz = STUDY_RATE_HZ;
+        private List<Long> detectors;
+        private Double rateHz;
         private Long records;
         private Long warmupRecords;
         private Duration warmup;
@@ -147,6 +199,30 @@ public record LoadPlan(
         private Map<String, String> producerProperties = Map.of();
         private Map<String, String> consumerProperties = Map.of();
         private boolean quick;
+
+        /** The workload; the district's defaults ({@link DistrictPlan#builder()}) unless a district is given. */
+        public Builder workload(Workload chosen) {
+            this.workload = chosen;
+            return this;
+        }
+
+        /** The district of the district workload; null: its defaults, for the district workload. */
+        public Builder district(DistrictPlan part) {
+            this.district = part == null ? null : part.toBuilder();
+            return this;
+        }
+
+        /**
+         * The district's fields, open to change until {@link #build()}: the district given, else its
+         * defaults. A command line sets single fields over it.
+         */
+        @JsonIgnore
+        public DistrictPlan.Builder districtFields() {
+            if (district == null) {
+                district = DistrictPlan.builder();
+            }
+            return district;
+        }
 
         public Builder data(Path file) {
             this.data = file;
@@ -249,7 +325,13 @@ public record LoadPlan(
         }
 
         public LoadPlan build() {
-            int detectorCount = detectors == null ? 0 : detectors.size();
+            boolean isDistrict = workload == Workload.DISTRICT;
+            DistrictPlan districtPlan = district != null
+                    ? district.build()
+                    : isDistrict ? DistrictPlan.builder().build() : null;
+            List<Long> ids = detectors != null ? detectors : isDistrict ? List.of() : ProducerRun.STUDY_DETECTORS;
+            double rateHz = this.rateHz != null ? this.rateHz : isDistrict ? DISTRICT_RATE_HZ : STUDY_RATE_HZ;
+            int detectorCount = isDistrict && districtPlan != null ? districtPlan.detectors() : ids.size();
             long measured = records != null
                     ? records
                     : quick ? Math.round(rateHz * detectorCount * QUICK_MEASURED.toNanos() / 1e9) : STUDY_RECORDS;
@@ -261,8 +343,10 @@ public record LoadPlan(
                     ? steadyAfter
                     : warmupTotal > 0 ? Duration.ZERO : quick ? QUICK_CUT_WITHOUT_WARMUP : CUT_WITHOUT_WARMUP;
             return new LoadPlan(
+                    workload,
+                    districtPlan,
                     data,
-                    detectors == null ? List.of() : detectors,
+                    ids,
                     rateHz,
                     measured,
                     warmupTotal,

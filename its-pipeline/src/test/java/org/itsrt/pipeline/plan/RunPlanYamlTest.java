@@ -116,6 +116,82 @@ class RunPlanYamlTest {
     }
 
     @Test
+    void aDistrictReadsBackEqualAndSizesItsLoadByItsDetectors() {
+        RunPlan plan = RunPlan.builder()
+                .load(LoadPlan.builder()
+                        .workload(Workload.DISTRICT)
+                        .district(DistrictPlan.builder()
+                                .detectors(150)
+                                .seed(7)
+                                .days(2)
+                                .dir(Path.of("results/districts/mine"))
+                                .requestsPerSecond(30)
+                                .build())
+                        .records(3_000)
+                        .warmup(Duration.ofSeconds(6)))
+                .build();
+
+        String yaml = RunPlanYaml.write(plan);
+        RunPlan back = RunPlanYaml.parse(yaml, "plan.yaml");
+
+        assertThat(back).isEqualTo(plan);
+        assertThat(RunPlanYaml.write(back)).isEqualTo(yaml);
+        assertThat(yaml)
+                .contains("workload: district")
+                .contains("requests_per_second: 30.0")
+                .contains("dir: results/districts/mine");
+        LoadPlan load = back.load();
+        assertThat(load.detectors()).as("every detector of the district").isEmpty();
+        // The default rate: the 5-minute cadence 100 times faster, a reading every 3 s per detector.
+        assertThat(load.rateHz()).isEqualTo(1 / 3.0);
+        // 6 s at 1/3 records/s is 2 records per detector, of 150.
+        assertThat(load.warmupRecords()).isEqualTo(300);
+        // 3,000 readings of 150 detectors at 1/3 each take 60 s: 1,800 requests at 30/s; the warm-up's 6 s, 180.
+        assertThat(load.requestRecords()).isEqualTo(1_800);
+        assertThat(load.requestWarmupRecords()).isEqualTo(180);
+    }
+
+    @Test
+    void theStudyStaysTheDefaultAndADistrictTakesItsDefaults() {
+        assertThat(RunPlan.defaults().load().workload()).isEqualTo(Workload.STUDY);
+        assertThat(RunPlan.defaults().load().district()).isNull();
+        assertThat(RunPlan.defaults().load().requestRecords()).isZero();
+        LoadPlan district =
+                RunPlanYaml.parse("load: {workload: district}\n", "plan.yaml").load();
+        assertThat(district.district()).isEqualTo(DistrictPlan.builder().build());
+        assertThat(district.district().detectors()).isEqualTo(4_800);
+        assertThat(district.district().requestsPerSecond()).isEqualTo(1_000);
+        assertThat(district.district().dir()).as("generated into the cache").isNull();
+        // 4,800 detectors at a reading every 3 s: 1,600 readings/s.
+        assertThat(district.rateHz() * district.detectorCount())
+                .isCloseTo(1_600, org.assertj.core.data.Offset.offset(1e-9));
+    }
+
+    @Test
+    void aDistrictsRefusalsNameTheirKeys() {
+        assertThatThrownBy(() -> RunPlanYaml.parse("load:\n  workload: city\n", "plan.yaml"))
+                .hasMessage("plan.yaml: line 2, column 3: --workload (load.workload) must be study or district, "
+                        + "got 'city'");
+        assertThatThrownBy(() ->
+                        RunPlanYaml.parse("load:\n  workload: district\n  district:\n    detectors: 12\n", "plan.yaml"))
+                .hasMessage("plan.yaml: line 4, column 5: --detectors (load.district.detectors) must be >= 100 "
+                        + "for a generated district, got 12");
+        assertThatThrownBy(() -> RunPlanYaml.parse(
+                        "load:\n  workload: district\n  district:\n    requests_per_second: 0\n", "plan.yaml"))
+                .hasMessageContaining("line 4, column 5: --requests (load.district.requests_per_second) must be > 0");
+        assertThatThrownBy(
+                        () -> RunPlanYaml.parse("load:\n  workload: district\n  district:\n    days: 0\n", "plan.yaml"))
+                .hasMessageContaining("load.district.days must be >= 1, got 0");
+        assertThatThrownBy(() ->
+                        RunPlanYaml.parse("load:\n  workload: district\n  district:\n    seeds: 3\n", "plan.yaml"))
+                .hasMessageStartingWith("plan.yaml: line 4, column 5: load.district.seeds: unknown key");
+        assertThatThrownBy(() -> RunPlanYaml.parse("load:\n  district:\n    detectors: 200\n", "plan.yaml"))
+                .hasMessageContaining("load.district is for the district workload: set load.workload: district");
+        assertThatThrownBy(() -> RunPlanYaml.parse("load:\n  workload: district\n  detectors: [1, 2]\n", "plan.yaml"))
+                .hasMessageContaining("--detectors (load.detectors) names the study's detectors");
+    }
+
+    @Test
     void anUnknownKeyIsNamedWithItsLineAndColumn() {
         String yaml = "stack:\n  parallelism: 1\n  brokers: 3\n";
         assertThatThrownBy(() -> RunPlanYaml.parse(yaml, "plan.yaml"))
