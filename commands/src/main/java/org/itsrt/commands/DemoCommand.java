@@ -95,7 +95,7 @@ public final class DemoCommand implements Callable<Integer> {
         try {
             plan = plan();
             if (!planFile.printOnly()) {
-                prepared = PlanRunner.prepare(plan);
+                prepared = PlanRunner.prepare(plan, System.err);
             }
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());

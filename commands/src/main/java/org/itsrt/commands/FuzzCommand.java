@@ -103,6 +103,9 @@ public final class FuzzCommand implements Callable<Integer> {
     OutputOption output;
 
     @Mixin
+    org.itsrt.cli.options.WorkloadOption workload;
+
+    @Mixin
     HelpOption help;
 
     private volatile FuzzCampaign running;
@@ -126,6 +129,8 @@ public final class FuzzCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--records must be at least " + FuzzKind.values().length
                         + " (one record of each kind), got " + records);
             }
+            String planned = planFile.base().build().load().workload().option();
+            workload.refuseDistrict(planned, "the fuzz campaign sends the study's readings, no route requests");
             existing.kafkaConfig(); // a client properties file given is read first: a missing one is named
             modelDir = model.path();
             if (!Files.isDirectory(modelDir)) {

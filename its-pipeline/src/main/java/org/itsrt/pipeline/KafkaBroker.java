@@ -46,6 +46,15 @@ interface KafkaBroker extends AutoCloseable {
     @Override
     void close();
 
+    /**
+     * The topics a run's broker holds: the study's pipeline and the district workload's, so that one
+     * stack runs either workload.
+     */
+    List<String> TOPICS = java.util.stream.Stream.concat(
+                    org.itsrt.records.Topics.PIPELINE.stream(), org.itsrt.records.Topics.DISTRICT.stream())
+            .distinct()
+            .toList();
+
     /** The node id of the one broker a run starts. */
     int NODE = 1;
 
@@ -59,7 +68,7 @@ interface KafkaBroker extends AutoCloseable {
                 .withExtraJvmArgs(jvmArgs)
                 .withSecurity(secure));
         try {
-            kafka.createTopics(LocalKafka.PIPELINE_TOPICS, partitions);
+            kafka.createTopics(TOPICS, partitions);
         } catch (RuntimeException e) {
             kafka.close();
             throw e;
@@ -112,7 +121,7 @@ interface KafkaBroker extends AutoCloseable {
 
     /** @param partitions of each pipeline topic this creates; a topic that exists is left as it is */
     static KafkaBroker existing(String bootstrapServers, KafkaClientConfig config, int partitions) {
-        LocalKafka.ensureTopics(bootstrapServers, config, LocalKafka.PIPELINE_TOPICS, partitions);
+        LocalKafka.ensureTopics(bootstrapServers, config, TOPICS, partitions);
         return new KafkaBroker() {
             @Override
             public String bootstrapServers() {

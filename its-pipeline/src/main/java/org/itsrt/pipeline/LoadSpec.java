@@ -6,15 +6,18 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.itsrt.pipeline.plan.LoadPlan;
+import org.itsrt.pipeline.plan.Workload;
 
 /**
  * What the producers send and how the probe judges it, as a run starts it: a plan's load
  * ({@link LoadPlan}, where every count, default and check lives) with its readings file found.
  *
- * @param data the canonical readings to replay, a file that exists
- * @param plan rate, detectors, records and warm-up in records, steady-state cut, SLO, client settings
+ * @param data        the canonical readings to replay, a file that exists
+ * @param plan        rate, detectors, records and warm-up in records, steady-state cut, SLO, client settings
+ * @param stationMeta the district's station metadata file, the route requests' stations (the
+ *                    district workload); null for the study
  */
-public record LoadSpec(Path data, LoadPlan plan) {
+public record LoadSpec(Path data, LoadPlan plan, Path stationMeta) {
 
     public LoadSpec {
         if (data == null || !Files.isRegularFile(data)) {
@@ -23,6 +26,20 @@ public record LoadSpec(Path data, LoadPlan plan) {
         if (plan == null) {
             throw new IllegalArgumentException("a load needs its plan");
         }
+        if (plan.workload() == Workload.DISTRICT && (stationMeta == null || !Files.isRegularFile(stationMeta))) {
+            throw new IllegalArgumentException(
+                    "the district workload needs its station metadata file, got " + stationMeta);
+        }
+    }
+
+    /** The study's load: readings alone. */
+    public LoadSpec(Path data, LoadPlan plan) {
+        this(data, plan, null);
+    }
+
+    /** Whether this is the district workload's load: every detector of its table, and route requests. */
+    public boolean isDistrict() {
+        return plan.workload() == Workload.DISTRICT;
     }
 
     /** VDS ids, one producer each. */
@@ -65,7 +82,7 @@ public record LoadSpec(Path data, LoadPlan plan) {
 
     /** The same load with {@code total} warm-up records first (0: none). */
     public LoadSpec withWarmupRecords(long total) {
-        return new LoadSpec(data, plan.toBuilder().warmupRecords(total).build());
+        return new LoadSpec(data, plan.toBuilder().warmupRecords(total).build(), stationMeta);
     }
 
     /** How long the warm-up lasts at this load's rate. */

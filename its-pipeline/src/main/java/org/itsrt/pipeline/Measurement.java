@@ -18,7 +18,9 @@ import org.itsrt.job.config.JobSettings;
 import org.itsrt.job.kafka.KafkaJobIO;
 import org.itsrt.kafka.KafkaClientConfig;
 import org.itsrt.probe.ProbeRun;
+import org.itsrt.probe.Workload;
 import org.itsrt.probe.arrival.ConsumeLoop;
+import org.itsrt.probe.district.DistrictStream;
 import org.itsrt.probe.fault.FaultMark;
 import org.itsrt.probe.report.ProbeSummary;
 import org.itsrt.probe.report.RunReport;
@@ -47,6 +49,9 @@ final class Measurement {
 
     static final String PRODUCER_MD = "producer.md";
     static final String PRODUCER_JSON = "producer.json";
+    /** The district workload's route requests as sent, beside the readings' {@link #PRODUCER_JSON}. */
+    static final String PRODUCER_REQUESTS_JSON = "producer-requests.json";
+
     static final String SUMMARY_MD = "summary.md";
 
     /** How long a live job gets to answer the handshake: start, model load and warm-up. */
@@ -124,7 +129,11 @@ final class Measurement {
         Map<String, Long> deadBefore = RunningStack.deadLettersBefore(deadLettersKnown, deadLetters);
 
         StreamExecutionEnvironment env = stack.cluster().environment();
-        ItsJob.build(env, settings, KafkaJobIO.of(settings));
+        if (settings.workload() == org.itsrt.job.config.Workload.DISTRICT) {
+            ItsJob.buildDistrict(env, settings, KafkaJobIO.of(settings));
+        } else {
+            ItsJob.build(env, settings, KafkaJobIO.of(settings));
+        }
         JobClient client = env.executeAsync(job.identity() ? ItsJob.JOB_NAME + " (identity)" : ItsJob.JOB_NAME);
         try {
             log.println(
@@ -155,9 +164,18 @@ final class Measurement {
                 java.util.Locale.ROOT,
                 "load: %,d records, %d detectors at %s records/s each, from `%s`",
                 load.records(),
-                load.detectors().size(),
+                load.plan().detectorCount(),
                 load.ratePerDetector(),
                 load.data()));
+        if (load.isDistrict()) {
+            facts.add(String.format(
+                    java.util.Locale.ROOT,
+                    "route requests: %,d at %s requests/s in all (after %,d warm-up requests), over the stations of `%s`",
+                    load.plan().requestRecords(),
+                    load.plan().district().requestsPerSecond(),
+                    load.plan().requestWarmupRecords(),
+                    load.stationMeta()));
+        }
         if (load.warmupRecords() > 0) {
             facts.add(String.format(
                     java.util.Locale.ROOT,
@@ -199,7 +217,14 @@ final class Measurement {
                 .bootstrapServers(stack.bootstrapServers())
                 .topic(READINGS)
                 .data(load.data())
-                .detectors(load.detectors())
+                .detectors(load.isDistrict() ? ProducerRun.EVERY_DETECTOR : load.detectors())
+                .requests(
+                        load.isDistrict()
+                                ? ProducerRun.Requests.of(
+                                        load.stationMeta(),
+                                        load.plan().district().requestsPerSecond(),
+                                        load.plan().district().seed())
+                                : null)
                 .ratePerDetector(load.ratePerDetector())
                 .records(load.records())
                 .acks("all")
@@ -214,6 +239,7 @@ final class Measurement {
             replay.stop();
         }
         ProducerSummary producerSummary;
+        ProducerSummary requestsSent;
         ProbeRun.Result measured;
         // Open from the first record sent to the last one measured: a fault injected here hits
         // the pipeline under load.
@@ -224,10 +250,18 @@ final class Measurement {
             Files.writeString(dir.resolve(PRODUCER_MD), producerReport);
             producerSummary = ProducerSummary.of(sent);
             producerSummary.write(dir.resolve(PRODUCER_JSON));
-            if (!producerSummary.complete() && !stopped) {
-                log.println("its-demo: the producers did not send and acknowledge every record: sent "
-                        + producerSummary.sent() + " of " + producerSummary.target() + ", acknowledged "
-                        + producerSummary.acked() + ", failed " + producerSummary.failed());
+            requestsSent = replay.requestsSent() == null ? null : ProducerSummary.of(replay.requestsSent());
+            if (requestsSent != null) {
+                requestsSent.write(dir.resolve(PRODUCER_REQUESTS_JSON));
+            }
+            for (ProducerSummary part : requestsSent == null
+                    ? java.util.List.of(producerSummary)
+                    : java.util.List.of(producerSummary, requestsSent)) {
+                if (!part.complete() && !stopped) {
+                    log.println("its-demo: the producers did not send and acknowledge every record: sent "
+                            + part.sent() + " of " + part.target() + ", acknowledged " + part.acked() + ", failed "
+                            + part.failed());
+                }
             }
             measured = probeResult(probed, probeDir);
         }
@@ -242,15 +276,24 @@ final class Measurement {
             own.values().removeIf(n -> n == 0);
             dead = own;
         }
-        ProbeSummary probeSummary = ProbeSummary.read(probeDir.resolve(RunReport.SUMMARY_JSON));
+        // The district's streams each have a folder of their own; the readings' is the run's first.
+        Path readingsDir = load.isDistrict() ? probeDir.resolve(DistrictStream.PREDICTIONS.folder()) : probeDir;
+        ProbeSummary probeSummary = ProbeSummary.read(readingsDir.resolve(RunReport.SUMMARY_JSON));
+        RunResult.Requests requests = load.isDistrict()
+                ? new RunResult.Requests(
+                        ProbeSummary.read(
+                                probeDir.resolve(DistrictStream.ROUTES.folder()).resolve(RunReport.SUMMARY_JSON)),
+                        requestsSent)
+                : null;
         int exit = stopped
                 ? RunResult.INTERRUPTED
                 : measured != null
                                 && measured.reason() != ConsumeLoop.StopReason.INTERRUPTED
                                 && producerSummary.complete()
+                                && (requestsSent == null || requestsSent.complete())
                         ? RunResult.OK
                         : RunResult.FAILED;
-        return new RunResult(dir, job.identity(), exit, probeSummary, producerSummary, dead);
+        return new RunResult(dir, job.identity(), exit, probeSummary, producerSummary, dead, requests);
     }
 
     /** Marks on {@code probe}'s timeline. */
@@ -284,7 +327,8 @@ final class Measurement {
     }
 
     private ProbeRun.Options probeOptions(String bootstrap) {
-        long total = load.records();
+        // The district's probe counts the measured records of both streams together.
+        long total = load.records() + load.plan().requestRecords();
         Map<ConsumeLoop.StopReason, String> stops = new EnumMap<>(ConsumeLoop.StopReason.class);
         stops.put(ConsumeLoop.StopReason.RECORDS, "--records " + total);
         stops.put(ConsumeLoop.StopReason.DURATION, "--duration");
@@ -292,9 +336,12 @@ final class Measurement {
                 ConsumeLoop.StopReason.IDLE,
                 "--idle-timeout " + PROBE_IDLE_TIMEOUT.toSeconds() + "s (nothing arrived for that long)");
         stops.put(ConsumeLoop.StopReason.INTERRUPTED, "interrupt (Ctrl-C)");
-        return ProbeRun.Options.builder()
-                .topic(ADVICE)
-                .bootstrapServers(bootstrap)
+        ProbeRun.Options.Builder options = load.isDistrict()
+                ? ProbeRun.Options.builder()
+                        .workload(Workload.DISTRICT)
+                        .expectedRequests(load.plan().requestRecords())
+                : ProbeRun.Options.builder().topic(ADVICE);
+        return options.bootstrapServers(bootstrap)
                 .fromBeginning(false)
                 .consumerOverrides(load.consumerProperties())
                 .limits(new ConsumeLoop.Limits(total, 0, PROBE_IDLE_TIMEOUT.toNanos()))
@@ -302,7 +349,7 @@ final class Measurement {
                         SLO_WINDOW.toNanos(),
                         Math.round(load.sloMs() * 1e6),
                         load.steadyAfter().toNanos()))
-                .expected(total)
+                .expected(load.records())
                 .progressEveryNs(PROGRESS_EVERY.toNanos())
                 .stopDescription(stops)
                 .kafkaConfig(stack.clientConfig(KafkaSecurity.User.PROBE))

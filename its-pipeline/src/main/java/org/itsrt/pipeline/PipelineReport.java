@@ -34,7 +34,14 @@ public final class PipelineReport {
      * steady-state cut leaves something out), and the warm-up records apart.
      */
     public String latencyTable() {
-        ProbeSummary probe = result.probe();
+        if (result.requests() == null) {
+            return latencyTable(result.probe());
+        }
+        return "readings -> predictions:\n\n" + latencyTable(result.probe()) + "\nroute requests -> answers:\n\n"
+                + latencyTable(result.requests().answers());
+    }
+
+    private static String latencyTable(ProbeSummary probe) {
         StringBuilder md = new StringBuilder("| latency (ms) | span |");
         for (String c : COLUMNS) {
             md.append(' ').append(c).append(" |");
@@ -109,23 +116,20 @@ public final class PipelineReport {
     /** One line: lost, duplicated, reordered by seq; records that never arrived; dead letters. */
     public String deliveryLine() {
         ProbeSummary probe = result.probe();
-        ProbeSummary.Delivery total = probe.sequence().total();
         Map<String, Long> deadLetters = result.deadLetters();
-        StringBuilder line = new StringBuilder(String.format(
-                Locale.ROOT,
-                "lost %d, duplicated %d, reordered %d",
-                total.lost(),
-                total.duplicated(),
-                total.reordered()));
-        // An interrupted run stopped its producers early: the announced total says nothing then.
-        if (deadLetters != null && probe.records().shortfall() != null) {
-            line.append(String.format(
-                    Locale.ROOT, ", never arrived %d", probe.records().shortfall()));
+        StringBuilder line = new StringBuilder();
+        if (result.requests() != null) {
+            line.append("readings: ").append(delivery(probe, deadLetters != null));
+            line.append("; requests: ").append(delivery(result.requests().answers(), deadLetters != null));
+            line.append("; both: ");
+        } else {
+            line.append(delivery(probe, deadLetters != null));
         }
         if (deadLetters == null) {
-            line.append(", dead letters not counted (interrupted)");
+            line.append(result.requests() != null ? "" : ", ").append("dead letters not counted (interrupted)");
         } else {
-            line.append(String.format(Locale.ROOT, ", dead-lettered %d", result.deadLettered()));
+            line.append(result.requests() != null ? "" : ", ")
+                    .append(String.format(Locale.ROOT, "dead-lettered %d", result.deadLettered()));
             if (!deadLetters.isEmpty()) {
                 line.append(' ').append(deadLetters);
             }
@@ -140,6 +144,23 @@ public final class PipelineReport {
                     probe.settings().sloMs()));
         }
         return line.toString();
+    }
+
+    /** Lost, duplicated, reordered by seq; with {@code counted}, the records that never arrived. */
+    private static String delivery(ProbeSummary probe, boolean counted) {
+        ProbeSummary.Delivery total = probe.sequence().total();
+        String line = String.format(
+                Locale.ROOT,
+                "lost %d, duplicated %d, reordered %d",
+                total.lost(),
+                total.duplicated(),
+                total.reordered());
+        // An interrupted run stopped its producers early: the announced total says nothing then.
+        if (counted && probe.records().shortfall() != null) {
+            line += String.format(
+                    Locale.ROOT, ", never arrived %d", probe.records().shortfall());
+        }
+        return line;
     }
 
     /** {@code summary.md} of the run folder: the title, the facts of the run, the table, the delivery line. */

@@ -14,8 +14,12 @@ import org.itsrt.producers.send.ProducerSummary;
  *                    the run was interrupted (what was measured is still in the summaries)
  * @param probe       the probe's summary (its {@code summary.json})
  * @param producers   the producers' summary
+ * @param probe       the probe's summary (its {@code summary.json}); of the district workload, its
+ *                    readings -> predictions stream
+ * @param producers   the producers' summary; of the district workload, its readings'
  * @param deadLetters the job's dead letters by reason during this run, the readiness handshake left out;
  *                    null when they could not be counted (an interrupted run)
+ * @param requests    the district workload's second stream, route requests -> answers; null for the study
  */
 public record RunResult(
         Path dir,
@@ -23,7 +27,25 @@ public record RunResult(
         int exitCode,
         ProbeSummary probe,
         ProducerSummary producers,
-        Map<String, Long> deadLetters) {
+        Map<String, Long> deadLetters,
+        Requests requests) {
+
+    /**
+     * The district workload's route requests: what the probe measured of their answers and what the
+     * producers sent.
+     */
+    public record Requests(ProbeSummary answers, ProducerSummary sent) {}
+
+    /** The study's result: one stream. */
+    public RunResult(
+            Path dir,
+            boolean identity,
+            int exitCode,
+            ProbeSummary probe,
+            ProducerSummary producers,
+            Map<String, Long> deadLetters) {
+        this(dir, identity, exitCode, probe, producers, deadLetters, null);
+    }
 
     public static final int OK = 0;
     public static final int FAILED = 1;

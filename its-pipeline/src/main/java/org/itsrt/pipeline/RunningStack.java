@@ -10,7 +10,6 @@ import org.itsrt.kafka.KafkaClientConfig;
 import org.itsrt.scheduling.linux.CpuLatencyRequest;
 import org.itsrt.stack.ChildJvm;
 import org.itsrt.stack.kafka.KafkaSecurity;
-import org.itsrt.stack.kafka.LocalKafka;
 
 /**
  * A broker and a Flink cluster, started (or reached) for one or more measured runs: {@code ./its
@@ -114,8 +113,8 @@ public final class RunningStack implements AutoCloseable {
                     "its-demo: starting a local Kafka broker (KRaft" + (local.secure() ? ", secured" : "") + ") ...");
             broker = KafkaBroker.local(local.heap(), local.jvmArgs(), local.secure(), partitions);
         }
-        log.println("its-demo: Kafka up at " + broker.bootstrapServers() + ", topics " + LocalKafka.PIPELINE_TOPICS
-                + " (" + partitions + " partition" + (partitions == 1 ? "" : "s") + " each where created)");
+        log.println("its-demo: Kafka up at " + broker.bootstrapServers() + ", topics " + KafkaBroker.TOPICS + " ("
+                + partitions + " partition" + (partitions == 1 ? "" : "s") + " each where created)");
         broker.security().ifPresent(security -> {
             log.println("its-demo: SASL_SSL; producers, job and probe connect as their own users with:");
             for (KafkaSecurity.User user : KafkaSecurity.User.values()) {

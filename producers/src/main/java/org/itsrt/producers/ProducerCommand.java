@@ -67,6 +67,9 @@ public final class ProducerCommand implements Callable<Integer> {
     DetectorsOption detectors;
 
     @Mixin
+    DistrictSendOptions district;
+
+    @Mixin
     RateOption rateOption;
 
     @Mixin
@@ -119,14 +122,14 @@ public final class ProducerCommand implements Callable<Integer> {
             System.err.println("its-producer: --data not given, and its default is missing: " + e.getMessage());
             return 1;
         }
-        List<Long> replayed = detectors.ids() != null ? detectors.ids() : ProducerRun.STUDY_DETECTORS;
         ProducerRun.Plan plan;
         try {
             plan = ProducerRun.Plan.builder()
                     .bootstrapServers(bootstrapServers)
                     .topic(topic)
                     .data(table)
-                    .detectors(replayed)
+                    .detectors(district.detectors(detectors.ids()))
+                    .requests(district.requests())
                     .ratePerDetector(rate)
                     .records(records)
                     .acks(send.acks)
@@ -134,12 +137,7 @@ public final class ProducerCommand implements Callable<Integer> {
                     .progressEvery(send.progressEvery)
                     .senderThreads(send.senderThreads)
                     .kafkaConfig(clientConfig)
-                    .warmupRecords(
-                            warmup.records() != null
-                                    ? warmup.records()
-                                    : warmup.time() != null
-                                            ? ProducerRun.warmupRecordsOf(warmup.time(), rate, replayed.size())
-                                            : 0)
+                    .warmupRecords(warmup.records() != null ? warmup.records() : 0)
                     .build();
         } catch (ProducerRun.InvalidPlan e) {
             // The plan holds the rules; the command only says which of its options broke one.
@@ -152,6 +150,10 @@ public final class ProducerCommand implements Callable<Integer> {
             System.err.println("its-producer: " + e.getMessage());
             return 1;
         }
+        // A warm-up time is records of every detector replayed, which --district knows only now.
+        long warmupTotal = warmup.time() != null
+                ? ProducerRun.warmupRecordsOf(warmup.time(), rate, run.detectors())
+                : plan.warmupRecords();
         Thread hook = new Thread(run::stop, "its-producer-stop");
         Runtime.getRuntime().addShutdownHook(hook);
 
@@ -160,7 +162,7 @@ public final class ProducerCommand implements Callable<Integer> {
         if (!sweep.given()) {
             double seconds = duration.given() != null ? duration.given().toNanos() / 1e9 : Double.NaN;
             long total = duration.given() != null ? Math.round(seconds * rate) * run.detectors() : records;
-            RunSummary summary = run.replay(plan.ratePerDetector(), total, plan.warmupRecords());
+            RunSummary summary = run.replay(plan.ratePerDetector(), total, warmupTotal);
             markdown = run.markdown(summary);
             failures = summary.failed() > 0 || summary.acked() < summary.sent();
         } else {

@@ -9,7 +9,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.itsrt.clock.Clocks;
 import org.itsrt.clock.LatencyClock;
@@ -26,6 +28,10 @@ import org.itsrt.readings.BadInputException;
 import org.itsrt.readings.StudyStation;
 import org.itsrt.readings.pems.StationMetaReader;
 import org.itsrt.records.Topics;
+import org.itsrt.routing.graph.Detector;
+import org.itsrt.routing.graph.DetectorGraph;
+import org.itsrt.routing.graph.DistrictGraph;
+import org.itsrt.routing.graph.MetaGraphBuilder;
 
 /**
  * One replay of canonical readings into Kafka, as a library: the detectors on one open-loop
@@ -59,6 +65,7 @@ public final class ProducerRun {
         private final String field;
         private final String problem;
 
+        /** A refusal of {@code field} (a plan's field, or an option of a command that builds one). */
         InvalidPlan(String field, String problem) {
             super(field + " " + problem);
             this.field = field;
@@ -321,24 +328,17 @@ public final class ProducerRun {
      * Route requests sent beside the readings (the district workload, docs/producers.md, "Route
      * requests"): {@code streams} {@link RequestStream}s of one seed over the district's stations,
      * {@code perSecond} requests a second in all, open loop on a schedule of their own, sent by one
-     * sender thread (and producer) per stream; warm-up requests first, flagged, as readings are.
+     * sender thread (and producer) per stream. They span the readings' time: a replay sends as many
+     * warm-up requests, flagged, as the rate sends during the warm-up readings, then as many
+     * measured ones as it sends during the measured readings ({@link #measured}, {@link #warmup}).
      *
-     * @param topic         where requests go, {@link Topics#ROUTE_REQUESTS}
-     * @param stationMeta   the district's station metadata file (clearinghouse format), the demand model's stations
-     * @param perSecond     requests per second, all streams together
-     * @param records       measured requests, all streams together
-     * @param warmupRecords warm-up requests sent first, all streams together (0: none)
-     * @param seed          the demand's seed: the same seed sends the same requests
-     * @param streams       request streams, each with its own {@code seq} and sender thread
+     * @param topic       where requests go, {@link Topics#ROUTE_REQUESTS}
+     * @param stationMeta the district's station metadata file (clearinghouse format), the demand model's stations
+     * @param perSecond   requests per second, all streams together
+     * @param seed        the demand's seed: the same seed sends the same requests
+     * @param streams     request streams, each with its own {@code seq} and sender thread
      */
-    public record Requests(
-            String topic,
-            Path stationMeta,
-            double perSecond,
-            long records,
-            long warmupRecords,
-            long seed,
-            int streams) {
+    public record Requests(String topic, Path stationMeta, double perSecond, long seed, int streams) {
 
         /** Request streams unless given: as many as the shared sender threads of the readings. */
         public static final int DEFAULT_STREAMS = ReplayRun.SHARED_SENDER_THREADS;
@@ -358,18 +358,25 @@ public final class ProducerRun {
                         "requests.perSecond",
                         "must be in (0, " + (long) MAX_RATE_PER_DETECTOR * streams + "] requests/s, got " + perSecond);
             }
-            if (records < 1) {
-                throw new InvalidPlan("requests.records", "must be >= 1, got " + records);
-            }
-            if (warmupRecords < 0) {
-                throw new InvalidPlan("requests.warmupRecords", "must be >= 0, got " + warmupRecords);
-            }
         }
 
         /** {@link #DEFAULT_STREAMS} streams to {@link Topics#ROUTE_REQUESTS}. */
-        public static Requests of(Path stationMeta, double perSecond, long records, long warmupRecords, long seed) {
-            return new Requests(
-                    Topics.ROUTE_REQUESTS, stationMeta, perSecond, records, warmupRecords, seed, DEFAULT_STREAMS);
+        public static Requests of(Path stationMeta, double perSecond, long seed) {
+            return new Requests(Topics.ROUTE_REQUESTS, stationMeta, perSecond, seed, DEFAULT_STREAMS);
+        }
+
+        /**
+         * The measured requests of a replay of {@code readings} measured readings at
+         * {@code ratePerDetector} on each of {@code detectors}: what {@code perSecond} sends in
+         * their time, at least one.
+         */
+        public static long measured(double perSecond, long readings, double ratePerDetector, int detectors) {
+            return Math.max(1, warmup(perSecond, readings, ratePerDetector, detectors));
+        }
+
+        /** The warm-up requests beside {@code readings} warm-up readings: what {@code perSecond} sends in their time. */
+        public static long warmup(double perSecond, long readings, double ratePerDetector, int detectors) {
+            return Math.round(perSecond * readings / (ratePerDetector * detectors));
         }
     }
 
@@ -455,15 +462,28 @@ public final class ProducerRun {
         return new ProducerRun(plan, windows, demandOf(plan.requests()), Clocks.system(), log);
     }
 
-    /** The gravity model of the requests' stations; null without requests. */
+    /**
+     * The gravity model over the stations of the core of the requests' routing graph (the job's
+     * graph of the same file), its largest strongly connected set ({@link DistrictGraph#check}):
+     * every pair of them has a route, so every request is one the job can answer with a route. A
+     * station outside the graph (a ramp's) would be dead-lettered as unknown, and one at a
+     * carriageway's end outside the core is reached but not left (or left but not reached), so a
+     * request from it (or to it) is answered unreachable. Null without requests.
+     */
     private static GravityModel demandOf(Requests requests) throws NotReplayable {
         if (requests == null) {
             return null;
         }
         Path meta = requests.stationMeta();
         try {
-            return GravityModel.of(StationMetaReader.read(meta).values());
-        } catch (IOException e) {
+            DetectorGraph graph = new MetaGraphBuilder(MetaGraphBuilder.Options.defaults()).build(meta);
+            Set<Long> core = DistrictGraph.check(graph).core().stream()
+                    .map(Detector::vdsId)
+                    .collect(Collectors.toSet());
+            return GravityModel.of(StationMetaReader.read(meta).values().stream()
+                    .filter(station -> core.contains(station.id()))
+                    .toList());
+        } catch (BadInputException | IOException e) {
             throw new NotReplayable("cannot read " + meta + ": " + e.getMessage());
         } catch (IllegalArgumentException e) {
             throw new NotReplayable(meta + ": " + e.getMessage());
@@ -532,14 +552,16 @@ public final class ProducerRun {
             requestRun.stop();
         }
         double perStream = requests.perSecond() / requests.streams();
+        long requestsMeasured = Requests.measured(requests.perSecond(), total, ratePerDetector, windows.size());
+        long requestWarmup = Requests.warmup(requests.perSecond(), warmup, ratePerDetector, windows.size());
         AtomicReference<Throwable> failed = new AtomicReference<>();
         Thread sender = new Thread(
                 () -> {
                     try {
                         requestRun.run(
                                 perStream,
-                                ReplayRun.share(requests.warmupRecords(), requests.streams()),
-                                ReplayRun.share(requests.records(), requests.streams()),
+                                ReplayRun.share(requestWarmup, requests.streams()),
+                                ReplayRun.share(requestsMeasured, requests.streams()),
                                 Duration.ofDays(1),
                                 stats -> {});
                     } catch (InterruptedException e) {
@@ -561,11 +583,7 @@ public final class ProducerRun {
                     "sending route requests failed: " + failed.get().getMessage(), failed.get());
         }
         requestsSent = RunSummary.of(
-                requestRun.stats(),
-                requests.streams(),
-                perStream,
-                requests.warmupRecords() + requests.records(),
-                requests.warmupRecords());
+                requestRun.stats(), requests.streams(), perStream, requestWarmup + requestsMeasured, requestWarmup);
         return readings;
     }
 

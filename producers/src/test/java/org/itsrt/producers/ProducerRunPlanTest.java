@@ -84,15 +84,22 @@ class ProducerRunPlanTest {
                 .isEmpty();
         Path meta = Path.of("meta.txt");
         assertRequestsRefused(
-                () -> ProducerRun.Requests.of(meta, 0, 10, 0, 1),
+                () -> ProducerRun.Requests.of(meta, 0, 1),
                 "requests.perSecond",
                 "must be in (0, 4000000] requests/s, got 0.0");
         assertRequestsRefused(
-                () -> ProducerRun.Requests.of(meta, 10, 0, 0, 1), "requests.records", "must be >= 1, got 0");
+                () -> new ProducerRun.Requests("its.route-requests", meta, 10, 1, 0),
+                "requests.streams",
+                "must be >= 1, got 0");
+        // Requests span the readings' time: 3,000 readings of 150 detectors at 1/s take 20 s.
+        assertThat(ProducerRun.Requests.measured(25, 3_000, 1, 150)).isEqualTo(500);
+        assertThat(ProducerRun.Requests.warmup(25, 750, 1, 150)).isEqualTo(125);
+        assertThat(ProducerRun.Requests.measured(0.01, 3_000, 1, 150))
+                .as("at least one measured request")
+                .isEqualTo(1);
+        assertThat(ProducerRun.Requests.warmup(25, 0, 1, 150)).isZero();
         assertRequestsRefused(
-                () -> ProducerRun.Requests.of(meta, 10, 5, -1, 1), "requests.warmupRecords", "must be >= 0, got -1");
-        assertRequestsRefused(
-                () -> ProducerRun.Requests.of(null, 10, 5, 0, 1),
+                () -> ProducerRun.Requests.of(null, 10, 1),
                 "requests.stationMeta",
                 "the district's station metadata file");
         assertRefused(minimal().bootstrapServers(null), "bootstrapServers", "must be given");

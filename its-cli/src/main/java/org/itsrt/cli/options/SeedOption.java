@@ -12,6 +12,11 @@ public final class SeedOption {
                     + "(default: the command's, in its description)")
     Long seed;
 
+    /** The seed given, if one was. */
+    public java.util.OptionalLong given() {
+        return seed != null ? java.util.OptionalLong.of(seed) : java.util.OptionalLong.empty();
+    }
+
     /** The seed given, else {@code otherwise}. */
     public long orElse(long otherwise) {
         return seed != null ? seed : otherwise;

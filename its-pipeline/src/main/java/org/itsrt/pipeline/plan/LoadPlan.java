@@ -143,16 +143,16 @@ public record LoadPlan(
      * readings are sent, at least one; 0 for the study.
      */
     public long requestRecords() {
-        return workload == Workload.DISTRICT ? Math.max(1, requestsOver(records)) : 0;
+        return workload == Workload.DISTRICT
+                ? ProducerRun.Requests.measured(district.requestsPerSecond(), records, rateHz, detectorCount())
+                : 0;
     }
 
     /** The district's warm-up requests, sent while the warm-up readings are; 0 for the study. */
     public long requestWarmupRecords() {
-        return workload == Workload.DISTRICT ? requestsOver(warmupRecords) : 0;
-    }
-
-    private long requestsOver(long readings) {
-        return Math.round(district.requestsPerSecond() * readings / (rateHz * detectorCount()));
+        return workload == Workload.DISTRICT
+                ? ProducerRun.Requests.warmup(district.requestsPerSecond(), warmupRecords, rateHz, detectorCount())
+                : 0;
     }
 
     public static Builder builder() {
@@ -204,6 +204,11 @@ public record LoadPlan(
         public Builder workload(Workload chosen) {
             this.workload = chosen;
             return this;
+        }
+
+        /** The workload chosen so far. */
+        public Workload chosenWorkload() {
+            return workload;
         }
 
         /** The district of the district workload; null: its defaults, for the district workload. */

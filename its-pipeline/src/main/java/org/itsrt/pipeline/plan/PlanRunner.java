@@ -22,6 +22,7 @@ import org.itsrt.pipeline.RunResult;
 import org.itsrt.pipeline.RunningStack;
 import org.itsrt.pipeline.StackSpec;
 import org.itsrt.pipeline.budget.Budgets;
+import org.itsrt.pipeline.district.DistrictCache;
 import org.itsrt.pipeline.profile.Profiler;
 import org.itsrt.pipeline.sweep.RateSweep;
 import org.itsrt.pipeline.sweep.SweepReport;
@@ -75,19 +76,38 @@ public final class PlanRunner {
      * @throws IllegalArgumentException naming the option and field that cannot be used
      */
     public static Prepared prepare(RunPlan plan) throws java.io.IOException, InterruptedException {
+        return prepare(plan, System.err);
+    }
+
+    /**
+     * As {@link #prepare(RunPlan)}; a district the plan runs is made ready first (generated and
+     * imported where the repository's cache lacks it, its graph checked), with a line on {@code log}
+     * for each step that takes time.
+     */
+    public static Prepared prepare(RunPlan plan, PrintStream log) throws java.io.IOException, InterruptedException {
         StackSpec stack;
         LoadSpec load;
         JobSpec job;
         try {
             stack = plan.stack().toSpec(plan.phases().profile());
             LoadPlan l = plan.load();
-            Path data = l.data() != null ? l.data() : ProjectPaths.locate().sampleTable();
-            // A sweep's steps each set their own rate, records and warm-up over this load.
-            load = new LoadSpec(data, l);
+            Map<String, String> jobOptions =
+                    new java.util.LinkedHashMap<>(plan.job().options());
+            if (l.workload() == Workload.DISTRICT) {
+                DistrictCache.Ready district = DistrictCache.ofRepository(log).resolve(l.district());
+                load = new LoadSpec(l.data() != null ? l.data() : district.table(), l, district.meta());
+                // The job routes over the district's graph and answers its requests (docs/job.md, section 8).
+                jobOptions.put("workload", Workload.DISTRICT.option());
+                jobOptions.put("graph-meta", district.meta().toAbsolutePath().toString());
+            } else {
+                Path data = l.data() != null ? l.data() : ProjectPaths.locate().sampleTable();
+                // A sweep's steps each set their own rate, records and warm-up over this load.
+                load = new LoadSpec(data, l);
+            }
             Path model = plan.job().model() != null
                     ? plan.job().model()
                     : ProjectPaths.locate().modelBundle();
-            job = new JobSpec(model, plan.job().identity(), plan.job().options());
+            job = new JobSpec(model, plan.job().identity(), jobOptions);
         } catch (MissingDefaultException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         } catch (NoSuchFileException e) {
@@ -223,6 +243,13 @@ public final class PlanRunner {
                 (result.identity() ? "Demo run: identity floor" : "Demo run: the ITS pipeline"),
                 result.probe().records().measured(),
                 load.records());
+        if (result.requests() != null) {
+            console.printf(
+                    Locale.ROOT,
+                    "and %,d of %,d route requests answered%n",
+                    result.requests().answers().records().measured(),
+                    load.plan().requestRecords());
+        }
         console.println(report.latencyTable());
         console.println(report.deliveryLine());
         String settle = report.settleLine();

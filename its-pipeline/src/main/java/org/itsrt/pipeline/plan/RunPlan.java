@@ -28,6 +28,14 @@ public record RunPlan(
         BudgetPlan.BACKEND.require(
                 phases.run() != PhasePlan.Run.SWEEP || budget.backend() == BudgetPlan.Backend.NONE,
                 ": a sweep runs without a budget; give the budget to one run (or floor-then-job)");
+        if (load.workload() == Workload.DISTRICT) {
+            PhasePlan.RUN.require(
+                    phases.run() == PhasePlan.Run.ONE,
+                    "is one run for the district workload: a sweep or the floor then the job is not yet planned "
+                            + "for it");
+            JobPlan.OPTIONS.require(
+                    !job.identity(), ": the identity floor is the study's; the district workload runs the job");
+        }
         if (phases.run() == PhasePlan.Run.FLOOR_THEN_JOB) {
             PhasePlan.RUN.require(!job.identity(), "floor-then-job runs the floor itself: it goes without --identity");
         }

@@ -48,13 +48,13 @@ class RequestSourceTest {
 
     @Test
     void requestsAreTheirStreamsRequestsStampedWarmupFirstAndKeyedByTraveller() throws Exception {
-        ProducerRun.Requests plan = ProducerRun.Requests.of(Path.of("meta.txt"), 400, 10, 6, 42);
+        ProducerRun.Requests plan = ProducerRun.Requests.of(Path.of("meta.txt"), 400, 42);
         List<RequestSource> sources = ProducerRun.requestSources(plan, MODEL, Clock.fixed(NOW, ZoneOffset.UTC));
         List<MockProducer<byte[], byte[]>> producers = Collections.synchronizedList(new ArrayList<>());
         ReplayRun run = new ReplayRun(sources, plan.streams(), config -> mock(producers), Map.of(), Clocks.system());
 
-        long[] warmups = ReplayRun.share(plan.warmupRecords(), plan.streams());
-        long[] measured = ReplayRun.share(plan.records(), plan.streams());
+        long[] warmups = ReplayRun.share(6, plan.streams());
+        long[] measured = ReplayRun.share(10, plan.streams());
         run.run(plan.perSecond() / plan.streams(), warmups, measured, Duration.ofSeconds(10), stats -> {});
 
         assertThat(producers).as("one sender thread and producer per stream").hasSize(plan.streams());
