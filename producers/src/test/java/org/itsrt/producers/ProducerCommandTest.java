@@ -225,6 +225,11 @@ class ProducerCommandTest {
                         + "per detector");
         assertThat(run("--sender-threads", "-1").err())
                 .contains("--sender-threads must be >= 1, or 0 for the default, got -1");
+        Result requestsAlone = run("--requests", "10");
+        assertThat(requestsAlone.exit()).isEqualTo(2);
+        assertThat(requestsAlone.err()).contains("--requests needs --district META, the stations requests go between");
+        assertThat(run("--district", "d07_text_meta.txt", "--detectors", "1,2").err())
+                .contains("--detectors names detectors; with --district every detector of --data is replayed");
     }
 
     @Test
