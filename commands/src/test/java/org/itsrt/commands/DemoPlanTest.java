@@ -8,8 +8,11 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.itsrt.pipeline.plan.DistrictPlan;
+import org.itsrt.pipeline.plan.LoadPlan;
 import org.itsrt.pipeline.plan.RunPlan;
 import org.itsrt.pipeline.plan.RunPlanYaml;
+import org.itsrt.pipeline.plan.Workload;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -34,6 +37,45 @@ class DemoPlanTest {
             System.setOut(oldOut);
         }
         return new Printed(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void theDistrictsOptionsSetItsBlockAndTheStudysRefuseThem() {
+        Printed printed = demo(
+                "--print-plan",
+                "--workload",
+                "district",
+                "--detectors",
+                "150",
+                "--seed",
+                "7",
+                "--requests",
+                "30",
+                "--speedup",
+                "300",
+                "--quick");
+
+        assertThat(printed.exit()).as(printed.err()).isZero();
+        LoadPlan load = RunPlanYaml.parse(printed.out(), "printed").load();
+        assertThat(load.workload()).isEqualTo(Workload.DISTRICT);
+        assertThat(load.district())
+                .isEqualTo(DistrictPlan.builder()
+                        .detectors(150)
+                        .seed(7)
+                        .requestsPerSecond(30)
+                        .build());
+        // --quick at 1 reading/s on 150 detectors: 30 s measured, 900 requests in that time.
+        assertThat(load.records()).isEqualTo(4_500);
+        assertThat(load.requestRecords()).isEqualTo(900);
+
+        Printed study = demo("--print-plan", "--requests", "30");
+        assertThat(study.exit()).isEqualTo(2);
+        assertThat(study.err()).contains("--requests (load.district.requests_per_second) is for --workload district");
+        assertThat(demo("--print-plan", "--workload", "city").err())
+                .contains("--workload (load.workload) must be study or district, got 'city'");
+        assertThat(demo("--print-plan", "--workload", "district", "--with-floor")
+                        .err())
+                .contains("for the district workload");
     }
 
     @Test

@@ -117,8 +117,10 @@ public final class DistrictCache {
         Files.move(partial, folder, StandardCopyOption.ATOMIC_MOVE);
         log.printf(
                 Locale.ROOT,
-                "its-demo: generated %s into %s in %.1f s%n",
-                plan.describe(),
+                "its-demo: generated a district of %,d detectors (seed %d, %d day(s)) into %s in %.1f s%n",
+                plan.detectors(),
+                plan.seed(),
+                plan.days(),
                 folder,
                 (System.nanoTime() - started) / 1e9);
         return folder;

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonPOJOBuilder;
 import java.nio.file.Path;
-import java.util.Locale;
 
 /**
  * The district of a run of the district workload ({@code load.district}): a folder of
@@ -48,19 +47,6 @@ public record DistrictPlan(int detectors, long seed, int days, Path dir, double 
         REQUESTS.require(
                 requestsPerSecond > 0 && !Double.isInfinite(requestsPerSecond),
                 "must be > 0 requests/s, got " + requestsPerSecond);
-    }
-
-    /** What the run sends, in words: {@code 4,800 generated detectors (seed 42, 1 day)}. */
-    public String describe() {
-        return dir != null
-                ? "the district of " + dir
-                : String.format(
-                        Locale.ROOT,
-                        "%,d generated detectors (seed %d, %d day%s)",
-                        detectors,
-                        seed,
-                        days,
-                        days == 1 ? "" : "s");
     }
 
     public static Builder builder() {
