@@ -1,13 +1,24 @@
 package org.itsrt.benchmarks;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.itsrt.cli.ProjectPaths;
+import org.itsrt.readings.Reading;
+import org.itsrt.readings.pems.StationMeta;
 import org.itsrt.routing.DetectorConditions;
 import org.itsrt.routing.Route;
 import org.itsrt.routing.Router;
 import org.itsrt.routing.TravelTimeCost;
+import org.itsrt.routing.district.DistrictGenerator;
+import org.itsrt.routing.district.StudyProfiles;
 import org.itsrt.routing.graph.Detector;
 import org.itsrt.routing.graph.DetectorGraph;
 import org.itsrt.routing.graph.StudyNetwork;
@@ -26,16 +37,20 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The router's searches on the same costs: landmark A* ({@link Router#route}, the router's own),
- * Dijkstra and the great-circle A* it replaced (both JGraphT), on the six-station study graph, a
+ * The router's searches on the same costs: bidirectional landmark A* ({@link Router#route}, the
+ * router's own), the one-directional landmark A* it replaced ({@link Router#routeByLandmarkAStar}),
+ * Dijkstra and the great-circle A* before that (both JGraphT), on the six-station study graph, a
  * generated district of about 2,000 detectors and one of about 4,800, the size of a large
  * Caltrans district. Each invocation answers one origin-destination query; the queries cycle
  * through a fixed, seeded set of reachable pairs so every search answers exactly the same
  * questions under the same traffic state. The study graph is one-way freeways with only a handful
  * of reachable pairs, so its numbers are mostly the per-call overhead of a search.
  *
- * <p>The 4,800 district runs under three traffic states ({@link Traffic}), since how much a
- * free-flow lower bound prunes depends on how far traffic is from free flow. Settled detectors
+ * <p>The 4,800 district runs under six traffic states ({@link Traffic}), since how much a
+ * free-flow lower bound prunes depends on how far traffic is from free flow and where the slow
+ * segments lie: three drawn at random per detector (congested, incidents, free flow) and three
+ * read from the district generator at a weekday's morning peak, midday and evening peak, where
+ * congestion follows carriageways and the hours of the study stations. Settled detectors
  * per query are not a time and are counted by {@link RoutingEffort}; allocation per query comes
  * from JMH's {@code -prof gc} (gc.alloc.rate.norm). docs/routing.md has the command and the table.
  */
@@ -58,16 +73,48 @@ public class RoutingBench {
     static final SyntheticFreewayNetwork.Spec LARGE_DISTRICT =
             new SyntheticFreewayNetwork.Spec(SEED, 10, 10, 86_000, 800);
 
+    /**
+     * The weekday the realistic states are read from: a Thursday, the first day {@code ./its
+     * generate} writes by default.
+     */
+    static final LocalDate PEAK_DAY = LocalDate.of(2018, 3, 1);
+
     /** The traffic a query set is answered under. */
     public enum Traffic {
         /** Every detector slowed at random: 15-70 mph, 100-1,500 veh/5 min; far from free flow. */
-        CONGESTED,
+        CONGESTED(null),
         /** One detector in ten jammed (5-30 mph, 1,000-1,500 veh/5 min), the rest flowing. */
-        INCIDENTS,
+        INCIDENTS(null),
         /** No conditions known: every segment at free flow, as at night or before any reading. */
-        FREE_FLOW;
+        FREE_FLOW(null),
+        /** The district generator's readings of every detector at 08:00 on {@link #PEAK_DAY}. */
+        AM_PEAK(LocalTime.of(8, 0)),
+        /** As {@link #AM_PEAK}, at 12:00. */
+        MIDDAY(LocalTime.of(12, 0)),
+        /** As {@link #AM_PEAK}, at 17:30. */
+        PM_PEAK(LocalTime.of(17, 30));
 
-        void apply(Router router, Random random) {
+        /** Pacific wall time of the generated readings, or null for a state drawn at random. */
+        private final LocalTime readingsAt;
+
+        Traffic(LocalTime readingsAt) {
+            this.readingsAt = readingsAt;
+        }
+
+        /**
+         * Sets every detector's conditions. A generated state takes each detector's speed and flow
+         * from {@link DistrictGenerator#readingsAt}: congestion where the generator puts it, along a
+         * carriageway whose study station is slow at that time and where flow nears capacity,
+         * rather than detector by detector at random. The reading's flow stands for the predicted
+         * flow. {@code stations} are the network's, for the generator.
+         */
+        void apply(Router router, Random random, Supplier<List<StationMeta>> stations) {
+            if (readingsAt != null) {
+                for (Reading reading : generatedReadings(stations.get(), PEAK_DAY.atTime(readingsAt))) {
+                    router.update(reading.stationId(), DetectorConditions.of(reading.speed(), reading.flow()));
+                }
+                return;
+            }
             for (Detector detector : router.network().detectors()) {
                 switch (this) {
                     case CONGESTED ->
@@ -82,8 +129,19 @@ public class RoutingBench {
                                                 5 + 25 * random.nextDouble(), 1000 + 500 * random.nextDouble())
                                         : DetectorConditions.of(
                                                 55 + 15 * random.nextDouble(), 100 + 600 * random.nextDouble()));
-                    case FREE_FLOW -> {}
+                    default -> {}
                 }
+            }
+        }
+
+        /** The generator's readings, with the study stations' shapes from the committed sample table. */
+        private static List<Reading> generatedReadings(List<StationMeta> stations, LocalDateTime wallTime) {
+            try {
+                StudyProfiles profiles =
+                        StudyProfiles.from(ProjectPaths.locate().sampleTable(), ProjectPaths.SAMPLE_TABLE);
+                return DistrictGenerator.over(SEED, stations, profiles).readingsAt(wallTime);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
         }
     }
@@ -96,6 +154,11 @@ public class RoutingBench {
         int next;
 
         abstract DetectorGraph graph();
+
+        /** The stations the graph is built from, for traffic generated over them. */
+        List<StationMeta> stations() {
+            throw new UnsupportedOperationException("generated traffic needs the stations of the graph");
+        }
 
         Traffic traffic() {
             return Traffic.CONGESTED;
@@ -112,7 +175,7 @@ public class RoutingBench {
             Random random = new Random(SEED);
             List<Detector> detectors = graph.detectors();
             // Congest the network unevenly so the costs, not only the lengths, decide the routes.
-            traffic().apply(router, random);
+            traffic().apply(router, random, this::stations);
             List<long[]> pairs = new ArrayList<>();
             int attempts = 0;
             while (pairs.size() < QUERIES && attempts++ < 100 * QUERIES) {
@@ -158,7 +221,7 @@ public class RoutingBench {
     /** A generated district of twenty freeways, about 4,800 detectors, under each traffic state. */
     @State(Scope.Thread)
     public static class LargeDistrictGraph extends Queries {
-        @Param({"CONGESTED", "INCIDENTS", "FREE_FLOW"})
+        @Param({"CONGESTED", "INCIDENTS", "FREE_FLOW", "AM_PEAK", "MIDDAY", "PM_PEAK"})
         public Traffic traffic;
 
         /** Landmarks of the router's landmark A*: the router's default unless set (-p landmarks=16). */
@@ -168,6 +231,11 @@ public class RoutingBench {
         @Override
         DetectorGraph graph() {
             return SyntheticFreewayNetwork.graph(LARGE_DISTRICT);
+        }
+
+        @Override
+        List<StationMeta> stations() {
+            return SyntheticFreewayNetwork.stations(LARGE_DISTRICT);
         }
 
         @Override
@@ -207,18 +275,28 @@ public class RoutingBench {
         return q.router.routeByDijkstra(q.from[i], q.to[i]);
     }
 
-    /** Landmark A*, answered as a {@link Route} (the answer object is allocated, the search not). */
+    /**
+     * Bidirectional landmark A*, the router's search, answered as a {@link Route} (the answer
+     * object is allocated, the search not).
+     */
     @Benchmark
     public Route landmarksLargeDistrict(LargeDistrictGraph q) {
         int i = q.nextQuery();
         return q.router.route(q.from[i], q.to[i]);
     }
 
-    /** Landmark A* in its allocation-free form: the travel time, the route left in the router. */
+    /** Bidirectional landmark A* in its allocation-free form: the travel time, the route left in the router. */
     @Benchmark
     public double landmarkSecondsLargeDistrict(LargeDistrictGraph q) {
         int i = q.nextQuery();
         return q.router.travelSeconds(q.from[i], q.to[i]);
+    }
+
+    /** One-directional landmark A*, the router's search before the bidirectional one, as a {@link Route}. */
+    @Benchmark
+    public Route oneWayLandmarksLargeDistrict(LargeDistrictGraph q) {
+        int i = q.nextQuery();
+        return q.router.routeByLandmarkAStar(q.from[i], q.to[i]);
     }
 
     @Benchmark

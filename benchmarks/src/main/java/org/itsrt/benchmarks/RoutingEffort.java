@@ -19,11 +19,12 @@ import org.jgrapht.traverse.ClosestFirstIterator;
  * district, for the same query sets and traffic states: the work a search does, whatever the
  * machine. Dijkstra's count is the number of detectors JGraphT's closest-first iteration takes up
  * to the goal, the order its Dijkstra settles them in; the great-circle A*'s is JGraphT's own
- * count of expanded nodes; landmark A*'s is the router's. A fourth column is the best any
- * heuristic built on free-flow lower bounds can do: JGraphT's A* with the exact free-flow distance
- * to the goal as its estimate. For choosing the landmark count it also
- * prints landmark A*'s CPU time per query (the thread's, after a warm-up): a rough figure, JMH
- * gives the real ones.
+ * count of expanded nodes; the landmark searches' (one-directional, and the router's bidirectional,
+ * both sides together) are the router's. Another column is the best any one-directional search
+ * with a heuristic built on free-flow lower bounds can do: JGraphT's A* with the exact free-flow
+ * distance to the goal as its estimate. For choosing the landmark count and search it also prints
+ * both landmark searches' CPU time per query (the thread's, after a warm-up, answering with a
+ * {@code Route}): a rough figure, JMH gives the real ones.
  *
  * <p>Run: {@code java -cp CLASSPATH org.itsrt.benchmarks.RoutingEffort [LANDMARK_COUNT ...]}
  * (default: the router's default count; docs/routing.md).
@@ -36,9 +37,10 @@ public final class RoutingEffort {
     private RoutingEffort() {}
 
     public static void main(String[] args) {
-        System.out.println("| landmarks | traffic | Dijkstra | great-circle A* | landmark A* | exact free-flow h"
-                + " | Dijkstra / landmark | landmark A* CPU us/query |");
-        System.out.println("|---|---|---|---|---|---|---|---|");
+        System.out.println("| landmarks | traffic | Dijkstra | great-circle A* | landmark A* | bidirectional"
+                + " landmark A* | exact free-flow h | Dijkstra / landmark | Dijkstra / bidirectional"
+                + " | CPU us/query landmark / bidirectional |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|");
         int[] counts = args.length == 0 ? new int[] {0} : new int[args.length];
         for (int i = 0; i < args.length; i++) {
             counts[i] = parseCount(args[i]);
@@ -61,6 +63,7 @@ public final class RoutingEffort {
         long dijkstra = 0;
         long greatCircleExpanded = 0;
         long landmarks = 0;
+        long bidirectional = 0;
         long exactFreeFlow = 0;
         Graph<Detector, RoadSegment> lowerBounds =
                 new AsWeightedGraph<>(router.network().graph(), router.cost()::lowerBoundSeconds, true, false);
@@ -72,8 +75,10 @@ public final class RoutingEffort {
             dijkstra += settledByDijkstra(router, from, to);
             greatCircle.getPath(from, to);
             greatCircleExpanded += greatCircle.getNumberOfExpandedNodes();
-            router.travelSeconds(from.vdsId(), to.vdsId());
+            router.routeByLandmarkAStar(from.vdsId(), to.vdsId());
             landmarks += router.lastSettledNodes();
+            router.travelSeconds(from.vdsId(), to.vdsId());
+            bidirectional += router.lastSettledNodes();
             SingleSourcePaths<Detector, RoadSegment> freeFlowToGoal = toGoal.getPaths(to);
             AStarShortestPath<Detector, RoadSegment> exact =
                     new AStarShortestPath<>(router.costGraph(), (node, goal) -> freeFlowToGoal.getWeight(node));
@@ -83,26 +88,29 @@ public final class RoutingEffort {
         double n = queries.from.length;
         System.out.printf(
                 Locale.ROOT,
-                "| %s | %s | %.0f | %.0f | %.0f | %.0f | %.1fx | %.1f |%n",
+                "| %s | %s | %.0f | %.0f | %.0f | %.0f | %.0f | %.1fx | %.1fx | %.1f / %.1f |%n",
                 landmarkCount == 0 ? "default" : Integer.toString(landmarkCount),
                 traffic,
                 dijkstra / n,
                 greatCircleExpanded / n,
                 landmarks / n,
+                bidirectional / n,
                 exactFreeFlow / n,
                 (double) dijkstra / landmarks,
-                cpuMicrosPerQuery(queries));
+                (double) dijkstra / bidirectional,
+                cpuMicrosPerQuery(queries, false),
+                cpuMicrosPerQuery(queries, true));
     }
 
-    private static double cpuMicrosPerQuery(RoutingBench.LargeDistrictGraph queries) {
+    private static double cpuMicrosPerQuery(RoutingBench.LargeDistrictGraph queries, boolean bidirectional) {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         double sink = 0;
         for (int round = 0; round < WARM_UP_ROUNDS; round++) {
-            sink += answerAll(queries);
+            sink += answerAll(queries, bidirectional);
         }
         long start = threads.getCurrentThreadCpuTime();
         for (int round = 0; round < TIMED_ROUNDS; round++) {
-            sink += answerAll(queries);
+            sink += answerAll(queries, bidirectional);
         }
         long cpuNanos = threads.getCurrentThreadCpuTime() - start;
         if (!(sink > 0)) {
@@ -111,10 +119,14 @@ public final class RoutingEffort {
         return cpuNanos / 1e3 / (TIMED_ROUNDS * queries.from.length);
     }
 
-    private static double answerAll(RoutingBench.LargeDistrictGraph queries) {
+    private static double answerAll(RoutingBench.LargeDistrictGraph queries, boolean bidirectional) {
         double total = 0;
         for (int i = 0; i < queries.from.length; i++) {
-            total += queries.router.travelSeconds(queries.from[i], queries.to[i]);
+            Router router = queries.router;
+            total += (bidirectional
+                            ? router.route(queries.from[i], queries.to[i])
+                            : router.routeByLandmarkAStar(queries.from[i], queries.to[i]))
+                    .costSeconds();
         }
         return total;
     }

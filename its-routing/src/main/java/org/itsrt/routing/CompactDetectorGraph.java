@@ -10,7 +10,8 @@ import org.itsrt.routing.graph.RoadSegment;
  * A {@link DetectorGraph} as flat arrays, the form the landmark search runs on: detectors numbered
  * 0..n-1 in the order of {@link DetectorGraph#detectors()} (the <em>detector index</em>), and each
  * detector's outgoing segments in compressed sparse row (CSR) form, as the head's detector index
- * and the segment's {@link RoadSegment#index()} (which addresses the router's cost array).
+ * and the segment's {@link RoadSegment#index()} (which addresses the router's cost array); and
+ * the incoming segments likewise (tail and segment), for searches that run backwards from the goal.
  *
  * <p>Why not the JGraphT graph: walking its edge sets and hashing detectors per step is most of a
  * search's time on a road graph, and each of those steps allocates. Built once per graph; the
@@ -29,6 +30,11 @@ final class CompactDetectorGraph {
 
     private final int[] headBySlot;
     private final int[] segmentBySlot;
+    /** Incoming segments of detector i are the in-slots firstIn[i] .. firstIn[i + 1] - 1. */
+    private final int[] firstIn;
+
+    private final int[] tailByInSlot;
+    private final int[] segmentByInSlot;
 
     CompactDetectorGraph(DetectorGraph network) {
         List<Detector> detectorList = network.detectors();
@@ -65,6 +71,25 @@ final class CompactDetectorGraph {
             int slot = nextSlot[tails[segment.index()]]++;
             headBySlot[slot] = requireIndex(segment.to().vdsId());
             segmentBySlot[slot] = segment.index();
+        }
+
+        this.firstIn = new int[n + 1];
+        int[] heads = new int[segments.size()];
+        for (RoadSegment segment : segments) {
+            int head = requireIndex(segment.to().vdsId());
+            heads[segment.index()] = head;
+            firstIn[head + 1]++;
+        }
+        for (int i = 0; i < n; i++) {
+            firstIn[i + 1] += firstIn[i];
+        }
+        this.tailByInSlot = new int[segments.size()];
+        this.segmentByInSlot = new int[segments.size()];
+        int[] nextInSlot = Arrays.copyOf(firstIn, n);
+        for (RoadSegment segment : segments) {
+            int slot = nextInSlot[heads[segment.index()]]++;
+            tailByInSlot[slot] = tails[segment.index()];
+            segmentByInSlot[slot] = segment.index();
         }
     }
 
@@ -114,5 +139,25 @@ final class CompactDetectorGraph {
     /** The {@link RoadSegment#index()} of a slot's segment. */
     int segment(int slot) {
         return segmentBySlot[slot];
+    }
+
+    /** First in-slot of a detector's incoming segments (the reverse CSR, for backward searches). */
+    int firstIn(int detector) {
+        return firstIn[detector];
+    }
+
+    /** One past the last in-slot of a detector's incoming segments. */
+    int endIn(int detector) {
+        return firstIn[detector + 1];
+    }
+
+    /** The detector index an in-slot's segment comes from. */
+    int tail(int inSlot) {
+        return tailByInSlot[inSlot];
+    }
+
+    /** The {@link RoadSegment#index()} of an in-slot's segment. */
+    int inSegment(int inSlot) {
+        return segmentByInSlot[inSlot];
     }
 }

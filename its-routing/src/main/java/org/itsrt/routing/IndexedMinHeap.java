@@ -55,6 +55,11 @@ final class IndexedMinHeap {
         }
     }
 
+    /** The smallest key; the heap must not be empty. */
+    double minKey() {
+        return keys[0];
+    }
+
     /** Removes the item with the smallest key and returns it; the heap must not be empty. */
     int pollMin() {
         int min = items[0];

@@ -23,15 +23,16 @@ import org.jgrapht.graph.AsWeightedGraph;
  * where the state changes: {@link #update} touches the few segments the updated detector measures,
  * so a stream job can call it and {@link #route} once per record.
  *
- * <p>{@link #route} runs landmark A* ({@link LandmarkAStar}): A* guided by lower bounds from
- * precomputed distances to and from a few landmark detectors ({@link FreeFlowLandmarks}), taken on
- * free-flow lower-bound costs, so they hold under any traffic and are computed once, when the
- * router is built, never on an update. The search runs over an array form of the graph and reuses
- * its arrays, so a query allocates nothing; {@link #travelSeconds} is the allocation-free form,
- * {@link #route} builds the answer object from it. {@link #routeByDijkstra} (JGraphT's Dijkstra)
- * is the reference the tests check it against, and {@link #routeByGreatCircle} the great-circle
- * A* it replaced (JGraphT's A*), kept for comparison; both search a weighted view of the graph
- * that reads the same cost array.
+ * <p>{@link #route} runs bidirectional landmark A* ({@link BidirectionalLandmarkAStar}): A* from
+ * both ends guided by lower bounds from precomputed distances to and from a few landmark detectors
+ * ({@link FreeFlowLandmarks}), taken on free-flow lower-bound costs, so they hold under any traffic
+ * and are computed once, when the router is built, never on an update. The search runs over an
+ * array form of the graph and reuses its arrays, so a query allocates nothing; {@link
+ * #travelSeconds} is the allocation-free form, {@link #route} builds the answer object from it.
+ * {@link #routeByDijkstra} (JGraphT's Dijkstra) is the reference the tests check it against;
+ * {@link #routeByLandmarkAStar} the one-directional landmark A* it replaced and {@link
+ * #routeByGreatCircle} the great-circle A* before that (JGraphT's A*) are kept for comparison.
+ * JGraphT's searches run on a weighted view of the graph that reads the same cost array.
  *
  * <p>Not thread-safe: one router per thread (a stream operator instance owns one). To persist,
  * store {@link #trafficState()} and restore with {@link #replaceState}.
@@ -48,6 +49,8 @@ public final class Router {
     private final CompactDetectorGraph compact;
     private final FreeFlowLandmarks landmarks;
     private final LandmarkAStar landmarkSearch;
+    private final BidirectionalLandmarkAStar bidirectionalSearch;
+    private int lastSettledNodes;
     private final AStarShortestPath<Detector, RoadSegment> greatCircleAStar;
     private final DijkstraShortestPath<Detector, RoadSegment> dijkstra;
 
@@ -82,6 +85,7 @@ public final class Router {
         this.compact = new CompactDetectorGraph(network);
         this.landmarks = new FreeFlowLandmarks(network, compact, cost, landmarkCount);
         this.landmarkSearch = new LandmarkAStar(compact, landmarks);
+        this.bidirectionalSearch = new BidirectionalLandmarkAStar(compact, landmarks);
         this.greatCircleAStar = new AStarShortestPath<>(costGraph, heuristic);
         this.dijkstra = new DijkstraShortestPath<>(costGraph);
     }
@@ -125,7 +129,7 @@ public final class Router {
     }
 
     /**
-     * The fastest route under the current state, by landmark A*.
+     * The fastest route under the current state, by bidirectional landmark A*.
      *
      * @throws IllegalArgumentException if either VDS id is not a detector of the graph
      */
@@ -142,8 +146,8 @@ public final class Router {
     }
 
     /**
-     * The travel time of the fastest route under the current state, by landmark A*, without
-     * allocating: {@code +Infinity} when the goal cannot be reached. The route itself stays in the
+     * The travel time of the fastest route under the current state, by bidirectional landmark A*,
+     * without allocating: {@code +Infinity} when the goal cannot be reached. The route itself stays in the
      * router until the next query: {@link #lastRouteLength()}, {@link #lastRouteVdsId(int)}.
      *
      * @throws IllegalArgumentException if either VDS id is not a detector of the graph
@@ -151,12 +155,14 @@ public final class Router {
     public double travelSeconds(long fromVdsId, long toVdsId) {
         int from = compact.requireIndex(fromVdsId);
         int to = compact.requireIndex(toVdsId);
-        return landmarkSearch.search(from, to, secondsBySegment);
+        double seconds = bidirectionalSearch.search(from, to, secondsBySegment);
+        lastSettledNodes = bidirectionalSearch.settledNodes();
+        return seconds;
     }
 
     /** Detectors on the route of the last {@link #travelSeconds} or {@link #route} query; 0 if none. */
     public int lastRouteLength() {
-        return landmarkSearch.routeLength();
+        return bidirectionalSearch.routeLength();
     }
 
     /**
@@ -165,15 +171,37 @@ public final class Router {
      * @throws IndexOutOfBoundsException unless 0 <= i < {@link #lastRouteLength()}
      */
     public long lastRouteVdsId(int i) {
-        return compact.vdsId(landmarkSearch.routeDetector(i));
+        return compact.vdsId(bidirectionalSearch.routeDetector(i));
     }
 
     /**
-     * Detectors the last landmark A* query settled: the measure of how much of the graph a search
-     * explored, for benchmarks.
+     * Detectors the last landmark query ({@link #travelSeconds}, {@link #route} or {@link
+     * #routeByLandmarkAStar}) settled, both sides together for the bidirectional search: the
+     * measure of how much of the graph a search explored, for benchmarks.
      */
     public int lastSettledNodes() {
-        return landmarkSearch.settledNodes();
+        return lastSettledNodes;
+    }
+
+    /**
+     * The fastest route by one-directional landmark A* ({@link LandmarkAStar}) on the same costs
+     * and landmarks, the router's search before the bidirectional one: kept for comparison. It
+     * leaves {@link #lastRouteLength()} and {@link #lastRouteVdsId(int)} as they were.
+     *
+     * @throws IllegalArgumentException if either VDS id is not a detector of the graph
+     */
+    public Route routeByLandmarkAStar(long fromVdsId, long toVdsId) {
+        double seconds =
+                landmarkSearch.search(compact.requireIndex(fromVdsId), compact.requireIndex(toVdsId), secondsBySegment);
+        lastSettledNodes = landmarkSearch.settledNodes();
+        if (seconds == Double.POSITIVE_INFINITY) {
+            return Route.unreachable(fromVdsId, toVdsId);
+        }
+        Long[] vdsIds = new Long[landmarkSearch.routeLength()];
+        for (int i = 0; i < vdsIds.length; i++) {
+            vdsIds[i] = compact.vdsId(landmarkSearch.routeDetector(i));
+        }
+        return new Route(fromVdsId, toVdsId, Arrays.asList(vdsIds), seconds);
     }
 
     /** The fastest route by Dijkstra on the same costs: the reference A* is checked against. */

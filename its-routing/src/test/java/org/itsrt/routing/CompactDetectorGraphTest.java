@@ -14,7 +14,7 @@ import org.itsrt.routing.graph.Detector;
 import org.itsrt.routing.graph.DetectorGraph;
 import org.junit.jupiter.api.Test;
 
-/** The array form holds exactly the graph's detectors and outgoing segments. */
+/** The array form holds exactly the graph's detectors and their outgoing and incoming segments. */
 class CompactDetectorGraphTest {
 
     @Property(tries = 200)
@@ -37,6 +37,25 @@ class CompactDetectorGraphTest {
                     .collect(Collectors.toSet());
             assertThat(slots).isEqualTo(outgoing);
             assertThat(compact.endOut(i) - compact.firstOut(i)).isEqualTo(outgoing.size());
+        }
+    }
+
+    @Property(tries = 200)
+    void holdsEveryDetectorsIncomingSegments(@ForAll long seed) {
+        DetectorGraph graph = RandomNetworks.graph(new Random(seed));
+        CompactDetectorGraph compact = new CompactDetectorGraph(graph);
+        List<Detector> detectors = graph.detectors();
+
+        for (int i = 0; i < detectors.size(); i++) {
+            Set<String> inSlots = new HashSet<>();
+            for (int slot = compact.firstIn(i); slot < compact.endIn(i); slot++) {
+                inSlots.add(compact.vdsId(compact.tail(slot)) + "#" + compact.inSegment(slot));
+            }
+            Set<String> incoming = graph.graph().incomingEdgesOf(detectors.get(i)).stream()
+                    .map(segment -> segment.from().vdsId() + "#" + segment.index())
+                    .collect(Collectors.toSet());
+            assertThat(inSlots).isEqualTo(incoming);
+            assertThat(compact.endIn(i) - compact.firstIn(i)).isEqualTo(incoming.size());
         }
     }
 

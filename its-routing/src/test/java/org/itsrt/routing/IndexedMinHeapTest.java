@@ -35,6 +35,7 @@ class IndexedMinHeapTest {
                         .filter(k -> !Double.isNaN(k))
                         .min()
                         .orElseThrow();
+                assertThat(heap.minKey()).isEqualTo(min);
                 int polled = heap.pollMin();
                 assertThat(reference[polled]).isEqualTo(min);
                 reference[polled] = Double.NaN;

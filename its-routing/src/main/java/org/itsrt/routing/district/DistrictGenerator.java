@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -81,6 +82,7 @@ public final class DistrictGenerator {
 
     private final long seed;
     private final List<StationMeta> stations;
+    private final StudyProfiles profiles;
     private final List<GeneratedDetector> detectors;
 
     /**
@@ -89,9 +91,30 @@ public final class DistrictGenerator {
      * @param profiles          the study stations' weekly shapes the detectors follow
      */
     public DistrictGenerator(long seed, int mainlineDetectors, StudyProfiles profiles) {
+        this(seed, SyntheticFreewayNetwork.district(seed, mainlineDetectors), profiles);
+    }
+
+    private DistrictGenerator(long seed, List<StationMeta> stations, StudyProfiles profiles) {
         this.seed = seed;
-        this.stations = SyntheticFreewayNetwork.district(seed, mainlineDetectors);
-        this.detectors = detectors(seed, stations, profiles);
+        this.stations = List.copyOf(stations);
+        this.profiles = profiles;
+        this.detectors = detectors(seed, this.stations, profiles);
+    }
+
+    /**
+     * Readings for a network given outright rather than sized by a detector count, e.g. the
+     * stations of a {@link SyntheticFreewayNetwork.Spec} a benchmark keeps its graph on: its
+     * mainline stations get detectors as {@link #DistrictGenerator(long, int, StudyProfiles)}'s do.
+     *
+     * @param seed     seed of every reading (the stations are already made)
+     * @param stations the network's stations, mainline and HOV, as a metadata file lists them
+     * @param profiles the study stations' weekly shapes the detectors follow
+     */
+    public static DistrictGenerator over(long seed, List<StationMeta> stations, StudyProfiles profiles) {
+        if (stations.stream().noneMatch(StationMeta::isMainline)) {
+            throw new IllegalArgumentException("stations: expected at least one mainline (ML) station, found none");
+        }
+        return new DistrictGenerator(seed, stations, profiles);
     }
 
     /** The district's stations, mainline and HOV, as the metadata file lists them. */
@@ -143,6 +166,50 @@ public final class DistrictGenerator {
         DetectorGraph graph = new MetaGraphBuilder(MetaGraphBuilder.Options.defaults()).build(meta);
         DistrictGraph.Check check = DistrictGraph.requireConnected(graph, meta.toString());
         return new Result(meta, stationFiles, detectors.size(), stations.size(), readings, bytes, graph, check);
+    }
+
+    /**
+     * Every mainline detector's reading of the 5-minute interval starting at {@code wallTime}
+     * (Pacific), in VDS id order, without writing a file: the readings the importer reads back
+     * from the station file of that day when the district is written starting on that day. A
+     * detector's readings depend on the days before it (its noise carries over), so each is run
+     * afresh from that day's midnight; {@link #write} is unaffected.
+     *
+     * @throws IllegalArgumentException when {@code wallTime} is not the start of a 5-minute
+     *     interval, or falls in the hour a spring DST change skips
+     */
+    public List<Reading> readingsAt(LocalDateTime wallTime) {
+        if (wallTime.getSecond() != 0 || wallTime.getNano() != 0 || wallTime.getMinute() % 5 != 0) {
+            throw new IllegalArgumentException(
+                    "wall time " + wallTime + ": expected the start of a 5-minute interval (minute a multiple of 5)");
+        }
+        LocalDate date = wallTime.toLocalDate();
+        Instant end = date.plusDays(1).atStartOfDay(Reading.PACIFIC).toInstant();
+        List<GeneratedDetector> fresh = detectors(seed, stations, profiles);
+        for (Instant ts = date.atStartOfDay(Reading.PACIFIC).toInstant();
+                ts.isBefore(end);
+                ts = ts.plus(Reading.INTERVAL)) {
+            LocalDateTime intervalStart = ts.atZone(Reading.PACIFIC).toLocalDateTime();
+            if (!intervalStart.equals(wallTime)) {
+                fresh.forEach(detector -> detector.next(intervalStart));
+                continue;
+            }
+            List<Reading> readings = new ArrayList<>(fresh.size());
+            for (GeneratedDetector detector : fresh) {
+                GeneratedDetector.Interval reading = detector.next(intervalStart);
+                readings.add(new Reading(
+                        detector.station().id(),
+                        ts,
+                        reading.flow(),
+                        reading.speed(),
+                        null,
+                        detector.station().lanes(),
+                        Reading.syntheticSource(seed)));
+            }
+            return readings;
+        }
+        throw new IllegalArgumentException(
+                "wall time " + wallTime + ": no such Pacific interval (the hour a spring DST change skips)");
     }
 
     /** Rows in time order, then by VDS id, as the clearinghouse publishes them. */

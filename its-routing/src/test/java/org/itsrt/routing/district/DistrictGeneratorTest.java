@@ -1,11 +1,14 @@
 package org.itsrt.routing.district;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -203,5 +206,54 @@ class DistrictGeneratorTest {
             bb += (b[i] - meanB) * (b[i] - meanB);
         }
         return ab / Math.sqrt(aa * bb);
+    }
+
+    @Test
+    void readingsAtAnIntervalAreTheRowsTheImporterReadsBackForIt() {
+        LocalDateTime amPeak = DAY.atTime(8, 0);
+        Instant at = amPeak.atZone(Reading.PACIFIC).toInstant();
+        List<Reading> fromFiles = imported.readings().stream()
+                .filter(reading -> reading.tsUtc().equals(at))
+                .sorted(Comparator.comparingLong(Reading::stationId))
+                .toList();
+
+        List<Reading> inMemory = new DistrictGenerator(SEED, DETECTORS, profiles).readingsAt(amPeak);
+
+        assertThat(fromFiles).hasSize(DETECTORS);
+        assertThat(inMemory).isEqualTo(fromFiles);
+    }
+
+    @Test
+    void aNetworkGivenOutrightGetsTheDetectorsItsSizedDistrictGets() {
+        LocalDateTime pmPeak = DAY.atTime(17, 30);
+        List<StationMeta> stations = SyntheticFreewayNetwork.district(SEED, DETECTORS);
+
+        assertThat(DistrictGenerator.over(SEED, stations, profiles).readingsAt(pmPeak))
+                .isEqualTo(new DistrictGenerator(SEED, DETECTORS, profiles).readingsAt(pmPeak));
+        assertThat(DistrictGenerator.over(SEED + 1, stations, profiles).readingsAt(pmPeak))
+                .isNotEqualTo(new DistrictGenerator(SEED, DETECTORS, profiles).readingsAt(pmPeak));
+    }
+
+    @Test
+    void readingsAtATimeOffTheIntervalsOrInTheSkippedDstHourAreRefused() {
+        assertThatThrownBy(() -> generator.readingsAt(DAY.atTime(8, 2)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("2018-03-06T08:02")
+                .hasMessageContaining("5-minute interval");
+        // 2018-03-11 02:00-02:55 Pacific does not exist.
+        assertThatThrownBy(() -> generator.readingsAt(LocalDate.of(2018, 3, 11).atTime(2, 30)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("DST");
+    }
+
+    @Test
+    void aNetworkWithoutMainlineStationsIsRefused() {
+        List<StationMeta> hovOnly = SyntheticFreewayNetwork.district(SEED, DETECTORS).stream()
+                .filter(station -> !station.isMainline())
+                .toList();
+
+        assertThatThrownBy(() -> DistrictGenerator.over(SEED, hovOnly, profiles))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("mainline");
     }
 }
