@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -34,7 +35,12 @@ class InterferenceLoadTest {
             assertThat(Proc.SYSTEM.cgroups(pid).get(key))
                     .endsWith("/" + load.group().get().name());
             assertThat(Proc.SYSTEM.cpusAllowed(pid)).contains("0");
-            Thread.sleep(400);
+            // Until the load has had CPU, not for a fixed time: on a busy machine the pinned CPU
+            // may be shared with other work for longer than any sleep chosen here.
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (cpuMillis(pid) < 150 && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
         } finally {
             load.close();
         }
@@ -44,6 +50,14 @@ class InterferenceLoadTest {
         assertThat(dirs).allSatisfy(d -> assertThat(d).doesNotExist());
         assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
                 .isFalse();
+    }
+
+    /** The CPU time the process has had so far, as the kernel tells it; 0 when it does not. */
+    private static long cpuMillis(long pid) {
+        return ProcessHandle.of(pid)
+                .flatMap(p -> p.info().totalCpuDuration())
+                .map(Duration::toMillis)
+                .orElse(0L);
     }
 
     @Test
