@@ -108,10 +108,10 @@ public record CapacityPlan(RunPlan pointPlan, CapacitySearch.Settings settings) 
                         + "a run meets the SLO when its requests -> answers p99 <= %s ms, the slope of its per-window "
                         + "p95 <= %s ms/s (no growing lag), every request answered and the run exited 0%n"
                         + "rates %s..%s requests/s: the lower bound, doubling, then bisection to within %s; at most %d "
-                        + "points, %d runs each (up to %d where they disagree)%n",
+                        + "points, %d run(s) each (up to %d where they disagree)%n",
                 district.detectors(),
                 district.seed(),
-                CapacitySlo.number(pointPlan.load().rateHz()),
+                CapacitySlo.number(Math.round(pointPlan.load().rateHz() * 1e4) / 1e4),
                 pointPlan.load().records(),
                 Budgets.describe(pointPlan.budget()),
                 CapacitySlo.number(s.slo().p99Ms()),

@@ -107,7 +107,7 @@ public final class CapacityReport {
         CapacitySlo slo = plan.settings().slo();
         StringBuilder md = new StringBuilder("# Capacity: route requests per second within the SLO\n\n");
         md.append("**").append(answer).append("**\n\n");
-        md.append(plan.describe().replace("\n", "\n\n")).append('\n');
+        md.append(plan.describe().strip().replace("\n", "\n\n")).append("\n\n");
         md.append(String.format(
                 Locale.ROOT,
                 "A point passes only if every run meets the SLO (p99 <= %s ms, lag slope <= %s ms/s, every request "
