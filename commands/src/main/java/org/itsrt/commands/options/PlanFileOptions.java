@@ -25,6 +25,11 @@ public final class PlanFileOptions {
         return plan != null ? RunPlanYaml.builder(plan) : RunPlan.builder();
     }
 
+    /** The plan file's fields, or {@code defaultFile}'s without one; options are set over it. */
+    public RunPlan.Builder baseOr(Path defaultFile) {
+        return RunPlanYaml.builder(plan != null ? plan : defaultFile);
+    }
+
     public boolean printOnly() {
         return printPlan.given();
     }

@@ -1,5 +1,7 @@
 package org.itsrt.commands.options;
 
+import org.itsrt.cli.options.RepetitionsOptions;
+import org.itsrt.cli.options.SloP99Option;
 import org.itsrt.experiments.tune.TunePlan;
 import org.itsrt.scheduling.cli.PeriodOption;
 import picocli.CommandLine.Mixin;
@@ -11,12 +13,8 @@ import picocli.CommandLine.Option;
  */
 public final class SearchRangeOptions {
 
-    @Option(
-            names = "--slo-p99",
-            paramLabel = "MS",
-            description =
-                    "a run meets the SLO when its steady-state p99 is at most this (default: the file's slo.p99_ms)")
-    Double sloP99;
+    @Mixin
+    SloP99Option sloP99;
 
     @Option(
             names = "--slo-max",
@@ -49,23 +47,22 @@ public final class SearchRangeOptions {
                     "bisect until the smallest passing budget is known to within this (default: 1%% of the period)")
     Long resolution;
 
-    @Option(
-            names = "--repetitions",
-            paramLabel = "N",
-            defaultValue = "2",
-            description = "runs per point; a point passes only if every run meets the SLO (default: ${DEFAULT-VALUE})")
-    int repetitions;
+    @Mixin
+    RepetitionsOptions repetitions;
 
-    @Option(
-            names = "--max-repetitions",
-            paramLabel = "N",
-            description = "runs per point when its first runs disagree (default: " + TunePlan.DEFAULT_MAX_REPETITIONS
-                    + ", or --repetitions if that is more)")
-    Integer maxRepetitions;
+    /** Runs per point of a tune unless {@code --repetitions} says otherwise. */
+    public static final int DEFAULT_REPETITIONS = 2;
 
     /** The range as asked, checked by {@link TunePlan#of}. */
     public TunePlan.Request request() {
         return new TunePlan.Request(
-                sloP99, sloMax, periods.all(), minBudget, maxBudget, resolution, repetitions, maxRepetitions);
+                sloP99.given(),
+                sloMax,
+                periods.all(),
+                minBudget,
+                maxBudget,
+                resolution,
+                repetitions.repetitionsOr(DEFAULT_REPETITIONS),
+                repetitions.maxRepetitions());
     }
 }

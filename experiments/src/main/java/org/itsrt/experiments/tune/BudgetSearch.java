@@ -267,17 +267,14 @@ public final class BudgetSearch {
                                 "point %d (%d/%d us), run %d: the pipeline " + "exited with %d (%s)",
                                 number, budgetUs, periodUs, rep, result.exitCode(), result.dir()));
             }
-            if (rep == planned && planned < settings.maxRepetitions() && disagree(runs)) {
+            int metSoFar = (int) runs.stream().filter(TriedPoint.Run::metSlo).count();
+            if (rep == planned && planned < settings.maxRepetitions() && Verdict.disagree(metSoFar, runs.size())) {
                 planned = settings.maxRepetitions();
             }
         }
         int met = (int) runs.stream().filter(TriedPoint.Run::metSlo).count();
-        Verdict verdict = met == runs.size() ? Verdict.PASS : met == 0 ? Verdict.FAIL : Verdict.NOISY_FAIL;
+        Verdict verdict = Verdict.of(met, runs.size());
         return record(new TriedPoint(number, periodUs, budgetUs, runs, verdict));
-    }
-
-    private static boolean disagree(List<TriedPoint.Run> runs) {
-        return runs.stream().anyMatch(TriedPoint.Run::metSlo) && runs.stream().anyMatch(r -> !r.metSlo());
     }
 
     private TriedPoint record(TriedPoint point) {

@@ -22,4 +22,20 @@ public enum Verdict {
     public boolean passed() {
         return this == PASS;
     }
+
+    /**
+     * The noise rule of a point whose runs all measured: it passes only if every run met the SLO,
+     * which keeps an answer on the safe side when runs disagree.
+     */
+    public static Verdict of(int runsMeetingSlo, int runs) {
+        return runsMeetingSlo == runs ? PASS : runsMeetingSlo == 0 ? FAIL : NOISY_FAIL;
+    }
+
+    /**
+     * Whether a point's runs disagree, so that it is run up to the larger repetition count: more
+     * runs cannot make it pass, but measure how often it meets the SLO.
+     */
+    public static boolean disagree(int runsMeetingSlo, int runs) {
+        return runsMeetingSlo > 0 && runsMeetingSlo < runs;
+    }
 }

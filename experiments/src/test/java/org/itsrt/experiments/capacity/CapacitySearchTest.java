@@ -1,0 +1,185 @@
+package org.itsrt.experiments.capacity;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.itsrt.experiments.tune.Verdict;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class CapacitySearchTest {
+
+    private static final CapacitySlo SLO = new CapacitySlo(50, 5);
+
+    /**
+     * A made-up system: p99 grows with the rate like an M/M/1 queue's sojourn time, from 5 ms at
+     * no load to infinity at {@code saturation}; above {@code lagFrom} the consumer falls behind by
+     * the excess share of the rate (ms per s), so the lag rule binds there even where p99 would not.
+     */
+    private static RateEvaluator system(double saturation, double lagFrom) {
+        return (point, rate, rep) -> {
+            double p99 = rate >= saturation ? 10_000 : 5 / (1 - rate / saturation);
+            double slope = rate <= lagFrom ? 0.1 : 1000 * (rate - lagFrom) / rate;
+            return new RateRun(0, p99, (long) rate * 15, 0, new LagTrend(slope, 15), null);
+        };
+    }
+
+    private static CapacitySearch.Settings settings(double min, double max, double resolution, int reps, int maxReps) {
+        return new CapacitySearch.Settings(min, max, resolution, reps, maxReps, SLO);
+    }
+
+    /** The rate where the made-up p99 reaches the target: 5 / (1 - r/s) = 50 at r = 0.9 s. */
+    @ParameterizedTest
+    @ValueSource(doubles = {900, 1_700, 3_333, 6_100})
+    void findsTheRateWhereTheP99CurveCrossesTheTarget(double saturation) {
+        double truth = 0.9 * saturation;
+        CapacityResult result = new CapacitySearch(
+                        settings(250, 16_000, 50, 1, 1),
+                        system(saturation, Double.MAX_VALUE),
+                        new CapacitySearch.Listener() {})
+                .run();
+
+        assertThat(result.status()).isEqualTo(CapacityResult.Status.FOUND);
+        assertThat(result.capacity()).get().satisfies(c -> assertThat(c).isLessThanOrEqualTo(truth));
+        assertThat(result.smallestFailing()).isGreaterThan(truth);
+        assertThat(result.smallestFailing() - result.largestPassing()).isLessThanOrEqualTo(50);
+        assertThat(result.points())
+                .hasSizeLessThanOrEqualTo(settings(250, 16_000, 50, 1, 1).maxPoints());
+    }
+
+    @Test
+    void growsExponentiallyThenBisects() {
+        List<Double> tried = new ArrayList<>();
+        RateEvaluator inner = system(1_000, Double.MAX_VALUE);
+        new CapacitySearch(
+                        settings(100, 10_000, 100, 1, 1),
+                        (point, rate, rep) -> {
+                            tried.add(rate);
+                            return inner.measure(point, rate, rep);
+                        },
+                        new CapacitySearch.Listener() {})
+                .run();
+
+        // 100, 200, 400, 800 pass, 1,600 fails; then [800, 1,600] is halved to within 100: 1,200, 1,000, 900
+        assertThat(tried).containsExactly(100.0, 200.0, 400.0, 800.0, 1_600.0, 1_200.0, 1_000.0, 900.0);
+    }
+
+    @Test
+    void theLagRuleBindsWhereTheP99WouldStillPass() {
+        // p99 alone would pass up to 1,800 requests/s; the consumer falls behind above 1,000
+        CapacityResult result = new CapacitySearch(
+                        settings(250, 4_000, 20, 1, 1), system(2_000, 1_000), new CapacitySearch.Listener() {})
+                .run();
+
+        // 1000 * (r - 1000) / r <= 5 up to r = 1,005
+        assertThat(result.capacity()).get().satisfies(c -> assertThat(c).isBetween(985.0, 1_005.0));
+    }
+
+    @Test
+    void theEndsOfTheRangeAreReported() {
+        CapacityResult none = new CapacitySearch(
+                        settings(1_000, 4_000, 100, 1, 1),
+                        system(500, Double.MAX_VALUE),
+                        new CapacitySearch.Listener() {})
+                .run();
+        CapacityResult all = new CapacitySearch(
+                        settings(100, 1_000, 100, 1, 1),
+                        system(50_000, Double.MAX_VALUE),
+                        new CapacitySearch.Listener() {})
+                .run();
+
+        assertThat(none.status()).isEqualTo(CapacityResult.Status.NONE_PASSES);
+        assertThat(none.capacity()).isEmpty();
+        assertThat(none.points()).hasSize(1);
+        assertThat(all.status()).isEqualTo(CapacityResult.Status.UPPER_BOUND_PASSES);
+        assertThat(all.capacity()).contains(1_000.0);
+    }
+
+    @Test
+    void aRateWhoseRunsDisagreeIsRunMoreAndFails() {
+        // at 800 requests/s every other run misses the target; everything below passes, above fails
+        int[] runsAt800 = {0};
+        RateEvaluator noisy = (point, rate, rep) -> {
+            boolean miss = rate > 800 || (rate == 800 && runsAt800[0]++ % 2 == 1);
+            return new RateRun(0, miss ? 80 : 20, 1000, 0, new LagTrend(0, 15), null);
+        };
+        CapacityResult result =
+                new CapacitySearch(settings(100, 1_600, 100, 3, 5), noisy, new CapacitySearch.Listener() {}).run();
+
+        RatePoint at800 = result.at(800.0).orElseThrow();
+        assertThat(at800.runs()).hasSize(5);
+        assertThat(at800.verdict()).isEqualTo(Verdict.NOISY_FAIL);
+        assertThat(result.capacity()).get().satisfies(c -> assertThat(c).isLessThan(800.0));
+        assertThat(result.at(400.0).orElseThrow().runs()).hasSize(3);
+    }
+
+    @Test
+    void aRunThatCannotBeMeasuredStopsTheSearch() {
+        CapacityResult result = new CapacitySearch(
+                        settings(100, 1_600, 100, 1, 1),
+                        (point, rate, rep) -> {
+                            if (rate > 300) {
+                                throw new IllegalStateException("broker did not start");
+                            }
+                            return new RateRun(0, 10, 1000, 0, new LagTrend(0, 15), null);
+                        },
+                        new CapacitySearch.Listener() {})
+                .run();
+
+        assertThat(result.status()).isEqualTo(CapacityResult.Status.STOPPED);
+        assertThat(result.failure()).contains("400 requests/s").contains("broker did not start");
+        assertThat(result.largestPassing()).isEqualTo(200.0);
+        assertThat(result.capacity()).isEmpty();
+    }
+
+    @Test
+    void aRunThatLosesRequestsOrExitsNonZeroMissesTheSlo() {
+        LagTrend flat = new LagTrend(0, 15);
+        assertThat(SLO.misses(new RateRun(0, 10, 100, 0, flat, null))).isEmpty();
+        assertThat(SLO.misses(new RateRun(0, 10, 100, 3, flat, null))).containsExactly("3 requests unanswered");
+        assertThat(SLO.misses(new RateRun(1, 10, 100, 0, flat, null))).containsExactly("exit code 1");
+        assertThat(SLO.misses(new RateRun(0, 60, 100, 0, flat, null))).containsExactly("p99 60.00 > 50 ms");
+        assertThat(SLO.misses(new RateRun(0, 10, 100, 0, new LagTrend(Double.NaN, 2), null)))
+                .containsExactly("lag trend unknown (2 windows)");
+    }
+
+    @Test
+    void theReportHoldsEveryRunTheAnswerAndThePlot(@TempDir Path out) throws Exception {
+        CapacityPlan plan = CapacityPlanTest.plan(new CapacityPlan.Request(250.0, 4_000.0, 100.0, 2, 2, 50.0, 5.0));
+        CapacityResult result = new CapacitySearch(
+                        plan.settings(), system(2_000, Double.MAX_VALUE), new CapacitySearch.Listener() {})
+                .run();
+
+        String answer = CapacityReport.write(out, plan, result);
+
+        assertThat(answer).startsWith("capacity: " + com(result.largestPassing()) + " requests/s (");
+        assertThat(Files.readString(out.resolve(CapacityReport.MARKDOWN)))
+                .contains(answer)
+                .contains("| point | rate /s | runs | met | p99 ms, each run | lag slope ms/s, each run | verdict |");
+        List<String> csv = Files.readAllLines(out.resolve(CapacityReport.CSV));
+        assertThat(csv.get(0)).isEqualTo(CapacityReport.CSV_HEADER);
+        assertThat(csv).hasSize(1 + 2 * result.points().size());
+        assertThat(out.resolve(CapacityReport.PLOT + ".png")).isNotEmptyFile();
+    }
+
+    private static String com(double rate) {
+        return CapacitySlo.number(rate);
+    }
+
+    @Test
+    void theBoundOnPointsCoversEveryShapeOfSearch() {
+        for (double saturation = 120; saturation < 20_000; saturation *= 1.37) {
+            CapacitySearch.Settings s = settings(100, 12_000, 30, 1, 1);
+            int points = new CapacitySearch(s, system(saturation, Double.MAX_VALUE), new CapacitySearch.Listener() {})
+                    .run()
+                    .points()
+                    .size();
+            assertThat(points).as("saturation %s", saturation).isLessThanOrEqualTo(s.maxPoints());
+        }
+    }
+}
