@@ -11,7 +11,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.itsrt.fuzz.CampaignResult.Check;
-import org.itsrt.fuzz.CampaignResult.Difference;
 import org.itsrt.fuzz.CampaignResult.KindRow;
 import org.itsrt.fuzz.CampaignResult.ReasonRow;
 import org.itsrt.fuzz.DistrictJobRun.Outcome;
@@ -36,6 +35,13 @@ import org.itsrt.records.RouteRecord;
  */
 public final class DistrictCampaignResult {
 
+    /**
+     * One answer or prediction whose field differs from the clean run's.
+     *
+     * @param record which: {@code reading DETECTOR seq SEQ} or {@code request STREAM/SEQ}
+     */
+    public record Difference(String record, String field, String clean, String fuzz) {}
+
     /** One record as the accounting sees it: its kind, the category it must get or null, its answer's key. */
     private record Expected(String label, String category, Object answerKey) {}
 
@@ -49,6 +55,9 @@ public final class DistrictCampaignResult {
     private long predictionsCompared;
     private long answersSameNetwork;
     private long answersOtherNetwork;
+    /** Fuzz run's network_version minus the clean run's -> answers, for the report. */
+    private final Map<Long, Long> versionGaps = new TreeMap<>();
+
     private long cleanMissing;
 
     /** Indexes into {@link #tallies}: lost, wrong reason, dead letters more than once, answers more than once, unexpected. */
@@ -237,12 +246,13 @@ public final class DistrictCampaignResult {
             } else {
                 answersOtherNetwork++;
             }
+            versionGaps.merge(b.networkVersion() - a.networkVersion(), 1L, Long::sum);
         }
     }
 
     private void difference(String what, String field, Object clean, Object fuzz) {
         if (!Objects.equals(clean, fuzz)) {
-            differences.add(new Difference(0, 0, what + ": " + field, String.valueOf(clean), String.valueOf(fuzz)));
+            differences.add(new Difference(what, field, String.valueOf(clean), String.valueOf(fuzz)));
         }
     }
 
@@ -278,11 +288,13 @@ public final class DistrictCampaignResult {
                 String.format(
                         Locale.ROOT,
                         "%,d predictions compared exactly; %,d answers on the same network_version compared exactly"
-                                + " (outcome, route, travel_time_s), %,d on another compared by outcome; %,d"
-                                + " differences, %,d missing in the clean run (state %s, restarts %d)",
+                                + " (outcome, route, travel_time_s), %,d on another compared by outcome (fuzz run's"
+                                + " version minus the clean run's -> answers: %s); %,d differences, %,d missing in the"
+                                + " clean run (state %s, restarts %d)",
                         predictionsCompared,
                         answersSameNetwork,
                         answersOtherNetwork,
+                        versionGaps,
                         differences.size(),
                         cleanMissing,
                         clean.job().state(),

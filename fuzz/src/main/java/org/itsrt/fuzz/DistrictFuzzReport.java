@@ -53,8 +53,10 @@ public final class DistrictFuzzReport {
                         Long.toString(r.received()),
                         csv(r.example())))));
         Files.write(dir.resolve(FuzzReport.REASONS_CSV), reasons);
-        List<String> differences = new ArrayList<>(List.of("what,clean,fuzz"));
-        result.differences().forEach(d -> differences.add(csv(d.field()) + "," + csv(d.clean()) + "," + csv(d.fuzz())));
+        List<String> differences = new ArrayList<>(List.of("record,field,clean,fuzz"));
+        result.differences()
+                .forEach(d -> differences.add(
+                        csv(d.record()) + "," + csv(d.field()) + "," + csv(d.clean()) + "," + csv(d.fuzz())));
         Files.write(dir.resolve(FuzzReport.DIFFERENCES_CSV), differences);
         return markdown;
     }
@@ -129,6 +131,8 @@ public final class DistrictFuzzReport {
                         + "and travel_time_s must be equal; where the versions differ (a cost update and a request "
                         + "reach the router on two inputs, docs/fuzz.md) only the outcome is compared.\n");
         result.differences().stream().limit(FuzzReport.DIFFERENCES_SHOWN).forEach(d -> md.append("\n- ")
+                .append(d.record())
+                .append(", ")
                 .append(d.field())
                 .append(": clean ")
                 .append(cell(d.clean()))
