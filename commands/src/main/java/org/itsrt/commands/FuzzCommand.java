@@ -55,7 +55,7 @@ import picocli.CommandLine.Spec;
             "Sends N malformed or edge-case records of every kind mixed with N valid readings to the readings topic "
                     + "and checks what the job makes of them: 0 restarts, every bad record dead-lettered once with a "
                     + "reason naming its problem, every reading advised once and as in a clean run of the readings "
-                    + "alone. Writes fuzz.md and CSVs to the report folder."
+                    + "alone; --workload district: as many valid and hostile route requests besides. Writes fuzz.md."
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
