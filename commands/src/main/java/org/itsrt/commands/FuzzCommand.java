@@ -4,10 +4,10 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.itsrt.cli.MissingDefaultException;
 import org.itsrt.cli.RunFolders;
 import org.itsrt.cli.options.HelpOption;
@@ -17,24 +17,24 @@ import org.itsrt.cli.options.OutputOption;
 import org.itsrt.cli.options.RecordsOption;
 import org.itsrt.cli.options.SeedOption;
 import org.itsrt.cli.options.WarmupOptions;
+import org.itsrt.cli.options.WorkloadOption;
 import org.itsrt.commands.options.ExistingStackOptions;
 import org.itsrt.commands.options.FlinkModeOption;
 import org.itsrt.commands.options.PlanFileOptions;
 import org.itsrt.fuzz.CampaignPlan;
-import org.itsrt.fuzz.CampaignResult;
-import org.itsrt.fuzz.FuzzCampaign;
+import org.itsrt.fuzz.DistrictFuzz;
 import org.itsrt.fuzz.FuzzKind;
 import org.itsrt.fuzz.FuzzReport;
-import org.itsrt.fuzz.KafkaEnds;
+import org.itsrt.fuzz.StudyFuzz;
 import org.itsrt.kafka.KafkaClientConfig;
 import org.itsrt.pipeline.PipelineRun;
 import org.itsrt.pipeline.RunningStack;
 import org.itsrt.pipeline.StackSpec;
+import org.itsrt.pipeline.plan.DistrictPlan;
 import org.itsrt.pipeline.plan.LoadPlan;
 import org.itsrt.pipeline.plan.RunPlanYaml;
 import org.itsrt.pipeline.plan.StackPlan;
 import org.itsrt.producers.ProducerRun;
-import org.itsrt.records.Topics;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -55,7 +55,7 @@ import picocli.CommandLine.Spec;
             "Sends N malformed or edge-case records of every kind mixed with N valid readings to the readings topic "
                     + "and checks what the job makes of them: 0 restarts, every bad record dead-lettered once with a "
                     + "reason naming its problem, every reading advised once and as in a clean run of the readings "
-                    + "alone. Writes fuzz.md and CSVs to the report folder."
+                    + "alone; --workload district: as many valid and hostile route requests besides. Writes fuzz.md."
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
@@ -103,12 +103,14 @@ public final class FuzzCommand implements Callable<Integer> {
     OutputOption output;
 
     @Mixin
-    org.itsrt.cli.options.WorkloadOption workload;
+    WorkloadOption workload;
 
     @Mixin
     HelpOption help;
 
-    private volatile FuzzCampaign running;
+    /** Stops the campaign under way (Ctrl-C). */
+    private volatile Runnable running;
+
     private volatile boolean interrupted;
 
     public static void main(String[] args) {
@@ -124,20 +126,23 @@ public final class FuzzCommand implements Callable<Integer> {
         StackSpec stack;
         KafkaClientConfig clientConfig;
         Path modelDir;
+        DistrictPlan district = null;
         try {
-            if (records < FuzzKind.values().length) {
-                throw new IllegalArgumentException("--records must be at least " + FuzzKind.values().length
-                        + " (one record of each kind), got " + records);
+            LoadPlan planned = planFile.base().build().load();
+            String named = java.util.Objects.requireNonNullElse(
+                    workload.given(), planned.workload().option());
+            district = WorkloadOption.DISTRICT.equals(named) ? DistrictFuzz.districtOf(planned) : null;
+            int least = district != null ? DistrictFuzz.LEAST_RECORDS : FuzzKind.values().length;
+            if (records < least) {
+                throw new IllegalArgumentException(
+                        "--records must be at least " + least + " (one record of each kind), got " + records);
             }
-            String planned = planFile.base().build().load().workload().option();
-            workload.refuseDistrict(planned, "the fuzz campaign sends the study's readings, no route requests");
             existing.kafkaConfig(); // a client properties file given is read first: a missing one is named
             modelDir = model.path();
             if (!Files.isDirectory(modelDir)) {
                 throw new IllegalArgumentException("--model: no such folder: " + modelDir);
             }
-            // A run plan's stack (a plan file's, with the options over it), at parallelism 1: one reading
-            // at a time.
+            // A run plan's stack (a plan file's, the options over it), at parallelism 1: one record at a time.
             StackPlan.Builder plan = planFile.base().stack();
             StackPlan.Broker.Builder broker = plan.brokerBuilder();
             StackPlan.Flink.Builder flink = plan.flinkBuilder();
@@ -180,9 +185,9 @@ public final class FuzzCommand implements Callable<Integer> {
         Thread hook = new Thread(
                 () -> {
                     interrupted = true;
-                    FuzzCampaign campaign = running;
-                    if (campaign != null) {
-                        campaign.stop();
+                    Runnable stop = running;
+                    if (stop != null) {
+                        stop.run();
                     }
                     try {
                         // The jobs are cancelled and what this run started is stopped and removed.
@@ -194,35 +199,30 @@ public final class FuzzCommand implements Callable<Integer> {
                 "its-fuzz-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         try (RunningStack started = RunningStack.start(stack, dir.resolve(PipelineRun.FLINK_TMP), log)) {
-            KafkaEnds ends = new KafkaEnds(
-                    started.bootstrapServers(), clientConfig, Topics.READINGS, Topics.ADVICE, Topics.DEAD_LETTERS);
-            long[] detectors = FuzzCampaign.detectors(ends, modelDir);
-            CampaignPlan plan = CampaignPlan.generate(
-                    records, detectors, seedOption.orElse(CampaignPlan.DEFAULT_SEED), warmupReadings(detectors.length));
-            log.println("its-fuzz: " + plan + "; kinds: " + FuzzReport.sentLine(plan.counts()));
-            FuzzCampaign campaign = new FuzzCampaign(started, ends, modelDir, log);
-            running = campaign;
-            if (interrupted) {
-                campaign.stop();
-            }
-            Instant start = Instant.now();
-            CampaignResult result = campaign.run(plan);
-            String markdown = new FuzzReport(result)
-                    .write(
+            long seed = seedOption.orElse(CampaignPlan.DEFAULT_SEED);
+            Consumer<Runnable> onStart = stop -> {
+                running = stop;
+                if (interrupted) {
+                    stop.run();
+                }
+            };
+            // A district: each station's first reading before any request, unless a warm-up is given.
+            boolean warmupGiven = warmup.time() != null || warmup.records() != null;
+            int code = district != null
+                    ? DistrictFuzz.run(
+                            started,
+                            clientConfig,
+                            modelDir,
+                            district,
+                            records,
+                            seed,
+                            n -> warmupGiven ? warmupReadings(n) : n,
                             dir,
-                            FuzzReport.facts(
-                                    start,
-                                    started.describe(),
-                                    plan,
-                                    records,
-                                    seedOption.orElse(CampaignPlan.DEFAULT_SEED),
-                                    clientConfig));
-            System.out.println(markdown);
-            System.out.println("report: " + dir.resolve(FuzzReport.MARKDOWN));
-            if (interrupted) {
-                return 130;
-            }
-            return result.passed() ? 0 : 1;
+                            log,
+                            onStart)
+                    : StudyFuzz.run(
+                            started, clientConfig, modelDir, records, seed, this::warmupReadings, dir, log, onStart);
+            return interrupted ? 130 : code;
         } catch (InterruptedException e) {
             log.println("its-fuzz: interrupted: " + e.getMessage());
             return 130;

@@ -34,6 +34,21 @@ class FuzzCommandTest {
     }
 
     @Test
+    void theDistrictCampaignNeedsOneRequestOfEachFault(@TempDir Path dir) {
+        int faults = org.itsrt.fuzz.RequestFault.values().length;
+        Result r = run(
+                "--workload",
+                "district",
+                "--records",
+                Integer.toString(faults - 1),
+                "--out",
+                dir.resolve("out").toString());
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("--records must be at least " + faults);
+        assertThat(dir.resolve("out")).doesNotExist();
+    }
+
+    @Test
     void theWarmupIsATimeOrAReadingCountNotBoth(@TempDir Path dir) {
         Result both = run(
                 "--warmup",

@@ -43,7 +43,13 @@ public final class FuzzCampaign {
 
     /** The job's settings for a campaign on these ends. */
     static JobSettings jobSettings(KafkaEnds ends, Path model) {
+        return jobSettings(ends, model, Map.of());
+    }
+
+    /** As {@link #jobSettings(KafkaEnds, Path)}, with a workload's own options ({@code workload}, {@code graph-meta}). */
+    static JobSettings jobSettings(KafkaEnds ends, Path model, Map<String, String> workloadOptions) {
         Map<String, String> options = new LinkedHashMap<>(ends.jobOptions());
+        options.putAll(workloadOptions);
         options.put("group-id", GROUP_ID);
         options.put("parallelism", "1");
         options.put("checkpoint-interval-ms", Long.toString(CHECKPOINT_INTERVAL_MS));

@@ -275,14 +275,18 @@ public final class RunningStack implements AutoCloseable {
     }
 
     /**
-     * Submits the job built from {@code settings} (its Kafka ends included) to this stack's
-     * cluster, for a caller that drives the topics itself ({@code ./its fuzz}); the caller
-     * cancels it.
+     * Submits the job built from {@code settings} (its Kafka ends included, the study's or the
+     * district's workload as they say) to this stack's cluster, for a caller that drives the topics
+     * itself ({@code ./its fuzz}); the caller cancels it.
      */
     public org.apache.flink.core.execution.JobClient submit(org.itsrt.job.config.JobSettings settings, String jobName)
             throws Exception {
         org.apache.flink.streaming.api.environment.StreamExecutionEnvironment env = cluster.environment();
-        org.itsrt.job.ItsJob.build(env, settings, org.itsrt.job.kafka.KafkaJobIO.of(settings));
+        if (settings.workload() == org.itsrt.job.config.Workload.DISTRICT) {
+            org.itsrt.job.ItsJob.buildDistrict(env, settings, org.itsrt.job.kafka.KafkaJobIO.of(settings));
+        } else {
+            org.itsrt.job.ItsJob.build(env, settings, org.itsrt.job.kafka.KafkaJobIO.of(settings));
+        }
         return env.executeAsync(jobName);
     }
 
