@@ -30,18 +30,6 @@ public final class WorkloadOption {
         return workload;
     }
 
-    /**
-     * Refuses the district workload, given here or by {@code planned} (a plan file's), for a command
-     * that runs only the study's.
-     *
-     * @throws IllegalArgumentException naming the option and {@code why}
-     */
-    public void refuseDistrict(String planned, String why) {
-        if (DISTRICT.equals(workload) || (workload == null && DISTRICT.equals(planned))) {
-            throw new IllegalArgumentException("--workload district: not yet: " + why);
-        }
-    }
-
     /** The name given, else {@link #STUDY}. */
     public String name() {
         return workload != null ? workload : STUDY;
