@@ -57,7 +57,7 @@ import picocli.CommandLine.Model.CommandSpec;
 public final class CapacityCommand implements Callable<Integer> {
 
     /** The plan without --plan: 4,800 detectors, the whole cluster in one child JVM, 100 % of two CPUs. */
-    public static final String DEFAULT_PLAN = "experiments/capacity-district.yaml";
+    public static final String DEFAULT_PLAN = "experiments/plans/capacity-district.yaml";
 
     @Mixin
     HelpOption help;
