@@ -24,7 +24,8 @@ import org.itsrt.readings.Reading;
  * station ({@link StationMeta#syntheticSource()}); any other user id is PeMS's and ignored.
  */
 public final class StationMetaReader {
-    private static final List<String> REQUIRED_COLUMNS = List.of(
+    /** The columns a metadata file must have, in the published order. */
+    public static final List<String> REQUIRED_COLUMNS = List.of(
             "ID",
             "Fwy",
             "Dir",
@@ -39,6 +40,12 @@ public final class StationMetaReader {
             "Type",
             "Lanes",
             "Name");
+
+    /**
+     * The published file's four user columns, after {@link #REQUIRED_COLUMNS}; the first carries a
+     * synthetic district's label.
+     */
+    public static final List<String> USER_ID_COLUMNS = List.of("User_ID_1", "User_ID_2", "User_ID_3", "User_ID_4");
 
     private StationMetaReader() {}
 
@@ -134,10 +141,10 @@ public final class StationMetaReader {
         }
 
         private String syntheticSource() {
-            if (!columns.containsKey("User_ID_1")) {
+            if (!columns.containsKey(USER_ID_COLUMNS.get(0))) {
                 return "";
             }
-            String userId = text("User_ID_1");
+            String userId = text(USER_ID_COLUMNS.get(0));
             return userId.startsWith("synthetic") && Reading.isKnownSource(userId) ? userId : "";
         }
 

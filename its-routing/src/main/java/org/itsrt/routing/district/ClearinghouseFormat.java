@@ -12,8 +12,10 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Stream;
 import java.util.zip.GZIPOutputStream;
 import org.itsrt.readings.pems.StationMeta;
+import org.itsrt.readings.pems.StationMetaReader;
 
 /**
  * Writes PeMS clearinghouse files in the published layouts the importer reads
@@ -24,26 +26,11 @@ import org.itsrt.readings.pems.StationMeta;
  */
 final class ClearinghouseFormat {
 
+    /** The metadata header as PeMS publishes it: the columns the reader requires, then the user columns. */
     static final String META_HEADER = String.join(
             "\t",
-            "ID",
-            "Fwy",
-            "Dir",
-            "District",
-            "County",
-            "City",
-            "State_PM",
-            "Abs_PM",
-            "Latitude",
-            "Longitude",
-            "Length",
-            "Type",
-            "Lanes",
-            "Name",
-            "User_ID_1",
-            "User_ID_2",
-            "User_ID_3",
-            "User_ID_4");
+            Stream.concat(StationMetaReader.REQUIRED_COLUMNS.stream(), StationMetaReader.USER_ID_COLUMNS.stream())
+                    .toList());
 
     private static final DateTimeFormatter FILE_DATE = DateTimeFormatter.ofPattern("uuuu_MM_dd");
     private static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("MM/dd/uuuu HH:mm:ss");
