@@ -146,6 +146,15 @@ public final class ClassDataSharing {
             if (archive.isPresent()) {
                 return new Use(List.of("-XX:SharedArchiveFile=" + archive.get()), this, null);
             }
+            if (records(jvmOptions)) {
+                // The JDK turns JFR off in a JVM that dumps an archive ("JFR will be disabled during
+                // CDS dumping"), and a profiled run would lose its recording to it.
+                noteOnce(
+                        role + " recording",
+                        role + ": no class-data archive yet, and this start records with JFR, which a JVM "
+                                + "making one cannot: it starts without one");
+                return Use.NONE;
+            }
             if (!canDump(keyOptions)) {
                 noteOnce(
                         role + " no-dump",
@@ -323,7 +332,8 @@ public final class ClassDataSharing {
 
     /**
      * The JVM options that decide what a JVM maps: modules, heap and collector ({@code -X...},
-     * {@code --...}); {@code -D} properties do not, and some of them name a run's own folders.
+     * {@code --...}); {@code -D} properties do not, and some of them name a run's own folders;
+     * nor do the flight recorder's.
      */
     static List<String> keyOptions(List<String> jvmOptions) {
         List<String> kept = new ArrayList<>();
@@ -332,11 +342,25 @@ public final class ClassDataSharing {
             boolean ours = option.startsWith("-XX:SharedArchiveFile")
                     || option.startsWith("-XX:ArchiveClassesAtExit")
                     || option.startsWith("-Xlog:");
-            if (!property && !ours) {
+            if (!property && !ours && !isFlightRecorderOption(option)) {
                 kept.add(option);
             }
         }
         return kept;
+    }
+
+    /**
+     * A flight recording changes nothing the JVM maps, so a profiled JVM maps the same archive as
+     * an unprofiled one; it cannot make one ({@link #prepare}).
+     */
+    static boolean isFlightRecorderOption(String option) {
+        return option.startsWith("-XX:StartFlightRecording")
+                || option.startsWith("-XX:FlightRecorderOptions")
+                || option.equals("-XX:+FlightRecorder");
+    }
+
+    private static boolean records(List<String> jvmOptions) {
+        return jvmOptions.stream().anyMatch(ClassDataSharing::isFlightRecorderOption);
     }
 
     /** The JDK (its path, version and class library), the class path with each entry's size and time, the options. */

@@ -181,14 +181,29 @@ class ClassDataSharingTest {
     }
 
     @Test
-    void keyOptionsLeaveOutPropertiesAndTheArchiveOptions() {
+    void keyOptionsLeaveOutPropertiesAndTheArchiveAndRecorderOptions() {
         assertThat(ClassDataSharing.keyOptions(List.of(
                         "-Xmx512m",
                         "--add-modules=jdk.incubator.vector",
                         "-Dlog.file=/tmp/x",
                         "-XX:SharedArchiveFile=/a.jsa",
+                        "-XX:StartFlightRecording=name=its-profile",
                         "-XX:+UseG1GC")))
                 .containsExactly("-Xmx512m", "--add-modules=jdk.incubator.vector", "-XX:+UseG1GC");
+    }
+
+    @Test
+    void aRecordingJvmMapsTheArchiveOfItsKeyButNeverMakesOne() throws Exception {
+        String recording = "-XX:StartFlightRecording=name=its-profile,settings=profile";
+        ClassDataSharing.Use profiledFirst = sharing.prepare("program", jar.toString(), List.of("-Xmx32m", recording));
+        assertThat(profiledFirst.archiving()).isFalse();
+        assertThat(profiledFirst.jvmOptions()).isEmpty();
+        assertThat(notes).anyMatch(n -> n.contains("records with JFR"));
+
+        makeArchive("-Xmx32m");
+        ClassDataSharing.Use profiled = sharing.prepare("program", jar.toString(), List.of("-Xmx32m", recording));
+        assertThat(profiled.jvmOptions())
+                .containsExactly("-XX:SharedArchiveFile=" + archives().get(0));
     }
 
     @Test
