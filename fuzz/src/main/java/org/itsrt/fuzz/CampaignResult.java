@@ -9,8 +9,8 @@ import java.util.Objects;
 import java.util.TreeMap;
 import org.itsrt.fuzz.JobRun.AdviceKey;
 import org.itsrt.fuzz.JobRun.Outcome;
-import org.itsrt.fuzz.JobRun.Position;
-import org.itsrt.fuzz.JobRun.SeenDeadLetter;
+import org.itsrt.fuzz.KafkaReadBack.Position;
+import org.itsrt.fuzz.KafkaReadBack.SeenDeadLetter;
 import org.itsrt.records.AdviceRecord;
 import org.itsrt.records.DeadLetterHeaders;
 

@@ -1,17 +1,14 @@
 package org.itsrt.fuzz;
 
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -21,14 +18,11 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.header.Header;
 import org.itsrt.fuzz.JobRun.AdviceKey;
-import org.itsrt.fuzz.JobRun.Position;
-import org.itsrt.fuzz.JobRun.SeenDeadLetter;
+import org.itsrt.fuzz.KafkaReadBack.Position;
+import org.itsrt.fuzz.KafkaReadBack.SeenDeadLetter;
 import org.itsrt.job.config.JobSettings;
 import org.itsrt.pipeline.RunningStack;
-import org.itsrt.records.DeadLetterHeaders;
 import org.itsrt.records.PredictionRecord;
 import org.itsrt.records.RecordFormatException;
 import org.itsrt.records.RecordJson;
@@ -82,7 +76,6 @@ final class DistrictJobRun {
     /** One record to send: a reading (index into the readings) or a request (into the requests). */
     record Item(boolean request, int index, byte[] key, byte[] value, Object awaited) {}
 
-    private static final String MARKER_PREFIX = "{\"its_fuzz_handshake\":\"";
     private static final Duration POLL = Duration.ofMillis(20);
     private static final Duration PROGRESS_EVERY = Duration.ofSeconds(2);
 
@@ -123,11 +116,11 @@ final class DistrictJobRun {
         try (KafkaConsumer<byte[], byte[]> answersIn = ends.consumer();
                 KafkaConsumer<byte[], byte[]> deadIn = ends.consumer();
                 KafkaProducer<byte[], byte[]> producer = ends.producer(largestValue)) {
-            fromTheEnd(answersIn, Topics.PREDICTIONS, Topics.ROUTES);
-            fromTheEnd(deadIn, ends.deadLetters());
+            KafkaReadBack.fromTheEnd(ends, answersIn, Topics.PREDICTIONS, Topics.ROUTES);
+            KafkaReadBack.fromTheEnd(ends, deadIn, ends.deadLetters());
             JobClient job = stack.submit(settings, "its-rt (fuzz, district: " + name + ")");
             try {
-                handshake(job, producer, deadIn);
+                KafkaReadBack.handshake(ends, job, producer, deadIn, () -> stopped);
                 FlinkJobState.prime(stack.restAddress(), job.getJobID().toHexString());
                 List<Item> warm = new ArrayList<>();
                 for (FuzzRecord r : warmup) {
@@ -171,8 +164,8 @@ final class DistrictJobRun {
                         List.copyOf(predictions),
                         List.copyOf(routes),
                         unreadable,
-                        own(readingLetters, readingsSent),
-                        own(requestLetters, requestsSent),
+                        KafkaReadBack.own(readingLetters, readingsSent),
+                        KafkaReadBack.own(requestLetters, requestsSent),
                         state,
                         note,
                         Duration.ofNanos(System.nanoTime() - startNs));
@@ -188,49 +181,6 @@ final class DistrictJobRun {
 
     /** A warm-up reading's prediction, kept apart from the campaign's. */
     private record WarmupKey(long detector, long seq) {}
-
-    private static List<SeenDeadLetter> own(List<SeenDeadLetter> letters, Map<Position, Integer> sent) {
-        return letters.stream().filter(d -> sent.containsKey(d.source())).toList();
-    }
-
-    private void fromTheEnd(KafkaConsumer<byte[], byte[]> consumer, String... topics) {
-        List<TopicPartition> partitions = new ArrayList<>();
-        for (String topic : topics) {
-            var infos = consumer.partitionsFor(topic);
-            if (infos == null || infos.isEmpty()) {
-                throw new IllegalStateException("topic " + topic + " does not exist at " + ends.bootstrapServers());
-            }
-            infos.forEach(p -> partitions.add(new TopicPartition(p.topic(), p.partition())));
-        }
-        consumer.assign(partitions);
-        consumer.seekToEnd(partitions);
-        partitions.forEach(consumer::position);
-    }
-
-    /** Sends a marker reading every second until the job has dead-lettered one. */
-    private void handshake(JobClient job, KafkaProducer<byte[], byte[]> producer, KafkaConsumer<byte[], byte[]> deadIn)
-            throws Exception {
-        byte[] marker = (MARKER_PREFIX + UUID.randomUUID() + "\"}").getBytes(StandardCharsets.UTF_8);
-        long deadline = System.nanoTime() + JobRun.HANDSHAKE_TIMEOUT.toNanos();
-        long nextSend = 0;
-        while (System.nanoTime() < deadline && !stopped) {
-            if (job.getJobStatus().get(10, TimeUnit.SECONDS).isTerminalState()) {
-                throw new IllegalStateException("the job ended before it was ready: "
-                        + job.getJobStatus().get(10, TimeUnit.SECONDS));
-            }
-            if (System.nanoTime() >= nextSend) {
-                producer.send(new ProducerRecord<>(ends.readings(), marker)).get(30, TimeUnit.SECONDS);
-                nextSend = System.nanoTime() + Duration.ofSeconds(1).toNanos();
-            }
-            for (ConsumerRecord<byte[], byte[]> r : deadIn.poll(Duration.ofMillis(100))) {
-                if (r.value() != null && Arrays.equals(r.value(), marker)) {
-                    return;
-                }
-            }
-        }
-        throw new IllegalStateException("the job did not answer within " + JobRun.HANDSHAKE_TIMEOUT.toSeconds()
-                + " s: no record sent to " + ends.readings() + " reached " + ends.deadLetters());
-    }
 
     /** @return why lockstep was given up, or null */
     private String send(
@@ -281,8 +231,8 @@ final class DistrictJobRun {
             pollAnswers(answersIn, POLL);
             pollDeadLetters(deadIn, POLL);
             long answers = predictions.size() + routes.size();
-            long dead = own(readingLetters, readingsSent).size()
-                    + own(requestLetters, requestsSent).size();
+            long dead = KafkaReadBack.own(readingLetters, readingsSent).size()
+                    + KafkaReadBack.own(requestLetters, requestsSent).size();
             if (answers >= expectedAnswers && dead >= expectedDead) {
                 return;
             }
@@ -314,36 +264,11 @@ final class DistrictJobRun {
     }
 
     private void pollDeadLetters(KafkaConsumer<byte[], byte[]> consumer, Duration timeout) {
-        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(timeout)) {
+        Map<String, List<SeenDeadLetter>> bySource =
+                Map.of(ends.readings(), readingLetters, Topics.ROUTE_REQUESTS, requestLetters);
+        if (KafkaReadBack.pollDeadLetters(consumer, timeout, bySource)) {
             lastArrivalNs = System.nanoTime();
-            if (r.value() != null
-                    && r.value().length > 0
-                    && new String(r.value(), 0, Math.min(r.value().length, 64), StandardCharsets.UTF_8)
-                            .startsWith(MARKER_PREFIX)) {
-                continue;
-            }
-            String topic = header(r, DeadLetterHeaders.SOURCE_TOPIC);
-            List<SeenDeadLetter> into = ends.readings().equals(topic)
-                    ? readingLetters
-                    : Topics.ROUTE_REQUESTS.equals(topic) ? requestLetters : null;
-            if (into == null) {
-                continue;
-            }
-            try {
-                Position source = new Position(
-                        Integer.parseInt(header(r, DeadLetterHeaders.SOURCE_PARTITION)),
-                        Long.parseLong(header(r, DeadLetterHeaders.SOURCE_OFFSET)));
-                into.add(new SeenDeadLetter(
-                        source, header(r, DeadLetterHeaders.REASON), r.value() == null ? 0 : r.value().length));
-            } catch (NumberFormatException e) {
-                // Not one of the job's dead letters: it always writes both.
-            }
         }
-    }
-
-    private static String header(ConsumerRecord<byte[], byte[]> r, String name) {
-        Header h = r.headers().lastHeader(name);
-        return h == null || h.value() == null ? null : new String(h.value(), StandardCharsets.UTF_8);
     }
 
     private void progress(int sent, int total, long startNs) {

@@ -1,7 +1,6 @@
 package org.itsrt.fuzz;
 
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -10,7 +9,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -20,12 +18,11 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.header.Header;
+import org.itsrt.fuzz.KafkaReadBack.Position;
+import org.itsrt.fuzz.KafkaReadBack.SeenDeadLetter;
 import org.itsrt.job.config.JobSettings;
 import org.itsrt.pipeline.RunningStack;
 import org.itsrt.records.AdviceRecord;
-import org.itsrt.records.DeadLetterHeaders;
 import org.itsrt.records.RecordFormatException;
 import org.itsrt.records.RecordJson;
 
@@ -43,12 +40,6 @@ import org.itsrt.records.RecordJson;
  * One reading at a time, each sees the conditions of all readings before it, in both runs.
  */
 final class JobRun {
-
-    /** Where a record was written on the readings topic. */
-    record Position(int partition, long offset) {}
-
-    /** A dead letter as read back: where its record came from, the reason, its size. */
-    record SeenDeadLetter(Position source, String reason, int valueBytes) {}
 
     /**
      * What one run sent and got back.
@@ -71,8 +62,6 @@ final class JobRun {
             String lockstepNote,
             Duration took) {}
 
-    private static final String MARKER_PREFIX = "{\"its_fuzz_handshake\":\"";
-    static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(180);
     /** How long one reading's advice may take before lockstep is given up. */
     static final Duration ADVICE_TIMEOUT = Duration.ofSeconds(60);
     /** The run ends when nothing more arrived for this long. */
@@ -121,11 +110,11 @@ final class JobRun {
                 KafkaConsumer<byte[], byte[]> deadIn = ends.consumer();
                 KafkaProducer<byte[], byte[]> producer = ends.producer(largestValue)) {
             // Only what is written after this point belongs to this run.
-            fromTheEnd(adviceIn, ends.advice());
-            fromTheEnd(deadIn, ends.deadLetters());
+            KafkaReadBack.fromTheEnd(ends, adviceIn, ends.advice());
+            KafkaReadBack.fromTheEnd(ends, deadIn, ends.deadLetters());
             JobClient job = stack.submit(settings, "its-rt (fuzz: " + name + ")");
             try {
-                handshake(job, producer, deadIn);
+                KafkaReadBack.handshake(ends, job, producer, deadIn, () -> stopped);
                 FlinkJobState.prime(stack.restAddress(), job.getJobID().toHexString());
                 if (!warmup.isEmpty()) {
                     log.println("its-fuzz: " + name + ": warm-up, " + warmup.size() + " flagged readings");
@@ -158,16 +147,13 @@ final class JobRun {
                 drain(adviceIn, deadIn, expectedAdvice, expectedDead, sent, records.size(), sendStartNs);
                 FlinkJobState state =
                         FlinkJobState.read(stack.restAddress(), job.getJobID().toHexString());
-                List<SeenDeadLetter> own = deadLetters.stream()
-                        .filter(d -> sent.containsKey(d.source()))
-                        .toList();
                 return new Outcome(
                         name,
                         sent,
                         sendErrors,
                         List.copyOf(advice),
                         unreadable,
-                        own,
+                        KafkaReadBack.own(deadLetters, sent),
                         state,
                         lockstepNote,
                         Duration.ofNanos(System.nanoTime() - startNs));
@@ -175,43 +161,6 @@ final class JobRun {
                 cancel(job);
             }
         }
-    }
-
-    private void fromTheEnd(KafkaConsumer<byte[], byte[]> consumer, String topic) {
-        List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                .map(p -> new TopicPartition(p.topic(), p.partition()))
-                .toList();
-        if (partitions.isEmpty()) {
-            throw new IllegalStateException("topic " + topic + " does not exist at " + ends.bootstrapServers());
-        }
-        consumer.assign(partitions);
-        consumer.seekToEnd(partitions);
-        partitions.forEach(consumer::position);
-    }
-
-    /** Sends a marker every second until the job has dead-lettered one. */
-    private void handshake(JobClient job, KafkaProducer<byte[], byte[]> producer, KafkaConsumer<byte[], byte[]> deadIn)
-            throws Exception {
-        byte[] marker = (MARKER_PREFIX + UUID.randomUUID() + "\"}").getBytes(StandardCharsets.UTF_8);
-        long deadline = System.nanoTime() + HANDSHAKE_TIMEOUT.toNanos();
-        long nextSend = 0;
-        while (System.nanoTime() < deadline && !stopped) {
-            if (job.getJobStatus().get(10, TimeUnit.SECONDS).isTerminalState()) {
-                throw new IllegalStateException("the job ended before it was ready: "
-                        + job.getJobStatus().get(10, TimeUnit.SECONDS));
-            }
-            if (System.nanoTime() >= nextSend) {
-                producer.send(new ProducerRecord<>(ends.readings(), marker)).get(30, TimeUnit.SECONDS);
-                nextSend = System.nanoTime() + Duration.ofSeconds(1).toNanos();
-            }
-            for (ConsumerRecord<byte[], byte[]> r : deadIn.poll(Duration.ofMillis(100))) {
-                if (r.value() != null && java.util.Arrays.equals(r.value(), marker)) {
-                    return;
-                }
-            }
-        }
-        throw new IllegalStateException("the job did not answer within " + HANDSHAKE_TIMEOUT.toSeconds() + " s: no "
-                + "record sent to " + ends.readings() + " reached " + ends.deadLetters());
     }
 
     /**
@@ -271,10 +220,8 @@ final class JobRun {
         while (!stopped && System.nanoTime() - lastArrivalNs < IDLE.toNanos()) {
             pollAdvice(adviceIn, POLL);
             pollDeadLetters(deadIn, POLL);
-            long own = deadLetters.stream()
-                    .filter(d -> sent.containsKey(d.source()))
-                    .count();
-            if (adviceKeys.size() >= expectedAdvice && own >= expectedDead) {
+            if (adviceKeys.size() >= expectedAdvice
+                    && KafkaReadBack.own(deadLetters, sent).size() >= expectedDead) {
                 return;
             }
             if (System.nanoTime() >= nextProgress) {
@@ -302,34 +249,9 @@ final class JobRun {
     }
 
     private void pollDeadLetters(KafkaConsumer<byte[], byte[]> consumer, Duration timeout) {
-        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(timeout)) {
+        if (KafkaReadBack.pollDeadLetters(consumer, timeout, Map.of(ends.readings(), deadLetters))) {
             lastArrivalNs = System.nanoTime();
-            if (r.value() != null
-                    && r.value().length > 0
-                    && r.value()[0] == '{'
-                    && new String(r.value(), 0, Math.min(r.value().length, 64), StandardCharsets.UTF_8)
-                            .startsWith(MARKER_PREFIX)) {
-                continue;
-            }
-            String topic = header(r, DeadLetterHeaders.SOURCE_TOPIC);
-            if (!ends.readings().equals(topic)) {
-                continue;
-            }
-            try {
-                Position source = new Position(
-                        Integer.parseInt(header(r, DeadLetterHeaders.SOURCE_PARTITION)),
-                        Long.parseLong(header(r, DeadLetterHeaders.SOURCE_OFFSET)));
-                deadLetters.add(new SeenDeadLetter(
-                        source, header(r, DeadLetterHeaders.REASON), r.value() == null ? 0 : r.value().length));
-            } catch (NumberFormatException e) {
-                // Not one of the job's dead letters: it always writes both.
-            }
         }
-    }
-
-    private static String header(ConsumerRecord<byte[], byte[]> r, String name) {
-        Header h = r.headers().lastHeader(name);
-        return h == null || h.value() == null ? null : new String(h.value(), StandardCharsets.UTF_8);
     }
 
     /** What identifies a reading's advice. */
