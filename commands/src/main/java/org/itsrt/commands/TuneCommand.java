@@ -8,13 +8,9 @@ import java.util.concurrent.Callable;
 import org.itsrt.cli.ProjectPaths;
 import org.itsrt.cli.RunFolders;
 import org.itsrt.cli.options.HelpOption;
-import org.itsrt.cli.options.JobJarOption;
-import org.itsrt.cli.options.ModelOption;
-import org.itsrt.cli.options.OutputOption;
-import org.itsrt.commands.options.ExistingStackOptions;
-import org.itsrt.commands.options.LoadPlanOptions;
 import org.itsrt.commands.options.PrintPlanOption;
 import org.itsrt.commands.options.SearchRangeOptions;
+import org.itsrt.commands.options.SearchRunOptions;
 import org.itsrt.experiments.report.TuneReport;
 import org.itsrt.experiments.spec.ExperimentSpec;
 import org.itsrt.experiments.spec.SpecException;
@@ -25,8 +21,6 @@ import org.itsrt.experiments.tune.ReportOnInterrupt;
 import org.itsrt.experiments.tune.SearchProgress;
 import org.itsrt.experiments.tune.TunePlan;
 import org.itsrt.experiments.tune.TuneResult;
-import org.itsrt.pipeline.plan.PlanRunner;
-import org.itsrt.pipeline.plan.RunPlan;
 import org.itsrt.scheduling.linux.LeftoverRestore;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -83,19 +77,7 @@ public final class TuneCommand implements Callable<Integer> {
     SearchRangeOptions range;
 
     @Mixin
-    LoadPlanOptions load;
-
-    @Mixin
-    ModelOption model;
-
-    @Mixin
-    JobJarOption jobJar;
-
-    @Mixin
-    OutputOption output;
-
-    @Mixin
-    ExistingStackOptions existing;
+    SearchRunOptions run;
 
     @Mixin
     PrintPlanOption printPlan;
@@ -128,8 +110,9 @@ public final class TuneCommand implements Callable<Integer> {
         TunePlan plan;
         try {
             ExperimentSpec spec = ExperimentSpec.read(baseFile);
-            spec = spec.withRows(
-                    spec.rows().stream().map(r -> r.withPlan(this::withOptions)).toList());
+            spec = spec.withRows(spec.rows().stream()
+                    .map(r -> r.withPlan(p -> run.over(p.toBuilder())))
+                    .toList());
             plan = TunePlan.of(spec, baseFile, range.request());
         } catch (IllegalArgumentException | SpecException e) {
             err.println("its-tune: " + e.getMessage().replace("\n", "\nits-tune: "));
@@ -137,16 +120,15 @@ public final class TuneCommand implements Callable<Integer> {
             return 2;
         }
         ExperimentSpec base = plan.experiment();
-        Path dir = RunFolders.orDefault(output.path(), "tune", base.name());
+        Path dir = RunFolders.orDefault(run.out(), "tune", base.name());
         PipelineEvaluator points = new PipelineEvaluator(base, plan.pointPlan(), dir, System.err);
         console.print(plan.describe(points));
         console.flush();
         if (printPlan.given()) {
             return 0;
         }
-        String unusable = Files.exists(dir.resolve(TuneReport.MARKDOWN))
-                ? "--out " + dir + " already holds a tune (" + TuneReport.MARKDOWN + ")"
-                : evaluator != null ? null : unusable(plan.pointPlan());
+        String unusable =
+                SearchRunOptions.unusable(dir, TuneReport.MARKDOWN, "a tune", plan.pointPlan(), evaluator == null);
         if (unusable != null) {
             err.println("its-tune: " + unusable);
             err.flush();
@@ -170,29 +152,5 @@ public final class TuneCommand implements Callable<Integer> {
         console.println("results: " + dir.resolve(TuneReport.MARKDOWN));
         console.flush();
         return result.best().isPresent() && !result.stoppedEarly() ? 0 : 1;
-    }
-
-    /** A row's plan with the options given over it: the load, the inputs, parts that already run. */
-    private RunPlan withOptions(RunPlan plan) {
-        RunPlan.Builder over = plan.toBuilder();
-        load.applyTo(over.load());
-        if (model.given() != null) {
-            over.job().model(model.given());
-        }
-        if (jobJar.given() != null) {
-            over.stack().jobJar(jobJar.given());
-        }
-        existing.applyTo(over);
-        return over.build();
-    }
-
-    /** Why the points' plan cannot run here (an input missing), or null; the search space is printed first. */
-    private static String unusable(RunPlan pointPlan) throws Exception {
-        try {
-            PlanRunner.prepare(pointPlan);
-            return null;
-        } catch (IllegalArgumentException e) {
-            return e.getMessage();
-        }
     }
 }

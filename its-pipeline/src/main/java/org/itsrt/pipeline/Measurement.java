@@ -167,7 +167,7 @@ final class Measurement {
                 load.plan().detectorCount(),
                 load.ratePerDetector(),
                 load.data()));
-        if (load.isDistrict()) {
+        if (load.plan().sendsRequests()) {
             facts.add(String.format(
                     java.util.Locale.ROOT,
                     "route requests: %,d at %s requests/s in all (after %,d warm-up requests), over the stations of `%s`",
@@ -219,7 +219,7 @@ final class Measurement {
                 .data(load.data())
                 .detectors(load.isDistrict() ? ProducerRun.EVERY_DETECTOR : load.detectors())
                 .requests(
-                        load.isDistrict()
+                        load.plan().sendsRequests()
                                 ? ProducerRun.Requests.of(
                                         load.stationMeta(),
                                         load.plan().district().requestsPerSecond(),

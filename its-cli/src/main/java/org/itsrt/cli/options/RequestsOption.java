@@ -12,7 +12,7 @@ public final class RequestsOption {
             names = "--requests",
             paramLabel = "R",
             description = "route requests per second in all, open loop, drawn from the district's demand model "
-                    + "(--workload district)")
+                    + "(--workload district; 0: none, the readings alone)")
     Double perSecond;
 
     /** The rate given, or null when the option was not given. */

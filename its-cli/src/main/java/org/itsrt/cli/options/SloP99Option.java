@@ -12,7 +12,7 @@ public final class SloP99Option {
             names = "--slo-p99",
             paramLabel = "MS",
             description = "a run meets the SLO when its p99 is at most this (tune: the steady-state p99 of readings -> "
-                    + "advice, default the file's slo.p99_ms; capacity: requests -> answers, default 50)")
+                    + "advice, default the file's slo.p99_ms; capacity: each stream it judges, default 50)")
     Double sloP99;
 
     /** The target given, or null for the search's default. */

@@ -16,7 +16,8 @@ import java.nio.file.Path;
  * @param seed              the generated district's seed, and the requests' demand seed
  * @param days              days of readings of a generated district
  * @param dir               a district's folder, real or generated; null: generated into the cache
- * @param requestsPerSecond route requests per second, all streams together, open loop
+ * @param requestsPerSecond route requests per second, all streams together, open loop; 0: none, the
+ *                          readings alone
  */
 @JsonDeserialize(builder = DistrictPlan.Builder.class)
 @JsonPropertyOrder({"detectors", "seed", "days", "dir", "requests_per_second"})
@@ -45,8 +46,8 @@ public record DistrictPlan(int detectors, long seed, int days, Path dir, double 
                 "must be >= " + MIN_DETECTORS + " for a generated district, got " + detectors);
         DAYS.require(days >= 1, "must be >= 1, got " + days);
         REQUESTS.require(
-                requestsPerSecond > 0 && !Double.isInfinite(requestsPerSecond),
-                "must be > 0 requests/s, got " + requestsPerSecond);
+                requestsPerSecond >= 0 && !Double.isInfinite(requestsPerSecond),
+                "must be >= 0 requests/s (0: none), got " + requestsPerSecond);
     }
 
     public static Builder builder() {

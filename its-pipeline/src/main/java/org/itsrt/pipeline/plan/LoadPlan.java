@@ -140,17 +140,22 @@ public record LoadPlan(
 
     /**
      * The district's measured route requests: as many as its request rate sends while the measured
-     * readings are sent, at least one; 0 for the study.
+     * readings are sent, at least one; 0 for the study and for a district without requests.
      */
     public long requestRecords() {
-        return workload == Workload.DISTRICT
+        return sendsRequests()
                 ? ProducerRun.Requests.measured(district.requestsPerSecond(), records, rateHz, detectorCount())
                 : 0;
     }
 
+    /** Whether route requests go beside the readings: a district's, at a rate above 0. */
+    public boolean sendsRequests() {
+        return workload == Workload.DISTRICT && district.requestsPerSecond() > 0;
+    }
+
     /** The district's warm-up requests, sent while the warm-up readings are; 0 for the study. */
     public long requestWarmupRecords() {
-        return workload == Workload.DISTRICT
+        return sendsRequests()
                 ? ProducerRun.Requests.warmup(district.requestsPerSecond(), warmupRecords, rateHz, detectorCount())
                 : 0;
     }

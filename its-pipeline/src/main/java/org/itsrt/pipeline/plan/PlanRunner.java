@@ -243,7 +243,7 @@ public final class PlanRunner {
                 (result.identity() ? "Demo run: identity floor" : "Demo run: the ITS pipeline"),
                 result.probe().records().measured(),
                 load.records());
-        if (result.requests() != null) {
+        if (result.requests() != null && load.plan().sendsRequests()) {
             console.printf(
                     Locale.ROOT,
                     "and %,d of %,d route requests answered%n",

@@ -168,6 +168,19 @@ class RunPlanYamlTest {
     }
 
     @Test
+    void aDistrictWithoutRequestsSendsItsReadingsAlone() {
+        LoadPlan readingsAlone = RunPlanYaml.parse(
+                        "load:\n  workload: district\n  district: {detectors: 150, requests_per_second: 0}\n"
+                                + "  records: 3000\n",
+                        "plan.yaml")
+                .load();
+
+        assertThat(readingsAlone.sendsRequests()).isFalse();
+        assertThat(readingsAlone.requestRecords()).isZero();
+        assertThat(readingsAlone.requestWarmupRecords()).isZero();
+    }
+
+    @Test
     void aDistrictsRefusalsNameTheirKeys() {
         assertThatThrownBy(() -> RunPlanYaml.parse("load:\n  workload: city\n", "plan.yaml"))
                 .hasMessage("plan.yaml: line 2, column 3: --workload (load.workload) must be study or district, "
@@ -177,8 +190,8 @@ class RunPlanYamlTest {
                 .hasMessage("plan.yaml: line 4, column 5: --detectors (load.district.detectors) must be >= 100 "
                         + "for a generated district, got 12");
         assertThatThrownBy(() -> RunPlanYaml.parse(
-                        "load:\n  workload: district\n  district:\n    requests_per_second: 0\n", "plan.yaml"))
-                .hasMessageContaining("line 4, column 5: --requests (load.district.requests_per_second) must be > 0");
+                        "load:\n  workload: district\n  district:\n    requests_per_second: -1\n", "plan.yaml"))
+                .hasMessageContaining("line 4, column 5: --requests (load.district.requests_per_second) must be >= 0");
         assertThatThrownBy(
                         () -> RunPlanYaml.parse("load:\n  workload: district\n  district:\n    days: 0\n", "plan.yaml"))
                 .hasMessageContaining("load.district.days must be >= 1, got 0");

@@ -4,16 +4,17 @@ import java.util.List;
 import org.itsrt.experiments.tune.Verdict;
 
 /**
- * One request rate the search tried, with every run at it in order.
+ * One load the search tried, with every run at it in order.
  *
  * @param number the point's number in the search, from 1
+ * @param load   requests/s or detectors, by the search's axis
  */
-public record RatePoint(int number, double rate, List<Run> runs, Verdict verdict) {
+public record LoadPoint(int number, double load, List<Run> runs, Verdict verdict) {
 
     /** One run and whether it met the SLO. */
-    public record Run(RateRun result, boolean metSlo) {}
+    public record Run(LoadRun result, boolean metSlo) {}
 
-    public RatePoint {
+    public LoadPoint {
         runs = List.copyOf(runs);
     }
 
