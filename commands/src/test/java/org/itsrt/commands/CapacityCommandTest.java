@@ -95,8 +95,10 @@ class CapacityCommandTest {
     @Test
     void aSearchOverModelledRunsWritesItsFolderAndTheAnswer(@TempDir Path tmp) throws Exception {
         Path plan = plan(tmp, "{detectors: 120}");
-        // p99 within 50 ms up to 1,500 requests/s, flat lag throughout
-        LoadEvaluator model = (point, rate, rep) -> run(DistrictStream.ROUTES, rate <= 1_500 ? 20 : 90);
+        // the answers' p99 within 50 ms up to 1,500 requests/s, the predictions' up to 2,000; flat lag
+        LoadEvaluator model = (point, rate, rep) -> run(
+                stream(DistrictStream.PREDICTIONS, rate <= 2_000 ? 20 : 90),
+                stream(DistrictStream.ROUTES, rate <= 1_500 ? 20 : 90));
         Path out = tmp.resolve("out");
 
         Outcome outcome = modelledSearch(model, plan, out);
@@ -113,6 +115,24 @@ class CapacityCommandTest {
         Outcome again = capacity(model, "--plan", plan.toString(), "--out", out.toString());
         assertThat(again.exit()).isEqualTo(2);
         assertThat(again.err()).contains("already holds a capacity search");
+    }
+
+    @Test
+    void onTheRequestsAxisReadingsThatFallBehindEndTheCapacityThoughTheAnswersKeepUp(@TempDir Path tmp)
+            throws Exception {
+        Path plan = plan(tmp, "{detectors: 120}");
+        // the answers within 50 ms up to 4,000 requests/s; the predictions only up to 700
+        LoadEvaluator model = (point, rate, rep) -> run(
+                stream(DistrictStream.PREDICTIONS, rate <= 700 ? 20 : 400),
+                stream(DistrictStream.ROUTES, rate <= 4_000 ? 20 : 90));
+        Path out = tmp.resolve("out");
+
+        Outcome outcome = modelledSearch(model, plan, out);
+
+        assertThat(outcome.exit()).as(outcome.err()).isZero();
+        assertThat(outcome.out()).contains("capacity: 700 requests/s (");
+        assertThat(Files.readString(out.resolve(CapacityReport.MARKDOWN)))
+                .contains("readings -> predictions p99 ms, each run");
     }
 
     @Test
@@ -178,6 +198,14 @@ class CapacityCommandTest {
 
     /** A modelled run judged by one stream, its lag flat. */
     private static LoadRun run(DistrictStream stream, double p99Ms) {
-        return new LoadRun(0, List.of(new StreamRun(stream, p99Ms, 1_000, 0, new LagTrend(0.2, 15))), null);
+        return run(stream(stream, p99Ms));
+    }
+
+    private static LoadRun run(StreamRun... streams) {
+        return new LoadRun(0, List.of(streams), null);
+    }
+
+    private static StreamRun stream(DistrictStream stream, double p99Ms) {
+        return new StreamRun(stream, p99Ms, 1_000, 0, new LagTrend(0.2, 15));
     }
 }

@@ -148,14 +148,13 @@ public record CapacityPlan(RunPlan pointPlan, CapacitySearch.Settings settings) 
     }
 
     /**
-     * The streams a point's runs are judged by: the answers on the requests axis; on the detectors
-     * axis the predictions, and the answers too where the plan sends requests.
+     * The streams a point's runs are judged by: the predictions always, and the answers wherever
+     * requests are sent (every point of the requests axis). Both, because the answers are routed by
+     * a subtask of their own: measured at 4,800 detectors, the answers kept their p99 at 11-27 ms
+     * at a rate where the readings fell seconds behind, a district served only in part.
      */
     public List<DistrictStream> judged() {
-        if (axis() == CapacityAxis.REQUESTS) {
-            return List.of(DistrictStream.ROUTES);
-        }
-        return pointPlan.load().sendsRequests()
+        return axis() == CapacityAxis.REQUESTS || pointPlan.load().sendsRequests()
                 ? List.of(DistrictStream.PREDICTIONS, DistrictStream.ROUTES)
                 : List.of(DistrictStream.PREDICTIONS);
     }

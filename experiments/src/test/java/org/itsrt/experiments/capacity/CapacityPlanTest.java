@@ -36,7 +36,7 @@ class CapacityPlanTest {
     }
 
     @Test
-    void theDefaultsSearchFrom250To8000RequestsWithThreeRunsAndA50MsTarget() {
+    void theDefaultsSearchFrom250To8000RequestsWithThreeRunsAndA50MsTargetOnBothStreams() {
         CapacityPlan plan = plan(DEFAULTS);
 
         CapacitySearch.Settings s = plan.settings();
@@ -48,8 +48,9 @@ class CapacityPlanTest {
         assertThat(plan.describe())
                 .contains("capacity along the requests axis")
                 .contains("a district of 120 detectors")
-                .contains("for its requests -> answers, the p99 <= 50 ms")
+                .contains("for its readings -> predictions and its requests -> answers, the p99 <= 50 ms")
                 .contains("rates 250..8000 requests/s");
+        assertThat(plan.judged()).containsExactly(DistrictStream.PREDICTIONS, DistrictStream.ROUTES);
     }
 
     @Test

@@ -31,9 +31,14 @@ class CapacitySearchTest {
         };
     }
 
-    /** A run of the requests axis: its answers alone. */
+    /** A run of the requests axis: its readings' predictions steady within the target, its answers as given. */
     static LoadRun answers(int exitCode, double p99Ms, long lost, LagTrend lag) {
-        return new LoadRun(exitCode, List.of(new StreamRun(DistrictStream.ROUTES, p99Ms, 1_000, lost, lag)), null);
+        return new LoadRun(
+                exitCode,
+                List.of(
+                        new StreamRun(DistrictStream.PREDICTIONS, 5, 4_000, 0, new LagTrend(0.1, 15)),
+                        new StreamRun(DistrictStream.ROUTES, p99Ms, 1_000, lost, lag)),
+                null);
     }
 
     private static CapacitySearch.Settings settings(double min, double max, double resolution, int reps, int maxReps) {
@@ -256,17 +261,20 @@ class CapacitySearchTest {
 
         assertThat(answer)
                 .startsWith("capacity: " + com(result.largestPassing()) + " requests/s (")
-                .contains("its 2 runs: requests -> answers p99 ");
+                .contains("its 2 runs: readings -> predictions p99 ")
+                .contains("requests -> answers p99 ");
         assertThat(Files.readString(out.resolve(CapacityReport.MARKDOWN)))
                 .startsWith("# Capacity: route requests per second within the SLO")
                 .contains(answer)
-                .contains("| point | requests/s | runs | met | requests -> answers p99 ms, each run "
+                .contains("| point | requests/s | runs | met | readings -> predictions p99 ms, each run "
+                        + "| readings -> predictions lag slope ms/s, each run | requests -> answers p99 ms, each run "
                         + "| requests -> answers lag slope ms/s, each run | verdict |");
         List<String> csv = Files.readAllLines(out.resolve(CapacityReport.CSV));
         assertThat(csv.get(0))
                 .isEqualTo(CapacityReport.csvHeader(CapacityAxis.REQUESTS))
                 .startsWith("point,requests_per_s,repetition,stream,");
-        assertThat(csv).hasSize(1 + 2 * result.points().size());
+        // a row per run and stream: 2 runs a point, 2 streams a run
+        assertThat(csv).hasSize(1 + 2 * 2 * result.points().size());
         assertThat(out.resolve(CapacityReport.PLOT + ".png")).isNotEmptyFile();
     }
 
