@@ -180,134 +180,181 @@ public final class RecordJson {
 
     /**
      * The reading, when the record is one the tree reader accepts too; {@code null} when it is not,
-     * or when this pass cannot tell (the tree reader decides then). Size and encoding are checked.
-     * It parses with the same factory as the tree reader, so the same limits, duplicate-key
-     * detection and number handling apply; what it checks after the parser is every field rule of
+     * or when this pass cannot tell (the tree reader decides then); called once size and encoding
+     * are checked. What it checks after the parser ({@link StreamedRecord}) is every field rule of
      * {@link #readReadingByTree}, as an acceptance test (RecordJsonStreamingTest holds both to that).
      */
     static ReadingRecord streamValidReading(byte[] bytes) {
-        boolean hasVersion = false;
-        boolean hasDetector = false;
-        boolean hasSeq = false;
-        boolean hasSent = false;
-        boolean hasIntended = false;
-        long detector = 0;
-        long seq = 0;
-        long sent = 0;
-        long intended = 0;
-        String ts = null;
-        double[] flow = null;
-        double[] speed = null;
-        boolean warmup = false;
-        try (JsonParser json = FACTORY.createParser(bytes)) {
-            if (json.nextToken() != JsonToken.START_OBJECT) {
-                return null;
-            }
-            JsonToken token;
-            while ((token = json.nextToken()) == JsonToken.FIELD_NAME) {
-                String name = json.currentName();
-                JsonToken value = json.nextToken();
-                switch (name) {
-                    case RecordFields.VERSION -> {
-                        if (value != JsonToken.VALUE_NUMBER_INT
-                                || json.getNumberType() != JsonParser.NumberType.INT
-                                || json.getIntValue() != ReadingRecord.VERSION) {
-                            return null;
-                        }
-                        hasVersion = true;
-                    }
-                    case RecordFields.DETECTOR -> {
-                        if (!isLong(json, value) || (detector = json.getLongValue()) <= 0) {
-                            return null;
-                        }
-                        hasDetector = true;
-                    }
-                    case RecordFields.TS -> {
-                        if (value != JsonToken.VALUE_STRING) {
-                            return null;
-                        }
-                        ts = json.getText();
-                    }
-                    case RecordFields.FLOW -> {
-                        if ((flow = streamVector(json, value, false, MAX_FLOW)) == null) {
-                            return null;
-                        }
-                    }
-                    case RecordFields.SPEED -> {
-                        if ((speed = streamVector(json, value, true, MAX_SPEED)) == null) {
-                            return null;
-                        }
-                    }
-                    case RecordFields.SEQ -> {
-                        if (!isLong(json, value) || (seq = json.getLongValue()) < 0) {
-                            return null;
-                        }
-                        hasSeq = true;
-                    }
-                    case RecordFields.SENT_NS -> {
-                        if (!isLong(json, value)) {
-                            return null;
-                        }
-                        sent = json.getLongValue();
-                        hasSent = true;
-                    }
-                    case RecordFields.INTENDED_NS -> {
-                        if (!isLong(json, value)) {
-                            return null;
-                        }
-                        intended = json.getLongValue();
-                        hasIntended = true;
-                    }
-                    case RecordFields.WARMUP -> {
-                        if (value != JsonToken.VALUE_TRUE && value != JsonToken.VALUE_FALSE) {
-                            return null;
-                        }
-                        warmup = value == JsonToken.VALUE_TRUE;
-                    }
-                    default -> json.skipChildren();
-                }
-            }
-            // FAIL_ON_TRAILING_TOKENS of the tree reader: nothing may follow the object.
-            if (token != JsonToken.END_OBJECT || json.nextToken() != null) {
-                return null;
-            }
-        } catch (IOException e) {
+        StreamedReading r = new StreamedReading();
+        if (!r.read(bytes) || r.detector <= 0 || r.flow == null || r.speed == null) {
             return null;
         }
-        if (!hasVersion
-                || !hasDetector
-                || ts == null
-                || flow == null
-                || speed == null
-                || !hasSeq
-                || !hasSent
-                || !hasIntended) {
+        Instant ts = streamedInstant(r.ts);
+        if (ts == null) {
             return null;
         }
-        Instant instant;
-        try {
-            instant = parseInstant(ts);
-        } catch (DateTimeParseException e) {
-            return null;
+        return new ReadingRecord(r.detector, ts, r.flow, r.speed, r.seq(), r.sentNs(), r.intendedNs(), r.warmup());
+    }
+
+    /** A reading's own fields, as {@link #readReadingByTree} accepts them. */
+    private static final class StreamedReading extends StreamedRecord {
+        private long detector;
+        private String ts;
+        private double[] flow;
+        private double[] speed;
+
+        @Override
+        boolean ownField(String name, JsonToken value, JsonParser json) throws IOException {
+            return switch (name) {
+                case RecordFields.DETECTOR -> (detector = streamedPositiveLong(json, value)) > 0;
+                case RecordFields.TS -> (ts = streamedText(json, value)) != null;
+                case RecordFields.FLOW -> (flow = streamVector(json, value, false, MAX_FLOW)) != null;
+                case RecordFields.SPEED -> (speed = streamVector(json, value, true, MAX_SPEED)) != null;
+                default -> skipped(json);
+            };
         }
-        return new ReadingRecord(detector, instant, flow, speed, seq, sent, intended, warmup);
     }
 
     /**
-     * {@code Instant.parse}, with a shortcut for the one form the producers write,
-     * {@code yyyy-MM-ddTHH:mm:ssZ}: Instant.parse builds a parse context and a map of fields for
-     * every call (about 1.4 kB, a quarter of a reading's parse). That form is converted with
-     * {@link LocalDate#of}, which validates the date; any other form, and any field out of range,
-     * goes to Instant.parse, which decides.
+     * One streaming pass over a record, for a reader whose tree reader names every problem
+     * ({@link #readReading}, {@link RouteRecordJson#readRequest}). The pass only accepts: at the
+     * first thing its tree reader might reject it gives up, and the tree reader reads the record
+     * again. It parses with the tree reader's factory, so the same limits, duplicate-key detection
+     * and number handling apply. The fields every such record has ({@code v}, {@code seq}, the
+     * stamps and {@code warmup}) are read here, each by the tree reader's rule; a subclass reads
+     * the record kind's own fields and skips unknown ones. Its values are read once the pass has
+     * accepted: those of fields a record lacks are left at values no accepted field has (0 for a
+     * positive integer, -1 for a non-negative one, null), for the subclass's caller to test.
+     */
+    abstract static class StreamedRecord {
+        private boolean hasVersion;
+        private long seq = -1;
+        private boolean hasSentNs;
+        private long sentNs;
+        private boolean hasIntendedNs;
+        private long intendedNs;
+        private boolean warmup;
+
+        /**
+         * Whether the record is one JSON object, nothing after it, whose every field is accepted
+         * and which has all the shared fields but the optional {@code warmup}.
+         */
+        final boolean read(byte[] bytes) {
+            try (JsonParser json = FACTORY.createParser(bytes)) {
+                if (json.nextToken() != JsonToken.START_OBJECT) {
+                    return false;
+                }
+                JsonToken token;
+                while ((token = json.nextToken()) == JsonToken.FIELD_NAME) {
+                    String name = json.currentName();
+                    if (!field(name, json.nextToken(), json)) {
+                        return false;
+                    }
+                }
+                // FAIL_ON_TRAILING_TOKENS of the tree reader: nothing may follow the object.
+                if (token != JsonToken.END_OBJECT || json.nextToken() != null) {
+                    return false;
+                }
+            } catch (IOException e) {
+                return false;
+            }
+            return hasVersion && seq >= 0 && hasSentNs && hasIntendedNs;
+        }
+
+        private boolean field(String name, JsonToken value, JsonParser json) throws IOException {
+            return switch (name) {
+                case RecordFields.VERSION -> hasVersion = isVersion(json, value);
+                case RecordFields.SEQ -> (seq = streamedNonNegativeLong(json, value)) >= 0;
+                case RecordFields.SENT_NS -> {
+                    hasSentNs = isLong(json, value);
+                    sentNs = hasSentNs ? json.getLongValue() : 0;
+                    yield hasSentNs;
+                }
+                case RecordFields.INTENDED_NS -> {
+                    hasIntendedNs = isLong(json, value);
+                    intendedNs = hasIntendedNs ? json.getLongValue() : 0;
+                    yield hasIntendedNs;
+                }
+                case RecordFields.WARMUP -> {
+                    warmup = value == JsonToken.VALUE_TRUE;
+                    yield warmup || value == JsonToken.VALUE_FALSE;
+                }
+                default -> ownField(name, value, json);
+            };
+        }
+
+        /**
+         * A field of the record kind's own, or one it does not know, which it skips
+         * ({@link #skipped}): false when the tree reader might not accept the value.
+         */
+        abstract boolean ownField(String name, JsonToken value, JsonParser json) throws IOException;
+
+        final long seq() {
+            return seq;
+        }
+
+        final long sentNs() {
+            return sentNs;
+        }
+
+        final long intendedNs() {
+            return intendedNs;
+        }
+
+        final boolean warmup() {
+            return warmup;
+        }
+    }
+
+    /** An unknown field's value passed over, whatever it holds: accepted, as the tree reader ignores it. */
+    static boolean skipped(JsonParser json) throws IOException {
+        json.skipChildren();
+        return true;
+    }
+
+    /** The value of a token the tree reader's positiveLong() takes, else 0. */
+    static long streamedPositiveLong(JsonParser json, JsonToken token) throws IOException {
+        return isLong(json, token) && json.getLongValue() > 0 ? json.getLongValue() : 0;
+    }
+
+    /** The value of a token the tree reader's nonNegativeLong() takes, else -1. */
+    static long streamedNonNegativeLong(JsonParser json, JsonToken token) throws IOException {
+        return isLong(json, token) && json.getLongValue() >= 0 ? json.getLongValue() : -1;
+    }
+
+    /** The string of a string token, else null. */
+    static String streamedText(JsonParser json, JsonToken token) throws IOException {
+        return token == JsonToken.VALUE_STRING ? json.getText() : null;
+    }
+
+    /** The instant a text the tree reader's Instant.parse takes stands for, else (and for null) null. */
+    static Instant streamedInstant(String text) {
+        if (text == null) {
+            return null;
+        }
+        try {
+            return parseInstant(text);
+        } catch (DateTimeParseException e) {
+            return null;
+        }
+    }
+
+    /**
+     * {@code Instant.parse}, with a shortcut for the forms the producers write,
+     * {@code yyyy-MM-ddTHH:mm:ssZ} (a reading's {@code ts}) and the same with a fraction of 1 to 9
+     * digits (a request's instants, from the wall clock): Instant.parse builds a parse context and a
+     * map of fields for every call (about 1.4 kB, a quarter of a reading's parse). Those forms are
+     * converted with {@link LocalDate#of}, which validates the date; any other form, and any field
+     * out of range, goes to Instant.parse, which decides.
      */
     static Instant parseInstant(String text) {
-        if (text.length() == 20
+        int nanos = nanosOfFraction(text);
+        if (nanos >= 0
                 && text.charAt(4) == '-'
                 && text.charAt(7) == '-'
                 && text.charAt(10) == 'T'
                 && text.charAt(13) == ':'
-                && text.charAt(16) == ':'
-                && text.charAt(19) == 'Z') {
+                && text.charAt(16) == ':') {
             int year = digits(text, 0, 4);
             int month = digits(text, 5, 2);
             int day = digits(text, 8, 2);
@@ -327,13 +374,36 @@ public final class RecordJson {
                     && second < 60) {
                 try {
                     long day0 = LocalDate.of(year, month, day).toEpochDay();
-                    return Instant.ofEpochSecond(day0 * 86_400L + hour * 3_600L + minute * 60L + second);
+                    return Instant.ofEpochSecond(day0 * 86_400L + hour * 3_600L + minute * 60L + second, nanos);
                 } catch (DateTimeException e) {
                     // Not a date (February 30th): Instant.parse rejects it with its own message.
                 }
             }
         }
         return Instant.parse(text);
+    }
+
+    /**
+     * The nanoseconds of the part of an instant's text after its seconds: 0 for a lone {@code Z}
+     * (20 characters in all), those of a point, 1 to 9 digits and {@code Z}; -1 for anything else.
+     */
+    private static int nanosOfFraction(String text) {
+        int length = text.length();
+        if (length < 20 || length > 30 || text.charAt(length - 1) != 'Z') {
+            return -1;
+        }
+        if (length == 20) {
+            return 0;
+        }
+        int count = length - 21;
+        int fraction = count >= 1 && text.charAt(19) == '.' ? digits(text, 20, count) : -1;
+        if (fraction < 0) {
+            return -1;
+        }
+        for (int unit = count; unit < 9; unit++) {
+            fraction *= 10;
+        }
+        return fraction;
     }
 
     /** The ASCII decimal digits at {@code from}, or -1 if any of them is not one. */
@@ -349,8 +419,15 @@ public final class RecordJson {
         return value;
     }
 
+    /** The version this reader reads, {@value ReadingRecord#VERSION}: what the tree reader's version() takes. */
+    static boolean isVersion(JsonParser json, JsonToken token) throws IOException {
+        return token == JsonToken.VALUE_NUMBER_INT
+                && json.getNumberType() == JsonParser.NumberType.INT
+                && json.getIntValue() == ReadingRecord.VERSION;
+    }
+
     /** An integer token within 64 bits: what the tree reader's integral, convertible-to-long check takes. */
-    private static boolean isLong(JsonParser json, JsonToken token) throws IOException {
+    static boolean isLong(JsonParser json, JsonToken token) throws IOException {
         return token == JsonToken.VALUE_NUMBER_INT && json.getNumberType() != JsonParser.NumberType.BIG_INTEGER;
     }
 
@@ -507,7 +584,7 @@ public final class RecordJson {
     }
 
     /** Empty, too large or not UTF-8: rejected before any parsing. */
-    private static void requireSizeAndUtf8(byte[] bytes) throws RecordFormatException {
+    static void requireSizeAndUtf8(byte[] bytes) throws RecordFormatException {
         if (bytes.length == 0) {
             throw new RecordFormatException("empty record: 0 bytes");
         }

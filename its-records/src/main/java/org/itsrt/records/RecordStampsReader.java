@@ -105,9 +105,6 @@ public final class RecordStampsReader {
             throws MalformedRecordException, NeedsDuplicateDetection {
         boolean detectsDuplicates = factory == JSON;
         int seen = 0;
-        if (value == null || value.length == 0) {
-            throw new MalformedRecordException("empty value", "the record has no value");
-        }
         long detector = 0;
         long seq = 0;
         long sent = 0;
@@ -119,10 +116,8 @@ public final class RecordStampsReader {
         long infer = RecordStamps.ABSENT;
         long route = RecordStamps.ABSENT;
         boolean warmup = false;
-        try (JsonParser json = factory.createParser(value)) {
-            if (json.nextToken() != JsonToken.START_OBJECT) {
-                throw new MalformedRecordException("not a JSON object", "the value is not a JSON object");
-            }
+        try (JsonParser json = parser(factory, value)) {
+            requireObject(json);
             JsonToken token;
             while ((token = json.nextToken()) == JsonToken.FIELD_NAME) {
                 String name = json.currentName();
@@ -138,16 +133,7 @@ public final class RecordStampsReader {
                     requireNoObjectInside(json, fieldValue);
                 }
                 switch (name) {
-                    case RecordFields.VERSION -> {
-                        if (fieldValue != JsonToken.VALUE_NUMBER_INT
-                                || json.getNumberType() != JsonParser.NumberType.INT
-                                || json.getIntValue() != ReadingRecord.VERSION) {
-                            throw new MalformedRecordException(
-                                    "unsupported version",
-                                    "\"" + RecordFields.VERSION + "\" is " + json.getText() + ", expected "
-                                            + VERSION_TEXT);
-                        }
-                    }
+                    case RecordFields.VERSION -> requireVersion(json, fieldValue);
                     case RecordFields.DETECTOR -> {
                         detector = required(json, detectsDuplicates, fieldValue, RecordFields.DETECTOR);
                         hasDetector = true;
@@ -172,17 +158,9 @@ public final class RecordStampsReader {
                     default -> skip(json, detectsDuplicates);
                 }
             }
-            if (token != JsonToken.END_OBJECT) {
-                throw new MalformedRecordException("not JSON", "the object is not closed");
-            }
-            if (json.nextToken() != null) {
-                throw new MalformedRecordException("not JSON", "content after the JSON object");
-            }
-        } catch (JsonProcessingException e) {
-            throw new MalformedRecordException("not JSON", e.getOriginalMessage());
+            requireEnd(json, token);
         } catch (IOException e) {
-            // Parsing a byte array does no I/O; any other IOException is still a bad record.
-            throw new MalformedRecordException("not JSON", String.valueOf(e.getMessage()));
+            throw notJson(e);
         }
         if (!hasDetector) {
             throw missing(RecordFields.DETECTOR);
@@ -190,12 +168,7 @@ public final class RecordStampsReader {
         if (!hasSeq) {
             throw missing(RecordFields.SEQ);
         }
-        // Below 2^31-1 because the probe tracks sequence numbers per detector in int-indexed sets.
-        if (seq < 0 || seq >= Integer.MAX_VALUE) {
-            throw new MalformedRecordException(
-                    "invalid " + RecordFields.SEQ,
-                    "\"" + RecordFields.SEQ + "\" is " + seq + ", expected 0 .. " + (Integer.MAX_VALUE - 1));
-        }
+        requireSeqInRange(seq);
         if (!hasSent) {
             throw missing(RecordFields.SENT_NS);
         }
@@ -258,6 +231,58 @@ public final class RecordStampsReader {
         }
     }
 
+    /** A parser of a record's value, which it must have. */
+    static JsonParser parser(JsonFactory factory, byte[] value) throws IOException, MalformedRecordException {
+        if (value == null || value.length == 0) {
+            throw new MalformedRecordException("empty value", "the record has no value");
+        }
+        return factory.createParser(value);
+    }
+
+    /** The record's first token: the start of an object. */
+    static void requireObject(JsonParser json) throws IOException, MalformedRecordException {
+        if (json.nextToken() != JsonToken.START_OBJECT) {
+            throw new MalformedRecordException("not a JSON object", "the value is not a JSON object");
+        }
+    }
+
+    /** {@code v}: the integer {@value ReadingRecord#VERSION}, as {@link RecordJson} reads it. */
+    static void requireVersion(JsonParser json, JsonToken token) throws IOException, MalformedRecordException {
+        if (!RecordJson.isVersion(json, token)) {
+            throw new MalformedRecordException(
+                    "unsupported version",
+                    "\"" + RecordFields.VERSION + "\" is " + json.getText() + ", expected " + VERSION_TEXT);
+        }
+    }
+
+    /** Where the pass over the object's fields stopped: at the object's end, with nothing after it. */
+    static void requireEnd(JsonParser json, JsonToken token) throws IOException, MalformedRecordException {
+        if (token != JsonToken.END_OBJECT) {
+            throw new MalformedRecordException("not JSON", "the object is not closed");
+        }
+        if (json.nextToken() != null) {
+            throw new MalformedRecordException("not JSON", "content after the JSON object");
+        }
+    }
+
+    /** What the parser could not read. Parsing a byte array does no I/O: any IOException is a bad record. */
+    static MalformedRecordException notJson(IOException e) {
+        return new MalformedRecordException(
+                "not JSON",
+                e instanceof JsonProcessingException parse
+                        ? parse.getOriginalMessage()
+                        : String.valueOf(e.getMessage()));
+    }
+
+    /** Below 2^31-1 because the probe tracks sequence numbers per detector or stream in int-indexed sets. */
+    static void requireSeqInRange(long seq) throws MalformedRecordException {
+        if (seq < 0 || seq >= Integer.MAX_VALUE) {
+            throw new MalformedRecordException(
+                    "invalid " + RecordFields.SEQ,
+                    "\"" + RecordFields.SEQ + "\" is " + seq + ", expected 0 .. " + (Integer.MAX_VALUE - 1));
+        }
+    }
+
     static MalformedRecordException missing(String field) {
         return new MalformedRecordException("missing " + field, "no \"" + field + "\" field");
     }
@@ -277,11 +302,14 @@ public final class RecordStampsReader {
         if (token == JsonToken.VALUE_NULL) {
             return RecordStamps.ABSENT;
         }
-        if (token != JsonToken.VALUE_NUMBER_INT) {
-            skip(json, detectsDuplicates);
-            throw notAnInteger(json, token, field);
-        }
-        long value = longValue(json, field);
+        return present(required(json, detectsDuplicates, token, field), field, duration);
+    }
+
+    /**
+     * An optional stamp's value, when present: a duration not negative, and never the value that
+     * stands for an absent stamp.
+     */
+    static long present(long value, String field, boolean duration) throws MalformedRecordException {
         if (duration && value < 0) {
             throw new MalformedRecordException(
                     "invalid " + field, "\"" + field + "\" is " + value + ", a duration cannot be negative");
@@ -302,9 +330,12 @@ public final class RecordStampsReader {
             return false;
         }
         skip(json, detectsDuplicates);
-        String description = describe(json, token);
-        throw new MalformedRecordException(
-                "invalid " + field, "\"" + field + "\" is " + description + ", expected true or false");
+        throw notABoolean(json, token, field);
+    }
+
+    static MalformedRecordException notABoolean(JsonParser json, JsonToken token, String field) throws IOException {
+        return new MalformedRecordException(
+                "invalid " + field, "\"" + field + "\" is " + describe(json, token) + ", expected true or false");
     }
 
     static long longValue(JsonParser json, String field) throws IOException, MalformedRecordException {

@@ -1,6 +1,8 @@
 package org.itsrt.records;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -21,9 +23,10 @@ import java.util.List;
  * {@link #MAX_DEPARTURE_LEAD} after it. Whether a station is in the routing graph is the job's to
  * decide ({@code unknown station}).
  *
- * <p>Reads by the tree only: unlike readings, requests have no measured need of
- * {@link RecordJson#readReading}'s streaming pass yet. A consumer that needs only an answer's
- * identity and stamps reads it with {@link RouteStampsReader}.
+ * <p>The job reads every request, and reads it as it reads a reading: in a streaming pass that
+ * only accepts, and with the tree reader when that pass does not. Answers are read by the tree only
+ * (the probe's tests, the demo); a consumer that needs only an answer's identity and stamps, at
+ * the rate the probe polls, reads it with {@link RouteStampsReader}.
  */
 public final class RouteRecordJson {
 
@@ -93,9 +96,79 @@ public final class RouteRecordJson {
 
     /**
      * Reads and validates a route request; the exception's message is the dead-letter reason.
-     * Each field is checked in the order the record is written in, then the rules between fields.
+     *
+     * <p>As {@link RecordJson#readReading}: a valid request, the job's every request, is read in one
+     * streaming pass straight into the record ({@link #streamValidRequest}), without the tree; any
+     * other is read again by the tree reader ({@link #readRequestByTree}), which names its problem.
      */
     public static RouteRequestRecord readRequest(byte[] bytes) throws RecordFormatException {
+        RecordJson.requireSizeAndUtf8(bytes);
+        RouteRequestRecord request = streamValidRequest(bytes);
+        return request != null ? request : readRequestByTree(bytes);
+    }
+
+    /**
+     * The request, when the record is one the tree reader accepts too; {@code null} when it is not,
+     * or when this pass cannot tell (the tree reader decides then); called once size and encoding
+     * are checked. What it checks after the parser is every rule of {@link #readRequestByTree}, as
+     * an acceptance test (RouteRequestStreamingTest holds both to that).
+     */
+    static RouteRequestRecord streamValidRequest(byte[] bytes) {
+        StreamedRequest r = new StreamedRequest();
+        if (!r.read(bytes) || r.traveller <= 0 || r.origin <= 0 || r.destination <= 0 || r.stream < 0) {
+            return null;
+        }
+        Instant departure = RecordJson.streamedInstant(r.departure);
+        Instant requestedAt = RecordJson.streamedInstant(r.requestedAt);
+        if (departure == null
+                || requestedAt == null
+                || r.origin == r.destination
+                || departsInThePast(departure, requestedAt)
+                || departsTooFarAhead(departure, requestedAt)) {
+            return null;
+        }
+        return new RouteRequestRecord(
+                r.traveller,
+                r.origin,
+                r.destination,
+                departure,
+                requestedAt,
+                (int) r.stream,
+                r.seq(),
+                r.sentNs(),
+                r.intendedNs(),
+                r.warmup());
+    }
+
+    /** A request's own fields, as {@link #readRequestByTree} accepts them. */
+    private static final class StreamedRequest extends RecordJson.StreamedRecord {
+        private long traveller;
+        private long origin;
+        private long destination;
+        private String departure;
+        private String requestedAt;
+        private long stream = -1;
+
+        @Override
+        boolean ownField(String name, JsonToken value, JsonParser json) throws IOException {
+            return switch (name) {
+                case RecordFields.TRAVELLER -> (traveller = RecordJson.streamedPositiveLong(json, value)) > 0;
+                case RecordFields.ORIGIN -> (origin = RecordJson.streamedPositiveLong(json, value)) > 0;
+                case RecordFields.DESTINATION -> (destination = RecordJson.streamedPositiveLong(json, value)) > 0;
+                case RecordFields.DEPARTURE -> (departure = RecordJson.streamedText(json, value)) != null;
+                case RecordFields.REQUESTED_AT -> (requestedAt = RecordJson.streamedText(json, value)) != null;
+                case RecordFields.STREAM ->
+                    (stream = RecordJson.streamedNonNegativeLong(json, value)) >= 0 && stream <= Integer.MAX_VALUE;
+                default -> RecordJson.skipped(json);
+            };
+        }
+    }
+
+    /**
+     * The reader of every request the streaming pass does not accept: names the first problem.
+     * Each field is checked in the order the record is written in, then the rules between fields.
+     */
+    static RouteRequestRecord readRequestByTree(byte[] bytes) throws RecordFormatException {
         JsonNode root = RecordJson.tree(bytes);
         RecordJson.version(root);
         long traveller = RecordJson.positiveLong(root, RecordFields.TRAVELLER);
@@ -109,18 +182,26 @@ public final class RouteRecordJson {
         long intended = RecordJson.anyLong(root, RecordFields.INTENDED_NS);
         boolean warmup = RecordJson.warmup(root);
         requireDistinct(origin, destination);
-        if (departure.isBefore(requestedAt.minus(DEPARTURE_TOLERANCE))) {
+        if (departsInThePast(departure, requestedAt)) {
             throw new RecordFormatException("departure in the past: " + departure + " is "
                     + secondsBetween(departure, requestedAt) + " s before " + RecordFields.REQUESTED_AT + " "
                     + requestedAt + " (tolerance " + DEPARTURE_TOLERANCE.toSeconds() + " s)");
         }
-        if (departure.isAfter(requestedAt.plus(MAX_DEPARTURE_LEAD))) {
+        if (departsTooFarAhead(departure, requestedAt)) {
             throw new RecordFormatException("departure too far ahead: " + departure + " is "
                     + secondsBetween(requestedAt, departure) + " s after " + RecordFields.REQUESTED_AT + " "
                     + requestedAt + " (at most " + MAX_DEPARTURE_LEAD.toSeconds() + " s)");
         }
         return new RouteRequestRecord(
                 traveller, origin, destination, departure, requestedAt, stream, seq, sent, intended, warmup);
+    }
+
+    private static boolean departsInThePast(Instant departure, Instant requestedAt) {
+        return departure.isBefore(requestedAt.minus(DEPARTURE_TOLERANCE));
+    }
+
+    private static boolean departsTooFarAhead(Instant departure, Instant requestedAt) {
+        return departure.isAfter(requestedAt.plus(MAX_DEPARTURE_LEAD));
     }
 
     /** Reads and validates a route answer (the probe's tests, the demo, and tests of the job read it). */

@@ -2,7 +2,6 @@ package org.itsrt.records;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
@@ -51,9 +50,6 @@ public final class RouteStampsReader {
     }
 
     private static RouteStamps readStamps(byte[] value) throws MalformedRecordException {
-        if (value == null || value.length == 0) {
-            throw new MalformedRecordException("empty value", "the record has no value");
-        }
         long stream = 0;
         long seq = 0;
         long traveller = 0;
@@ -67,25 +63,14 @@ public final class RouteStampsReader {
         long route = RecordStamps.ABSENT;
         boolean warmup = false;
         RouteOutcome outcome = null;
-        try (JsonParser json = JSON.createParser(value)) {
-            if (json.nextToken() != JsonToken.START_OBJECT) {
-                throw new MalformedRecordException("not a JSON object", "the value is not a JSON object");
-            }
+        try (JsonParser json = RecordStampsReader.parser(JSON, value)) {
+            RecordStampsReader.requireObject(json);
             JsonToken token;
             while ((token = json.nextToken()) == JsonToken.FIELD_NAME) {
                 String name = json.currentName();
                 JsonToken fieldValue = json.nextToken();
                 switch (name) {
-                    case RecordFields.VERSION -> {
-                        if (fieldValue != JsonToken.VALUE_NUMBER_INT
-                                || json.getNumberType() != JsonParser.NumberType.INT
-                                || json.getIntValue() != ReadingRecord.VERSION) {
-                            throw new MalformedRecordException(
-                                    "unsupported version",
-                                    "\"" + RecordFields.VERSION + "\" is " + json.getText() + ", expected "
-                                            + ReadingRecord.VERSION);
-                        }
-                    }
+                    case RecordFields.VERSION -> RecordStampsReader.requireVersion(json, fieldValue);
                     case RecordFields.STREAM -> {
                         stream = required(json, fieldValue, RecordFields.STREAM);
                         hasStream = true;
@@ -111,16 +96,9 @@ public final class RouteStampsReader {
                     default -> json.skipChildren();
                 }
             }
-            if (token != JsonToken.END_OBJECT) {
-                throw new MalformedRecordException("not JSON", "the object is not closed");
-            }
-            if (json.nextToken() != null) {
-                throw new MalformedRecordException("not JSON", "content after the JSON object");
-            }
-        } catch (JsonProcessingException e) {
-            throw new MalformedRecordException("not JSON", e.getOriginalMessage());
+            RecordStampsReader.requireEnd(json, token);
         } catch (IOException e) {
-            throw new MalformedRecordException("not JSON", String.valueOf(e.getMessage()));
+            throw RecordStampsReader.notJson(e);
         }
         if (!hasStream) {
             throw RecordStampsReader.missing(RecordFields.STREAM);
@@ -139,12 +117,7 @@ public final class RouteStampsReader {
                     "invalid " + RecordFields.STREAM,
                     "\"" + RecordFields.STREAM + "\" is " + stream + ", expected 0 .. " + Integer.MAX_VALUE);
         }
-        // Below 2^31-1 because the probe tracks sequence numbers per stream in int-indexed sets.
-        if (seq < 0 || seq >= Integer.MAX_VALUE) {
-            throw new MalformedRecordException(
-                    "invalid " + RecordFields.SEQ,
-                    "\"" + RecordFields.SEQ + "\" is " + seq + ", expected 0 .. " + (Integer.MAX_VALUE - 1));
-        }
+        RecordStampsReader.requireSeqInRange(seq);
         return new RouteStamps((int) stream, seq, traveller, sent, intended, parse, route, warmup, outcome);
     }
 
@@ -162,15 +135,7 @@ public final class RouteStampsReader {
         if (token == JsonToken.VALUE_NULL) {
             return RecordStamps.ABSENT;
         }
-        long value = required(json, token, field);
-        if (duration && value < 0) {
-            throw new MalformedRecordException(
-                    "invalid " + field, "\"" + field + "\" is " + value + ", a duration cannot be negative");
-        }
-        if (value == RecordStamps.ABSENT) {
-            throw new MalformedRecordException("invalid " + field, "\"" + field + "\" is out of range");
-        }
-        return value;
+        return RecordStampsReader.present(required(json, token, field), field, duration);
     }
 
     private static boolean flag(JsonParser json, JsonToken token) throws IOException, MalformedRecordException {
@@ -178,10 +143,7 @@ public final class RouteStampsReader {
             return token == JsonToken.VALUE_TRUE;
         }
         json.skipChildren();
-        throw new MalformedRecordException(
-                "invalid " + RecordFields.WARMUP,
-                "\"" + RecordFields.WARMUP + "\" is " + RecordStampsReader.describe(json, token)
-                        + ", expected true or false");
+        throw RecordStampsReader.notABoolean(json, token, RecordFields.WARMUP);
     }
 
     private static RouteOutcome outcome(JsonParser json, JsonToken token) throws IOException, MalformedRecordException {
