@@ -34,9 +34,9 @@ public final class DistrictFuzzReport {
         result.kinds()
                 .forEach((stream, rows) -> rows.forEach(r -> kinds.add(String.join(
                         ",",
-                        csv(stream),
-                        csv(r.kind()),
-                        csv(r.expected()),
+                        FuzzReport.csv(stream),
+                        FuzzReport.csv(r.kind()),
+                        FuzzReport.csv(r.expected()),
                         Long.toString(r.sent()),
                         Long.toString(r.asExpected()),
                         Long.toString(r.wrongReason()),
@@ -47,16 +47,16 @@ public final class DistrictFuzzReport {
         result.reasons()
                 .forEach((stream, rows) -> rows.forEach(r -> reasons.add(String.join(
                         ",",
-                        csv(stream),
-                        csv(r.category()),
+                        FuzzReport.csv(stream),
+                        FuzzReport.csv(r.category()),
                         Long.toString(r.expected()),
                         Long.toString(r.received()),
-                        csv(r.example())))));
+                        FuzzReport.csv(r.example())))));
         Files.write(dir.resolve(FuzzReport.REASONS_CSV), reasons);
         List<String> differences = new ArrayList<>(List.of("record,field,clean,fuzz"));
         result.differences()
-                .forEach(d -> differences.add(
-                        csv(d.record()) + "," + csv(d.field()) + "," + csv(d.clean()) + "," + csv(d.fuzz())));
+                .forEach(d -> differences.add(FuzzReport.csv(d.record()) + "," + FuzzReport.csv(d.field()) + ","
+                        + FuzzReport.csv(d.clean()) + "," + FuzzReport.csv(d.fuzz())));
         Files.write(dir.resolve(FuzzReport.DIFFERENCES_CSV), differences);
         return markdown;
     }
@@ -72,7 +72,7 @@ public final class DistrictFuzzReport {
                 .append(" | ")
                 .append(c.held() ? "yes" : "**no**")
                 .append(" | ")
-                .append(cell(c.detail()))
+                .append(FuzzReport.cell(c.detail()))
                 .append(" |\n"));
         for (Map.Entry<String, List<KindRow>> stream : result.kinds().entrySet()) {
             md.append("\n## ")
@@ -103,7 +103,7 @@ public final class DistrictFuzzReport {
                         r.category(),
                         r.expected(),
                         r.received(),
-                        cell(abbreviate(r.example()))));
+                        FuzzReport.cell(abbreviate(r.example()))));
             }
         }
         md.append("\n## The job\n\n| run | readings sent | requests sent | state | restarts | predictions | answers "
@@ -135,21 +135,13 @@ public final class DistrictFuzzReport {
                 .append(", ")
                 .append(d.field())
                 .append(": clean ")
-                .append(cell(d.clean()))
+                .append(FuzzReport.cell(d.clean()))
                 .append(", fuzz ")
-                .append(cell(d.fuzz())));
+                .append(FuzzReport.cell(d.fuzz())));
         return md.append('\n').toString();
     }
 
     private static String abbreviate(String text) {
         return text.length() <= 160 ? text : text.substring(0, 160) + "...";
-    }
-
-    private static String cell(String text) {
-        return text.replace("|", "\\|").replace("\n", " ");
-    }
-
-    private static String csv(String text) {
-        return "\"" + text.replace("\"", "\"\"").replace("\n", " ") + "\"";
     }
 }

@@ -193,11 +193,13 @@ public final class FuzzReport {
         return text.length() <= 160 ? text : text.substring(0, 160) + "...";
     }
 
-    private static String cell(String text) {
+    /** A markdown table cell: pipes escaped, on one line. */
+    static String cell(String text) {
         return text.replace("|", "\\|").replace("\n", " ");
     }
 
-    private static String csv(String text) {
+    /** A CSV field: quoted, quotes doubled, on one line (dead-letter reasons may hold anything). */
+    static String csv(String text) {
         return "\"" + text.replace("\"", "\"\"").replace("\n", " ") + "\"";
     }
 
