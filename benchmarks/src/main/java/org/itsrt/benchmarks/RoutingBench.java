@@ -2,11 +2,15 @@ package org.itsrt.benchmarks;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -37,9 +41,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The router's searches on the same costs: bidirectional landmark A* ({@link Router#route}, the
- * router's own), the one-directional landmark A* it replaced ({@link Router#routeByLandmarkAStar}),
- * Dijkstra and the great-circle A* before that (both JGraphT), on the six-station study graph, a
+ * The router's searches on the same costs: the contraction hierarchy ({@link Router#route}, the
+ * router's own), the bidirectional and one-directional landmark A* before it ({@link
+ * Router#routeByBidirectionalLandmarkAStar}, {@link Router#routeByLandmarkAStar}), Dijkstra and
+ * the great-circle A* before those (both JGraphT), on the six-station study graph, a
  * generated district of about 2,000 detectors and one of about 4,800, the size of a large
  * Caltrans district. Each invocation answers one origin-destination query; the queries cycle
  * through a fixed, seeded set of reachable pairs so every search answers exactly the same
@@ -52,7 +57,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * read from the district generator at a weekday's morning peak, midday and evening peak, where
  * congestion follows carriageways and the hours of the study stations. Settled detectors
  * per query are not a time and are counted by {@link RoutingEffort}; allocation per query comes
- * from JMH's {@code -prof gc} (gc.alloc.rate.norm). docs/routing.md has the command and the table.
+ * from JMH's {@code -prof gc} (gc.alloc.rate.norm). The hierarchy pays for traffic on updates,
+ * not queries, so the updates are measured too ({@link LargeDistrictUpdates}). docs/routing.md has
+ * the command and the table.
  */
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -109,20 +116,32 @@ public class RoutingBench {
          * flow. {@code stations} are the network's, for the generator.
          */
         void apply(Router router, Random random, Supplier<List<StationMeta>> stations) {
+            draw(router, random, stations, Duration.ZERO).forEach(router::update);
+        }
+
+        /**
+         * Conditions per detector (VDS id) in this state: drawn at random, or generated at the
+         * state's time plus {@code later} (the next five minutes' readings, for a stream of
+         * updates). Empty for {@link #FREE_FLOW}, where nothing is known.
+         */
+        Map<Long, DetectorConditions> draw(
+                Router router, Random random, Supplier<List<StationMeta>> stations, Duration later) {
+            Map<Long, DetectorConditions> conditions = new LinkedHashMap<>();
             if (readingsAt != null) {
-                for (Reading reading : generatedReadings(stations.get(), PEAK_DAY.atTime(readingsAt))) {
-                    router.update(reading.stationId(), DetectorConditions.of(reading.speed(), reading.flow()));
+                for (Reading reading : generatedReadings(
+                        stations.get(), PEAK_DAY.atTime(readingsAt).plus(later))) {
+                    conditions.put(reading.stationId(), DetectorConditions.of(reading.speed(), reading.flow()));
                 }
-                return;
+                return conditions;
             }
             for (Detector detector : router.network().detectors()) {
                 switch (this) {
                     case CONGESTED ->
-                        router.update(
+                        conditions.put(
                                 detector.vdsId(),
                                 DetectorConditions.of(15 + 55 * random.nextDouble(), 100 + 1400 * random.nextDouble()));
                     case INCIDENTS ->
-                        router.update(
+                        conditions.put(
                                 detector.vdsId(),
                                 random.nextDouble() < 0.1
                                         ? DetectorConditions.of(
@@ -132,6 +151,7 @@ public class RoutingBench {
                     default -> {}
                 }
             }
+            return conditions;
         }
 
         /** The generator's readings, with the study stations' shapes from the committed sample table. */
@@ -218,16 +238,8 @@ public class RoutingBench {
         }
     }
 
-    /** A generated district of twenty freeways, about 4,800 detectors, under each traffic state. */
-    @State(Scope.Thread)
-    public static class LargeDistrictGraph extends Queries {
-        @Param({"CONGESTED", "INCIDENTS", "FREE_FLOW", "AM_PEAK", "MIDDAY", "PM_PEAK"})
-        public Traffic traffic;
-
-        /** Landmarks of the router's landmark A*: the router's default unless set (-p landmarks=16). */
-        @Param({"0"})
-        public int landmarks;
-
+    /** Queries on the generated district of twenty freeways, about 4,800 detectors. */
+    abstract static class LargeDistrictQueries extends Queries {
         @Override
         DetectorGraph graph() {
             return SyntheticFreewayNetwork.graph(LARGE_DISTRICT);
@@ -237,6 +249,17 @@ public class RoutingBench {
         List<StationMeta> stations() {
             return SyntheticFreewayNetwork.stations(LARGE_DISTRICT);
         }
+    }
+
+    /** A generated district of twenty freeways, about 4,800 detectors, under each traffic state. */
+    @State(Scope.Thread)
+    public static class LargeDistrictGraph extends LargeDistrictQueries {
+        @Param({"CONGESTED", "INCIDENTS", "FREE_FLOW", "AM_PEAK", "MIDDAY", "PM_PEAK"})
+        public Traffic traffic;
+
+        /** Landmarks of the router's landmark A*: the router's default unless set (-p landmarks=16). */
+        @Param({"0"})
+        public int landmarks;
 
         @Override
         Traffic traffic() {
@@ -248,6 +271,60 @@ public class RoutingBench {
             return landmarks == 0
                     ? Router.withDefaults(graph)
                     : new Router(graph, TravelTimeCost.withDefaults(), landmarks);
+        }
+    }
+
+    /**
+     * The 4,800 district under one traffic state and a stream of updates to it: each update gives
+     * one detector its next reading, alternately its reading of the next five minutes (a generated
+     * state) or a second draw from the same distribution (a random state) and its reading in the
+     * state, so every update changes a cost, as a new prediction does. Free flow has no readings
+     * to alternate and is left out.
+     */
+    @State(Scope.Thread)
+    public static class LargeDistrictUpdates extends LargeDistrictQueries {
+        @Param({"CONGESTED", "INCIDENTS", "AM_PEAK", "MIDDAY", "PM_PEAK"})
+        public Traffic updatedTraffic;
+
+        long[] detector;
+        DetectorConditions[] now;
+        DetectorConditions[] next;
+        int nextUpdate;
+        boolean forward = true;
+
+        @Override
+        Traffic traffic() {
+            return updatedTraffic;
+        }
+
+        @Override
+        public void setUp() {
+            super.setUp();
+            Random random = new Random(SEED + 1);
+            Map<Long, DetectorConditions> current =
+                    updatedTraffic.draw(router, new Random(SEED), this::stations, Duration.ZERO);
+            Map<Long, DetectorConditions> later =
+                    updatedTraffic.draw(router, random, this::stations, Duration.ofMinutes(5));
+            List<Long> changed = new ArrayList<>();
+            later.forEach((vdsId, conditions) -> {
+                if (!conditions.equals(current.get(vdsId))) {
+                    changed.add(vdsId);
+                }
+            });
+            Collections.shuffle(changed, random);
+            detector = changed.stream().mapToLong(Long::longValue).toArray();
+            now = changed.stream().map(current::get).toArray(DetectorConditions[]::new);
+            next = changed.stream().map(later::get).toArray(DetectorConditions[]::new);
+        }
+
+        /** Gives the next detector its other reading. */
+        void applyNextUpdate() {
+            int i = nextUpdate;
+            router.update(detector[i], forward ? next[i] : now[i]);
+            if (++nextUpdate == detector.length) {
+                nextUpdate = 0;
+                forward = !forward;
+            }
         }
     }
 
@@ -276,20 +353,46 @@ public class RoutingBench {
     }
 
     /**
-     * Bidirectional landmark A*, the router's search, answered as a {@link Route} (the answer
+     * The contraction hierarchy, the router's search, answered as a {@link Route} (the answer
      * object is allocated, the search not).
      */
     @Benchmark
-    public Route landmarksLargeDistrict(LargeDistrictGraph q) {
+    public Route hierarchyLargeDistrict(LargeDistrictGraph q) {
         int i = q.nextQuery();
         return q.router.route(q.from[i], q.to[i]);
     }
 
-    /** Bidirectional landmark A* in its allocation-free form: the travel time, the route left in the router. */
+    /** The contraction hierarchy in its allocation-free form: the travel time, the route left in the router. */
     @Benchmark
-    public double landmarkSecondsLargeDistrict(LargeDistrictGraph q) {
+    public double hierarchySecondsLargeDistrict(LargeDistrictGraph q) {
         int i = q.nextQuery();
         return q.router.travelSeconds(q.from[i], q.to[i]);
+    }
+
+    /**
+     * What a prediction costs the router: one detector's update and the customization it causes,
+     * which the next query runs first (here a query from a detector to itself, which searches
+     * nothing).
+     */
+    @Benchmark
+    public double updateLargeDistrict(LargeDistrictUpdates q) {
+        q.applyNextUpdate();
+        return q.router.travelSeconds(q.from[0], q.from[0]);
+    }
+
+    /** One update, then one query: about the mix of the district's default load (1.6 readings a request). */
+    @Benchmark
+    public double updateThenQueryLargeDistrict(LargeDistrictUpdates q) {
+        q.applyNextUpdate();
+        int i = q.nextQuery();
+        return q.router.travelSeconds(q.from[i], q.to[i]);
+    }
+
+    /** Bidirectional landmark A*, the router's search before the hierarchy, as a {@link Route}. */
+    @Benchmark
+    public Route landmarksLargeDistrict(LargeDistrictGraph q) {
+        int i = q.nextQuery();
+        return q.router.routeByBidirectionalLandmarkAStar(q.from[i], q.to[i]);
     }
 
     /** One-directional landmark A*, the router's search before the bidirectional one, as a {@link Route}. */

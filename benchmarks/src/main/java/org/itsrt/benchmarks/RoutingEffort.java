@@ -3,9 +3,11 @@ package org.itsrt.benchmarks;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.Locale;
+import org.itsrt.routing.HierarchyShape;
 import org.itsrt.routing.Router;
 import org.itsrt.routing.graph.Detector;
 import org.itsrt.routing.graph.RoadSegment;
+import org.itsrt.routing.graph.SyntheticFreewayNetwork;
 import org.jgrapht.Graph;
 import org.jgrapht.alg.interfaces.ShortestPathAlgorithm.SingleSourcePaths;
 import org.jgrapht.alg.shortestpath.AStarShortestPath;
@@ -19,12 +21,13 @@ import org.jgrapht.traverse.ClosestFirstIterator;
  * district, for the same query sets and traffic states: the work a search does, whatever the
  * machine. Dijkstra's count is the number of detectors JGraphT's closest-first iteration takes up
  * to the goal, the order its Dijkstra settles them in; the great-circle A*'s is JGraphT's own
- * count of expanded nodes; the landmark searches' (one-directional, and the router's bidirectional,
- * both sides together) are the router's. Another column is the best any one-directional search
+ * count of expanded nodes; the landmark searches' (one-directional, and bidirectional with both
+ * sides together) and the router's contraction hierarchy's (both ends' ancestors) are the
+ * router's. Another column is the best any one-directional search
  * with a heuristic built on free-flow lower bounds can do: JGraphT's A* with the exact free-flow
- * distance to the goal as its estimate. For choosing the landmark count and search it also prints
- * both landmark searches' CPU time per query (the thread's, after a warm-up, answering with a
- * {@code Route}): a rough figure, JMH gives the real ones.
+ * distance to the goal as its estimate. It also prints the CPU time per query of the bidirectional
+ * landmark search and the hierarchy (the thread's, after a warm-up, answering with a {@code
+ * Route}): a rough figure, JMH gives the real ones.
  *
  * <p>Run: {@code java -cp CLASSPATH org.itsrt.benchmarks.RoutingEffort [LANDMARK_COUNT ...]}
  * (default: the router's default count; docs/routing.md).
@@ -37,10 +40,19 @@ public final class RoutingEffort {
     private RoutingEffort() {}
 
     public static void main(String[] args) {
+        HierarchyShape shape = Router.withDefaults(SyntheticFreewayNetwork.graph(RoutingBench.LARGE_DISTRICT))
+                .hierarchyShape();
+        System.out.printf(
+                Locale.ROOT,
+                "contraction hierarchy: %,d detectors, %,d arcs, %,d triangles, elimination tree height %d%n%n",
+                shape.detectors(),
+                shape.arcs(),
+                shape.triangles(),
+                shape.treeHeight());
         System.out.println("| landmarks | traffic | Dijkstra | great-circle A* | landmark A* | bidirectional"
-                + " landmark A* | exact free-flow h | Dijkstra / landmark | Dijkstra / bidirectional"
-                + " | CPU us/query landmark / bidirectional |");
-        System.out.println("|---|---|---|---|---|---|---|---|---|---|");
+                + " landmark A* | contraction hierarchy | exact free-flow h | Dijkstra / bidirectional"
+                + " | Dijkstra / hierarchy | CPU us/query bidirectional / hierarchy |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
         int[] counts = args.length == 0 ? new int[] {0} : new int[args.length];
         for (int i = 0; i < args.length; i++) {
             counts[i] = parseCount(args[i]);
@@ -64,6 +76,7 @@ public final class RoutingEffort {
         long greatCircleExpanded = 0;
         long landmarks = 0;
         long bidirectional = 0;
+        long hierarchy = 0;
         long exactFreeFlow = 0;
         Graph<Detector, RoadSegment> lowerBounds =
                 new AsWeightedGraph<>(router.network().graph(), router.cost()::lowerBoundSeconds, true, false);
@@ -77,8 +90,10 @@ public final class RoutingEffort {
             greatCircleExpanded += greatCircle.getNumberOfExpandedNodes();
             router.routeByLandmarkAStar(from.vdsId(), to.vdsId());
             landmarks += router.lastSettledNodes();
-            router.travelSeconds(from.vdsId(), to.vdsId());
+            router.routeByBidirectionalLandmarkAStar(from.vdsId(), to.vdsId());
             bidirectional += router.lastSettledNodes();
+            router.travelSeconds(from.vdsId(), to.vdsId());
+            hierarchy += router.lastSettledNodes();
             SingleSourcePaths<Detector, RoadSegment> freeFlowToGoal = toGoal.getPaths(to);
             AStarShortestPath<Detector, RoadSegment> exact =
                     new AStarShortestPath<>(router.costGraph(), (node, goal) -> freeFlowToGoal.getWeight(node));
@@ -88,29 +103,30 @@ public final class RoutingEffort {
         double n = queries.from.length;
         System.out.printf(
                 Locale.ROOT,
-                "| %s | %s | %.0f | %.0f | %.0f | %.0f | %.0f | %.1fx | %.1fx | %.1f / %.1f |%n",
+                "| %s | %s | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.1fx | %.1fx | %.1f / %.1f |%n",
                 landmarkCount == 0 ? "default" : Integer.toString(landmarkCount),
                 traffic,
                 dijkstra / n,
                 greatCircleExpanded / n,
                 landmarks / n,
                 bidirectional / n,
+                hierarchy / n,
                 exactFreeFlow / n,
-                (double) dijkstra / landmarks,
                 (double) dijkstra / bidirectional,
+                (double) dijkstra / hierarchy,
                 cpuMicrosPerQuery(queries, false),
                 cpuMicrosPerQuery(queries, true));
     }
 
-    private static double cpuMicrosPerQuery(RoutingBench.LargeDistrictGraph queries, boolean bidirectional) {
+    private static double cpuMicrosPerQuery(RoutingBench.LargeDistrictGraph queries, boolean hierarchy) {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         double sink = 0;
         for (int round = 0; round < WARM_UP_ROUNDS; round++) {
-            sink += answerAll(queries, bidirectional);
+            sink += answerAll(queries, hierarchy);
         }
         long start = threads.getCurrentThreadCpuTime();
         for (int round = 0; round < TIMED_ROUNDS; round++) {
-            sink += answerAll(queries, bidirectional);
+            sink += answerAll(queries, hierarchy);
         }
         long cpuNanos = threads.getCurrentThreadCpuTime() - start;
         if (!(sink > 0)) {
@@ -119,13 +135,13 @@ public final class RoutingEffort {
         return cpuNanos / 1e3 / (TIMED_ROUNDS * queries.from.length);
     }
 
-    private static double answerAll(RoutingBench.LargeDistrictGraph queries, boolean bidirectional) {
+    private static double answerAll(RoutingBench.LargeDistrictGraph queries, boolean hierarchy) {
         double total = 0;
         for (int i = 0; i < queries.from.length; i++) {
             Router router = queries.router;
-            total += (bidirectional
+            total += (hierarchy
                             ? router.route(queries.from[i], queries.to[i])
-                            : router.routeByLandmarkAStar(queries.from[i], queries.to[i]))
+                            : router.routeByBidirectionalLandmarkAStar(queries.from[i], queries.to[i]))
                     .costSeconds();
         }
         return total;

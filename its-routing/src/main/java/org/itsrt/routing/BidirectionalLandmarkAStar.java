@@ -28,7 +28,7 @@ import java.util.Arrays;
  * floating-point rounding only) is re-opened. The answer's time is summed along the route from the
  * start, in the order Dijkstra sums it. Not thread-safe: one per router.
  */
-final class BidirectionalLandmarkAStar {
+final class BidirectionalLandmarkAStar extends ArrayRouteSearch {
 
     private static final int NONE = -1;
 
@@ -40,9 +40,7 @@ final class BidirectionalLandmarkAStar {
     private final double[] potential;
 
     private final int[] potentialIn;
-    /** The last route, start first, and the segment into each of its detectors (none into the start). */
-    private final int[] route;
-
+    /** The segment into each detector of the last route (none into the start). */
     private final int[] routeSegment;
     /** Position of a detector on the route being traced, valid where {@link #onRouteIn} is this generation. */
     private final int[] routePosition;
@@ -52,8 +50,6 @@ final class BidirectionalLandmarkAStar {
     private int generation;
     private int start;
     private int goal;
-    private int routeLength;
-    private int settled;
 
     /** One direction's search: times from its end, the detector each was reached from, visit marks. */
     private static final class Side {
@@ -76,7 +72,9 @@ final class BidirectionalLandmarkAStar {
         }
     }
 
+    /** Settled detectors are those taken from either open set, re-openings counted again. */
     BidirectionalLandmarkAStar(CompactDetectorGraph graph, FreeFlowLandmarks landmarks) {
+        super(graph.size());
         this.graph = graph;
         this.landmarks = landmarks;
         int n = graph.size();
@@ -84,7 +82,6 @@ final class BidirectionalLandmarkAStar {
         this.backward = new Side(n);
         this.potential = new double[n];
         this.potentialIn = new int[n];
-        this.route = new int[n];
         this.routeSegment = new int[n];
         this.routePosition = new int[n];
         this.onRouteIn = new int[n];
@@ -98,6 +95,7 @@ final class BidirectionalLandmarkAStar {
      * @param secondsBySegment current cost of each segment, by {@code RoadSegment.index()}; each
      *                         at least the segment's free-flow lower bound
      */
+    @Override
     double search(int start, int goal, double[] secondsBySegment) {
         nextGeneration();
         forward.open.clear();
@@ -159,24 +157,6 @@ final class BidirectionalLandmarkAStar {
         return meeting == NONE ? Double.POSITIVE_INFINITY : traceRoute(meeting, secondsBySegment);
     }
 
-    /** Detectors on the last route, start and goal included; 0 when the goal was unreachable. */
-    int routeLength() {
-        return routeLength;
-    }
-
-    /** The i-th detector index of the last route, 0 the start. */
-    int routeDetector(int i) {
-        if (i < 0 || i >= routeLength) {
-            throw new IndexOutOfBoundsException("route position " + i + " of a route of " + routeLength);
-        }
-        return route[i];
-    }
-
-    /** Detectors the last search settled on both sides, re-openings counted again. */
-    int settledNodes() {
-        return settled;
-    }
-
     /**
      * {@code (h(v, goal) - h(start, v)) / 2}, computed once per detector per query; NaN when either
      * bound is infinite.
@@ -222,7 +202,7 @@ final class BidirectionalLandmarkAStar {
         }
         for (int node = meeting; backward.via[node] != NONE; node = backward.via[node]) {
             int next = backward.via[node];
-            if (onRouteIn[next] == generation && routePosition[next] < length) {
+            if (onRouteIn[next] == generation && routePosition[next] < length && route[routePosition[next]] == next) {
                 length = routePosition[next] + 1;
                 continue;
             }

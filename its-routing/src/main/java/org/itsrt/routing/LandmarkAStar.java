@@ -23,7 +23,7 @@ import java.util.Arrays;
  *
  * <p>Not thread-safe: one per router.
  */
-final class LandmarkAStar {
+final class LandmarkAStar extends ArrayRouteSearch {
 
     private static final int NONE = -1;
 
@@ -38,14 +38,12 @@ final class LandmarkAStar {
     private final int[] predecessor;
     /** The query (generation) in which a detector was last reached. */
     private final int[] seenIn;
-    /** The last route, start first; {@link #routeLength} entries are valid. */
-    private final int[] route;
 
     private int generation;
-    private int routeLength;
-    private int settled;
 
+    /** Settled detectors are those taken from the open set, re-openings counted again. */
     LandmarkAStar(CompactDetectorGraph graph, FreeFlowLandmarks landmarks) {
+        super(graph.size());
         this.graph = graph;
         this.landmarks = landmarks;
         int n = graph.size();
@@ -54,7 +52,6 @@ final class LandmarkAStar {
         this.estimate = new double[n];
         this.predecessor = new int[n];
         this.seenIn = new int[n];
-        this.route = new int[n];
     }
 
     /**
@@ -65,6 +62,7 @@ final class LandmarkAStar {
      * @param secondsBySegment current cost of each segment, by {@code RoadSegment.index()}; each
      *                         at least the segment's free-flow lower bound
      */
+    @Override
     double search(int start, int goal, double[] secondsBySegment) {
         nextGeneration();
         open.clear();
@@ -105,24 +103,6 @@ final class LandmarkAStar {
             }
         }
         return Double.POSITIVE_INFINITY;
-    }
-
-    /** Detectors on the last route, start and goal included; 0 when the goal was unreachable. */
-    int routeLength() {
-        return routeLength;
-    }
-
-    /** The i-th detector index of the last route, 0 the start. */
-    int routeDetector(int i) {
-        if (i < 0 || i >= routeLength) {
-            throw new IndexOutOfBoundsException("route position " + i + " of a route of " + routeLength);
-        }
-        return route[i];
-    }
-
-    /** Detectors the last search settled (took from the open set), re-openings counted again. */
-    int settledNodes() {
-        return settled;
     }
 
     private void reach(int node, double seconds, double nodeEstimate, int from) {

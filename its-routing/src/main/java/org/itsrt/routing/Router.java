@@ -23,16 +23,19 @@ import org.jgrapht.graph.AsWeightedGraph;
  * where the state changes: {@link #update} touches the few segments the updated detector measures,
  * so a stream job can call it and {@link #route} once per record.
  *
- * <p>{@link #route} runs bidirectional landmark A* ({@link BidirectionalLandmarkAStar}): A* from
- * both ends guided by lower bounds from precomputed distances to and from a few landmark detectors
- * ({@link FreeFlowLandmarks}), taken on free-flow lower-bound costs, so they hold under any traffic
- * and are computed once, when the router is built, never on an update. The search runs over an
- * array form of the graph and reuses its arrays, so a query allocates nothing; {@link
- * #travelSeconds} is the allocation-free form, {@link #route} builds the answer object from it.
- * {@link #routeByDijkstra} (JGraphT's Dijkstra) is the reference the tests check it against;
- * {@link #routeByLandmarkAStar} the one-directional landmark A* it replaced and {@link
- * #routeByGreatCircle} the great-circle A* before that (JGraphT's A*) are kept for comparison.
- * JGraphT's searches run on a weighted view of the graph that reads the same cost array.
+ * <p>{@link #route} searches a customizable contraction hierarchy ({@link ContractionHierarchy}):
+ * the graph's structure, contracted once in a nested-dissection order when the router is built,
+ * with the current costs folded into its arcs. {@link #update} marks the arcs of the segments it
+ * recomputes; the next query first customizes what those changes reach, then visits only the
+ * two ends' ancestors in the hierarchy, about the same few dozen detectors under any traffic. The
+ * search runs over arrays sized once, so a query allocates nothing; {@link #travelSeconds} is
+ * the allocation-free form, {@link #route} builds the answer object from it. {@link
+ * #routeByDijkstra} (JGraphT's Dijkstra) is the reference the tests check it against; the landmark
+ * searches it replaced ({@link #routeByBidirectionalLandmarkAStar}, {@link #routeByLandmarkAStar}:
+ * A* guided by free-flow lower bounds from a few landmark detectors, {@link FreeFlowLandmarks})
+ * and the great-circle A* before them ({@link #routeByGreatCircle}, JGraphT's A*) are kept for
+ * comparison. JGraphT's searches run on a weighted view of the graph that reads the same cost
+ * array.
  *
  * <p>Not thread-safe: one router per thread (a stream operator instance owns one). To persist,
  * store {@link #trafficState()} and restore with {@link #replaceState}.
@@ -50,6 +53,7 @@ public final class Router {
     private final FreeFlowLandmarks landmarks;
     private final LandmarkAStar landmarkSearch;
     private final BidirectionalLandmarkAStar bidirectionalSearch;
+    private final ContractionHierarchy hierarchy;
     private int lastSettledNodes;
     private final AStarShortestPath<Detector, RoadSegment> greatCircleAStar;
     private final DijkstraShortestPath<Detector, RoadSegment> dijkstra;
@@ -86,6 +90,7 @@ public final class Router {
         this.landmarks = new FreeFlowLandmarks(network, compact, cost, landmarkCount);
         this.landmarkSearch = new LandmarkAStar(compact, landmarks);
         this.bidirectionalSearch = new BidirectionalLandmarkAStar(compact, landmarks);
+        this.hierarchy = new ContractionHierarchy(compact);
         this.greatCircleAStar = new AStarShortestPath<>(costGraph, heuristic);
         this.dijkstra = new DijkstraShortestPath<>(costGraph);
     }
@@ -106,6 +111,7 @@ public final class Router {
         state.put(vdsId, conditions);
         for (RoadSegment segment : segmentsByMeasuringDetector.getOrDefault(vdsId, List.of())) {
             secondsBySegment[segment.index()] = cost.seconds(segment, state);
+            hierarchy.segmentChanged(segment.index());
         }
     }
 
@@ -121,6 +127,7 @@ public final class Router {
         for (RoadSegment segment : network.segments()) {
             secondsBySegment[segment.index()] = cost.seconds(segment, state);
         }
+        hierarchy.markAllStale();
     }
 
     /** A copy of the current state. */
@@ -129,40 +136,38 @@ public final class Router {
     }
 
     /**
-     * The fastest route under the current state, by bidirectional landmark A*.
+     * The fastest route under the current state, by the contraction hierarchy.
      *
      * @throws IllegalArgumentException if either VDS id is not a detector of the graph
      */
     public Route route(long fromVdsId, long toVdsId) {
-        double seconds = travelSeconds(fromVdsId, toVdsId);
-        if (seconds == Double.POSITIVE_INFINITY) {
-            return Route.unreachable(fromVdsId, toVdsId);
-        }
-        Long[] vdsIds = new Long[lastRouteLength()];
-        for (int i = 0; i < vdsIds.length; i++) {
-            vdsIds[i] = lastRouteVdsId(i);
-        }
-        return new Route(fromVdsId, toVdsId, Arrays.asList(vdsIds), seconds);
+        return answer(hierarchy, fromVdsId, toVdsId);
     }
 
     /**
-     * The travel time of the fastest route under the current state, by bidirectional landmark A*,
+     * The travel time of the fastest route under the current state, by the contraction hierarchy,
      * without allocating: {@code +Infinity} when the goal cannot be reached. The route itself stays in the
      * router until the next query: {@link #lastRouteLength()}, {@link #lastRouteVdsId(int)}.
      *
      * @throws IllegalArgumentException if either VDS id is not a detector of the graph
      */
     public double travelSeconds(long fromVdsId, long toVdsId) {
-        int from = compact.requireIndex(fromVdsId);
-        int to = compact.requireIndex(toVdsId);
-        double seconds = bidirectionalSearch.search(from, to, secondsBySegment);
-        lastSettledNodes = bidirectionalSearch.settledNodes();
-        return seconds;
+        return search(hierarchy, fromVdsId, toVdsId);
+    }
+
+    /** Arcs of the contraction hierarchy the last query recomputed before it searched. */
+    public int lastCustomizedArcs() {
+        return hierarchy.lastCustomizedArcs();
+    }
+
+    /** The size of the contraction hierarchy {@link #route} searches. */
+    public HierarchyShape hierarchyShape() {
+        return hierarchy.shape();
     }
 
     /** Detectors on the route of the last {@link #travelSeconds} or {@link #route} query; 0 if none. */
     public int lastRouteLength() {
-        return bidirectionalSearch.routeLength();
+        return hierarchy.routeLength();
     }
 
     /**
@@ -171,16 +176,28 @@ public final class Router {
      * @throws IndexOutOfBoundsException unless 0 <= i < {@link #lastRouteLength()}
      */
     public long lastRouteVdsId(int i) {
-        return compact.vdsId(bidirectionalSearch.routeDetector(i));
+        return compact.vdsId(hierarchy.routeDetector(i));
     }
 
     /**
-     * Detectors the last landmark query ({@link #travelSeconds}, {@link #route} or {@link
-     * #routeByLandmarkAStar}) settled, both sides together for the bidirectional search: the
-     * measure of how much of the graph a search explored, for benchmarks.
+     * Detectors the last query of the hierarchy ({@link #travelSeconds}, {@link #route}) or of a
+     * landmark search ({@link #routeByBidirectionalLandmarkAStar}, {@link #routeByLandmarkAStar})
+     * settled, both sides together for the two-sided searches: the measure of how much of the
+     * graph a search explored, for benchmarks.
      */
     public int lastSettledNodes() {
         return lastSettledNodes;
+    }
+
+    /**
+     * The fastest route by bidirectional landmark A* ({@link BidirectionalLandmarkAStar}) on the
+     * same costs, the router's search before the contraction hierarchy: kept for comparison. It
+     * leaves {@link #lastRouteLength()} and {@link #lastRouteVdsId(int)} as they were.
+     *
+     * @throws IllegalArgumentException if either VDS id is not a detector of the graph
+     */
+    public Route routeByBidirectionalLandmarkAStar(long fromVdsId, long toVdsId) {
+        return answer(bidirectionalSearch, fromVdsId, toVdsId);
     }
 
     /**
@@ -191,17 +208,7 @@ public final class Router {
      * @throws IllegalArgumentException if either VDS id is not a detector of the graph
      */
     public Route routeByLandmarkAStar(long fromVdsId, long toVdsId) {
-        double seconds =
-                landmarkSearch.search(compact.requireIndex(fromVdsId), compact.requireIndex(toVdsId), secondsBySegment);
-        lastSettledNodes = landmarkSearch.settledNodes();
-        if (seconds == Double.POSITIVE_INFINITY) {
-            return Route.unreachable(fromVdsId, toVdsId);
-        }
-        Long[] vdsIds = new Long[landmarkSearch.routeLength()];
-        for (int i = 0; i < vdsIds.length; i++) {
-            vdsIds[i] = compact.vdsId(landmarkSearch.routeDetector(i));
-        }
-        return new Route(fromVdsId, toVdsId, Arrays.asList(vdsIds), seconds);
+        return answer(landmarkSearch, fromVdsId, toVdsId);
     }
 
     /** The fastest route by Dijkstra on the same costs: the reference A* is checked against. */
@@ -259,6 +266,25 @@ public final class Router {
 
     public DetectorGraph network() {
         return network;
+    }
+
+    private double search(ArrayRouteSearch search, long fromVdsId, long toVdsId) {
+        double seconds =
+                search.search(compact.requireIndex(fromVdsId), compact.requireIndex(toVdsId), secondsBySegment);
+        lastSettledNodes = search.settledNodes();
+        return seconds;
+    }
+
+    private Route answer(ArrayRouteSearch search, long fromVdsId, long toVdsId) {
+        double seconds = search(search, fromVdsId, toVdsId);
+        if (seconds == Double.POSITIVE_INFINITY) {
+            return Route.unreachable(fromVdsId, toVdsId);
+        }
+        Long[] vdsIds = new Long[search.routeLength()];
+        for (int i = 0; i < vdsIds.length; i++) {
+            vdsIds[i] = compact.vdsId(search.routeDetector(i));
+        }
+        return new Route(fromVdsId, toVdsId, Arrays.asList(vdsIds), seconds);
     }
 
     private static Route routeWith(GraphPath<Detector, RoadSegment> path, long fromVdsId, long toVdsId) {

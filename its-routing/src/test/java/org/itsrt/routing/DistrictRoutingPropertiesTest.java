@@ -14,13 +14,13 @@ import org.jgrapht.alg.connectivity.KosarajuStrongConnectivityInspector;
 import org.junit.jupiter.api.Test;
 
 /**
- * Landmark A* on a generated district of about 4,800 mainline detectors, the size of a large
+ * The router's searches on a generated district of about 4,800 mainline detectors, the size of a large
  * Caltrans district, under random traffic: Dijkstra's costs, valid paths, the same reachability,
  * and no allocation per query. The district is built once for the class (it takes about a second).
  */
 class DistrictRoutingPropertiesTest {
 
-    /** Ten freeways each way over 86 km, a station about every half mile: 4,823 detectors. */
+    /** Ten freeways each way over 86 km, a station about every half mile: 4,775 detectors. */
     static final SyntheticFreewayNetwork.Spec DISTRICT =
             new SyntheticFreewayNetwork.Spec(20180301L, 10, 10, 86_000, 800);
 

@@ -14,8 +14,8 @@ final class RouteAssertions {
     private RouteAssertions() {}
 
     /**
-     * For random pairs: the router's bidirectional landmark A*, its one-directional landmark A* and
-     * its great-circle A* reach the goal exactly when
+     * For random pairs: the router's contraction hierarchy, its bidirectional and one-directional
+     * landmark A* and its great-circle A* reach the goal exactly when
      * Dijkstra does, at Dijkstra's cost (relative tolerance 1e-9), along a path of the graph from
      * start to goal whose segment costs add up to that cost.
      */
@@ -25,7 +25,9 @@ final class RouteAssertions {
             long from = detectors.get(random.nextInt(detectors.size())).vdsId();
             long to = detectors.get(random.nextInt(detectors.size())).vdsId();
             Route dijkstra = router.routeByDijkstra(from, to);
-            assertMatches(router, router.route(from, to), dijkstra, "bidirectional landmark A*");
+            assertMatches(router, router.route(from, to), dijkstra, "contraction hierarchy");
+            assertMatches(
+                    router, router.routeByBidirectionalLandmarkAStar(from, to), dijkstra, "bidirectional landmark A*");
             assertMatches(router, router.routeByLandmarkAStar(from, to), dijkstra, "landmark A*");
             assertMatches(router, router.routeByGreatCircle(from, to), dijkstra, "great-circle A*");
         }

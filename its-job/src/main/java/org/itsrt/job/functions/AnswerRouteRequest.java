@@ -13,7 +13,6 @@ import org.itsrt.job.records.ConditionUpdate;
 import org.itsrt.job.records.NetworkStateChange;
 import org.itsrt.job.records.RouteAnswer;
 import org.itsrt.job.records.ValidRouteRequest;
-import org.itsrt.routing.Route;
 import org.itsrt.routing.Router;
 
 /**
@@ -43,7 +42,8 @@ import org.itsrt.routing.Router;
  * <p>The {@link Router} (not thread-safe, not state) is rebuilt from the broadcast state on the
  * first element after {@link #open}, that is after a restore too. Every change of the state is
  * also emitted on {@link RouteWithNetworkState#STATE_CHANGES}. Measures {@code route_ns}: the
- * search.
+ * search, with the customization of the router's hierarchy that the updates taken since the last
+ * request left to do ({@link Router#travelSeconds}).
  */
 public class AnswerRouteRequest
         extends KeyedBroadcastProcessFunction<Long, ValidRouteRequest, ConditionUpdate, RouteAnswer> {
@@ -83,14 +83,18 @@ public class AnswerRouteRequest
             throws Exception {
         sync(ctx.getBroadcastState(RouteWithNetworkState.NETWORK_STATE), ctx.getBroadcastState(NETWORK_VERSION));
         long start = System.nanoTime();
-        Route route = router.route(request.origin, request.destination);
+        double seconds = router.travelSeconds(request.origin, request.destination);
         long routeNs = System.nanoTime() - start;
 
         RouteAnswer answer = new RouteAnswer();
         answer.request = request;
-        answer.reachable = route.isReachable();
-        answer.route = route.vdsIds().stream().mapToLong(Long::longValue).toArray();
-        answer.travelTimeS = route.isReachable() ? route.costSeconds() : Double.NaN;
+        answer.reachable = seconds != Double.POSITIVE_INFINITY;
+        // Read straight from the router into the answer's array: a Route would box every station.
+        answer.route = new long[router.lastRouteLength()];
+        for (int i = 0; i < answer.route.length; i++) {
+            answer.route[i] = router.lastRouteVdsId(i);
+        }
+        answer.travelTimeS = answer.reachable ? seconds : Double.NaN;
         answer.networkVersion = version;
         answer.subtask = subtask;
         answer.routeNs = routeNs;
