@@ -40,7 +40,7 @@ class DistrictCampaignResultTest {
             FuzzRecord r = readings.get(i);
             if (r.advised()) {
                 predictions.add(new PredictionRecord(
-                        r.detector(), Instant.EPOCH, r.seq(), 0, 0, false, 100 + r.seq(), "lstm", 0, 0));
+                        r.detector(), Instant.EPOCH, r.seq(), 0, 0, false, 100 + r.seq(), "lstm", 0, 0, false));
             } else if (fuzz) {
                 readingLetters.add(
                         new SeenDeadLetter(new Position(0, i), r.kind().reasonCategory() + ": x", 1));

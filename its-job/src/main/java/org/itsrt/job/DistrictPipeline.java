@@ -61,7 +61,8 @@ final class DistrictPipeline {
         SingleOutputStreamOperator<RouteAnswer> routes = requests.keyBy(
                         (KeySelector<ValidRouteRequest, Long>) request -> request.traveller, Types.LONG)
                 .connect(conditions)
-                .process(new AnswerRouteRequest(settings.routing()))
+                .process(new AnswerRouteRequest(
+                        settings.routing(), settings.runtime().deadlineMs()))
                 .name("answer route request")
                 .uid("answer-route-request");
 

@@ -61,11 +61,11 @@ final class ReadingStages {
     static SingleOutputStreamOperator<PredictedFlow> predict(
             DataStream<ValidReading> valid, ModelSettings model, RuntimeSettings runtime) {
         SingleOutputStreamOperator<PredictedFlow> predictions = runtime.maxBatch() == 1
-                ? valid.process(new PredictFlow(model))
+                ? valid.process(new PredictFlow(model, runtime))
                 : valid.transform(
                         "predict flow (batched)",
                         TypeInformation.of(PredictedFlow.class),
-                        new PredictFlowBatched(model, runtime.maxBatch(), runtime.maxBatchWaitUs()));
+                        new PredictFlowBatched(model, runtime));
         return predictions.name("predict flow").uid("predict-flow");
     }
 }

@@ -158,7 +158,11 @@ class DistrictJobKafkaTest {
                 "--checkpoint-interval-ms",
                 "300",
                 "--transactional-id-prefix",
-                "district-test");
+                "district-test",
+                // The requests wait out the restart, far past any deadline: this checks the state,
+                // not shedding, so every request is routed.
+                "--deadline-ms",
+                "0");
         List<ReadingRecord> readings = district.readings(1);
         List<RouteRequestRecord> requests = district.requests(30, 23);
         List<RouteRequestRecord> before = requests.subList(0, 10);

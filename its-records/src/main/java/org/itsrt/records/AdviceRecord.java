@@ -15,6 +15,8 @@ import java.util.Objects;
  * @param inferNs       time to predict
  * @param routeNs       time to route
  * @param warmup        the reading it answers was a warm-up record (docs/records.md)
+ * @param degraded      predicted with the cheap engine to meet the reading's deadline
+ *                      (docs/deadlines.md); {@code model} then names that engine
  */
 public record AdviceRecord(
         long detector,
@@ -28,7 +30,8 @@ public record AdviceRecord(
         long parseNs,
         long inferNs,
         long routeNs,
-        boolean warmup) {
+        boolean warmup,
+        boolean degraded) {
 
     public AdviceRecord {
         Objects.requireNonNull(model, "model");
@@ -60,6 +63,7 @@ public record AdviceRecord(
                 parseNs,
                 inferNs,
                 routeNs,
+                false,
                 false);
     }
 }

@@ -21,6 +21,8 @@ import java.util.Objects;
  * @param model         which predictor produced it: bundle and engine, e.g. {@code lstm-flow/kernel-bf16}
  * @param parseNs       time the job took to parse and validate the reading ({@code System.nanoTime})
  * @param inferNs       time it took to predict
+ * @param degraded      the job predicted with its cheap engine because the LSTM would have missed
+ *                      the reading's deadline ({@code model} then names that engine); docs/deadlines.md
  */
 public record PredictionRecord(
         long detector,
@@ -32,7 +34,8 @@ public record PredictionRecord(
         double predictedFlow,
         String model,
         long parseNs,
-        long inferNs) {
+        long inferNs,
+        boolean degraded) {
 
     public PredictionRecord {
         Objects.requireNonNull(ts, "ts");
@@ -51,6 +54,7 @@ public record PredictionRecord(
         private String model;
         private long parseNs;
         private long inferNs;
+        private boolean degraded;
 
         private Builder(ReadingRecord reading) {
             this.reading = Objects.requireNonNull(reading, "reading");
@@ -76,6 +80,11 @@ public record PredictionRecord(
             return this;
         }
 
+        public Builder degraded(boolean degraded) {
+            this.degraded = degraded;
+            return this;
+        }
+
         /** @throws IllegalStateException naming the flow or the model when it was not set */
         public PredictionRecord build() {
             if (Double.isNaN(predictedFlow)) {
@@ -94,7 +103,8 @@ public record PredictionRecord(
                     predictedFlow,
                     model,
                     parseNs,
-                    inferNs);
+                    inferNs,
+                    degraded);
         }
     }
 }

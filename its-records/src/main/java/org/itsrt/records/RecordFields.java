@@ -18,6 +18,8 @@ public final class RecordFields {
     public static final String INTENDED_NS = "intended_ns";
     /** {@code true} on a record of the run's warm-up phase; omitted (never {@code false}) otherwise. */
     public static final String WARMUP = "warmup";
+    /** Predicted with the cheap engine to meet the deadline (docs/deadlines.md); absent = false. */
+    public static final String DEGRADED = "degraded";
 
     // its.readings only
     public static final String TS = "ts";

@@ -116,6 +116,7 @@ public final class RecordJson {
             g.writeNumberField(RecordFields.INFER_NS, a.inferNs());
             g.writeNumberField(RecordFields.ROUTE_NS, a.routeNs());
             writeWarmup(g, a.warmup());
+            writeDegraded(g, a.degraded());
         });
     }
 
@@ -132,6 +133,7 @@ public final class RecordJson {
             g.writeNumberField(RecordFields.PARSE_NS, p.parseNs());
             g.writeNumberField(RecordFields.INFER_NS, p.inferNs());
             writeWarmup(g, p.warmup());
+            writeDegraded(g, p.degraded());
         });
     }
 
@@ -511,7 +513,8 @@ public final class RecordJson {
                 anyLong(root, RecordFields.PARSE_NS),
                 anyLong(root, RecordFields.INFER_NS),
                 anyLong(root, RecordFields.ROUTE_NS),
-                warmup(root));
+                warmup(root),
+                flag(root, RecordFields.DEGRADED));
     }
 
     /** Reads and validates a prediction record (docs/records.md, {@code its.predictions}). */
@@ -552,7 +555,8 @@ public final class RecordJson {
                 flow.asDouble(),
                 model,
                 nonNegativeLong(root, RecordFields.PARSE_NS),
-                nonNegativeLong(root, RecordFields.INFER_NS));
+                nonNegativeLong(root, RecordFields.INFER_NS),
+                flag(root, RecordFields.DEGRADED));
     }
 
     /**
@@ -561,12 +565,17 @@ public final class RecordJson {
      * read as one thing by one reader and another by the next.
      */
     static boolean warmup(JsonNode root) throws RecordFormatException {
-        JsonNode node = root.get(RecordFields.WARMUP);
+        return flag(root, RecordFields.WARMUP);
+    }
+
+    /** An optional flag ({@code warmup}, {@code degraded}): absent is false, present a JSON boolean. */
+    static boolean flag(JsonNode root, String name) throws RecordFormatException {
+        JsonNode node = root.get(name);
         if (node == null) {
             return false;
         }
         if (!node.isBoolean()) {
-            throw new RecordFormatException(field(RecordFields.WARMUP) + "not a boolean: " + abbreviate(node));
+            throw new RecordFormatException(field(name) + "not a boolean: " + abbreviate(node));
         }
         return node.booleanValue();
     }
@@ -575,6 +584,13 @@ public final class RecordJson {
     static void writeWarmup(JsonGenerator g, boolean warmup) throws IOException {
         if (warmup) {
             g.writeBooleanField(RecordFields.WARMUP, true);
+        }
+    }
+
+    /** Written only when true, so that a record of the job's own model is what it was before the flag. */
+    static void writeDegraded(JsonGenerator g, boolean degraded) throws IOException {
+        if (degraded) {
+            g.writeBooleanField(RecordFields.DEGRADED, true);
         }
     }
 

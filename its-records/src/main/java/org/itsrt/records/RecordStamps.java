@@ -17,6 +17,8 @@ package org.itsrt.records;
  * @param inferNs    in-job inference duration, or {@link #ABSENT}
  * @param routeNs    in-job routing duration, or {@link #ABSENT}
  * @param warmup     the record belongs to the run's warm-up phase ({@code "warmup":true})
+ * @param degraded   the job predicted it with its cheap engine to meet the deadline
+ *                   ({@code "degraded":true}, docs/deadlines.md)
  */
 public record RecordStamps(
         long detector,
@@ -26,7 +28,8 @@ public record RecordStamps(
         long parseNs,
         long inferNs,
         long routeNs,
-        boolean warmup) {
+        boolean warmup,
+        boolean degraded) {
 
     /** Marks an optional field the record does not carry (no clock reading or duration is this value). */
     public static final long ABSENT = Long.MIN_VALUE;
@@ -34,7 +37,7 @@ public record RecordStamps(
     /** The stamps of a measured record: not part of a warm-up. */
     public RecordStamps(
             long detector, long seq, long sentNs, long intendedNs, long parseNs, long inferNs, long routeNs) {
-        this(detector, seq, sentNs, intendedNs, parseNs, inferNs, routeNs, false);
+        this(detector, seq, sentNs, intendedNs, parseNs, inferNs, routeNs, false, false);
     }
 
     public boolean hasIntended() {

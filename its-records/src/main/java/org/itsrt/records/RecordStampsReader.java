@@ -116,6 +116,7 @@ public final class RecordStampsReader {
         long infer = RecordStamps.ABSENT;
         long route = RecordStamps.ABSENT;
         boolean warmup = false;
+        boolean degraded = false;
         try (JsonParser json = parser(factory, value)) {
             requireObject(json);
             JsonToken token;
@@ -155,6 +156,8 @@ public final class RecordStampsReader {
                     case RecordFields.ROUTE_NS ->
                         route = optional(json, detectsDuplicates, fieldValue, RecordFields.ROUTE_NS, true);
                     case RecordFields.WARMUP -> warmup = flag(json, detectsDuplicates, fieldValue, RecordFields.WARMUP);
+                    case RecordFields.DEGRADED ->
+                        degraded = flag(json, detectsDuplicates, fieldValue, RecordFields.DEGRADED);
                     default -> skip(json, detectsDuplicates);
                 }
             }
@@ -172,7 +175,7 @@ public final class RecordStampsReader {
         if (!hasSent) {
             throw missing(RecordFields.SENT_NS);
         }
-        return new RecordStamps(detector, seq, sent, intended, parse, infer, route, warmup);
+        return new RecordStamps(detector, seq, sent, intended, parse, infer, route, warmup, degraded);
     }
 
     /** A bit of its own for every field name of the records (docs/records.md), 0 for any other name. */
@@ -195,6 +198,7 @@ public final class RecordStampsReader {
                     case RecordFields.PARSE_NS -> 13;
                     case RecordFields.INFER_NS -> 14;
                     case RecordFields.ROUTE_NS -> 15;
+                    case RecordFields.DEGRADED -> 16;
                     default -> -1;
                 };
         return index < 0 ? 0 : 1 << index;

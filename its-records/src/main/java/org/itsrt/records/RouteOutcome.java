@@ -6,14 +6,18 @@ import java.util.stream.Collectors;
 /**
  * How the job answered a route request ({@link RouteRecord}), written as its {@link #wire()} name.
  * Only {@link #ROUTED} carries a route and a travel time; every other outcome has the route
- * {@code []} and the travel time {@code null}, so an outcome added later (a request whose deadline
- * passed before it was routed: {@code expired}) fits the record as it is.
+ * {@code []} and the travel time {@code null}.
  */
 public enum RouteOutcome {
     /** A route was found: the record carries it and its predicted travel time. */
     ROUTED("routed"),
     /** Both stations are in the graph but no path leads from the origin to the destination. */
-    UNREACHABLE("unreachable");
+    UNREACHABLE("unreachable"),
+    /**
+     * The request's deadline had passed when it reached the routing step: answered at once, not
+     * routed, so that a late request costs no search and still gets an answer (docs/deadlines.md).
+     */
+    EXPIRED("expired");
 
     private final String wire;
 

@@ -71,8 +71,8 @@ public record RouteRecord(
     }
 
     /**
-     * Builds an answer: the identity and stamps come from the request, one of {@link #routed} or
-     * {@link #unreachable} sets the outcome, and {@link #build()} refuses an answer without one.
+     * Builds an answer: the identity and stamps come from the request, one of {@link #routed},
+     * {@link #unreachable} or {@link #expired} sets the outcome, and {@link #build()} refuses an answer without one.
      */
     public static final class Builder {
         private final RouteRequestRecord request;
@@ -98,6 +98,14 @@ public record RouteRecord(
         /** No path leads from the origin to the destination. */
         public Builder unreachable() {
             this.outcome = RouteOutcome.UNREACHABLE;
+            this.route = List.of();
+            this.travelTimeS = Double.NaN;
+            return this;
+        }
+
+        /** The request's deadline had passed when it reached the routing step: not routed. */
+        public Builder expired() {
+            this.outcome = RouteOutcome.EXPIRED;
             this.route = List.of();
             this.travelTimeS = Double.NaN;
             return this;

@@ -50,6 +50,6 @@ public record RouteStamps(
      * {@code seq}, and a request's {@code seq} counts per stream. Routing has no inference stage.
      */
     public RecordStamps toRecordStamps() {
-        return new RecordStamps(stream, seq, sentNs, intendedNs, parseNs, RecordStamps.ABSENT, routeNs, warmup);
+        return new RecordStamps(stream, seq, sentNs, intendedNs, parseNs, RecordStamps.ABSENT, routeNs, warmup, false);
     }
 }

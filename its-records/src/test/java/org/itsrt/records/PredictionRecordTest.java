@@ -67,7 +67,8 @@ class PredictionRecordTest {
                         21_000,
                         331_000,
                         RecordStamps.ABSENT,
-                        true));
+                        true,
+                        false));
     }
 
     @Test

@@ -76,8 +76,8 @@ class RecordJsonTest {
                 .as("stamping keeps the flag")
                 .isTrue();
 
-        AdviceRecord advice =
-                new AdviceRecord(764598, 3, 10, 9, 312.25, "lstm-flow/kernel", List.of(764598L), 0.0, 1, 2, 3, true);
+        AdviceRecord advice = new AdviceRecord(
+                764598, 3, 10, 9, 312.25, "lstm-flow/kernel", List.of(764598L), 0.0, 1, 2, 3, true, false);
         assertThat(new String(RecordJson.write(advice), StandardCharsets.UTF_8)).endsWith(",\"warmup\":true}");
         assertThat(RecordJson.readAdvice(RecordJson.write(advice))).isEqualTo(advice);
     }

@@ -61,7 +61,8 @@ class RecordStampsReaderDuplicatesTest {
                             random.nextInt(100_000),
                             random.nextInt(1_000_000),
                             random.nextInt(10_000),
-                            random.nextBoolean())),
+                            random.nextBoolean(),
+                            false)),
                     StandardCharsets.UTF_8);
             for (String json : corruptions(advice, random)) {
                 if (sameAnswer(json.getBytes(StandardCharsets.UTF_8))) {

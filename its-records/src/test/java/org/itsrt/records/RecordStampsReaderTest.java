@@ -60,7 +60,8 @@ class RecordStampsReaderTest {
         Arrays.fill(speed, 60);
         ReadingRecord reading =
                 new ReadingRecord(717731, Instant.parse("2018-03-01T08:55:00Z"), flow, speed, 0, 100, 90, true);
-        AdviceRecord advice = new AdviceRecord(717731, 0, 100, 90, 1.0, "m", List.of(717731L), 0.0, 1, 2, 3, true);
+        AdviceRecord advice =
+                new AdviceRecord(717731, 0, 100, 90, 1.0, "m", List.of(717731L), 0.0, 1, 2, 3, true, false);
 
         assertThat(RecordStampsReader.read(RecordJson.write(reading)).warmup()).isTrue();
         assertThat(RecordStampsReader.read(RecordJson.write(advice)).warmup()).isTrue();
@@ -70,6 +71,24 @@ class RecordStampsReaderTest {
         assertThat(read("{\"detector\":1,\"seq\":0,\"sent_ns\":5,\"warmup\":false}")
                         .warmup())
                 .isFalse();
+    }
+
+    @Test
+    void readsTheDegradedFlagOfPredictionsAndAdviceAndAbsentIsNotDegraded() throws Exception {
+        AdviceRecord degraded =
+                new AdviceRecord(717731, 0, 100, 90, 1.0, "m/linear", List.of(717731L), 0.0, 1, 2, 3, false, true);
+        PredictionRecord prediction = new PredictionRecord(
+                717731, Instant.parse("2018-03-01T08:55:00Z"), 4, 100, 90, true, 1.0, "m/linear", 1, 2, true);
+
+        assertThat(RecordStampsReader.read(RecordJson.write(degraded)).degraded())
+                .isTrue();
+        RecordStamps stamps = RecordStampsReader.read(RecordJson.write(prediction));
+        assertThat(stamps.degraded()).isTrue();
+        assertThat(stamps.warmup()).isTrue();
+        assertThat(read("{\"detector\":1,\"seq\":0,\"sent_ns\":5}").degraded()).isFalse();
+        assertThatThrownBy(() -> read("{\"detector\":1,\"seq\":0,\"sent_ns\":5,\"degraded\":1}"))
+                .isInstanceOf(MalformedRecordException.class)
+                .hasMessageContaining("\"degraded\" is 1, expected true or false");
     }
 
     @ParameterizedTest

@@ -261,7 +261,8 @@ class RouteRecordJsonTest {
             delimiter = '|',
             value = {
                 "no outcome | \"outcome\":\"routed\", -> | field outcome: missing",
-                "unknown outcome | \"outcome\":\"routed\" -> \"outcome\":\"expired\" | field outcome: unknown outcome \"expired\", expected one of routed, unreachable",
+                "unknown outcome | \"outcome\":\"routed\" -> \"outcome\":\"late\" | field outcome: unknown outcome \"late\", expected one of routed, unreachable, expired",
+                "expired with a route | \"outcome\":\"routed\" -> \"outcome\":\"expired\" | field route: has 3 stations, expected none for outcome expired",
                 "number outcome | \"outcome\":\"routed\" -> \"outcome\":1 | field outcome: not a string: 1",
                 "no route | \"route\":[764598,717731,774445], -> | field route: missing",
                 "route not an array | \"route\":[764598,717731,774445] -> \"route\":\"764598\" | field route: not an array of station ids",

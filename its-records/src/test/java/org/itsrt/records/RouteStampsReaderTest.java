@@ -62,7 +62,15 @@ class RouteStampsReaderTest {
 
         assertThat(s.toRecordStamps())
                 .isEqualTo(new RecordStamps(
-                        3, 17, 5_834_612_307_719L, 5_834_612_207_000L, 21_000, RecordStamps.ABSENT, 4_800, false));
+                        3,
+                        17,
+                        5_834_612_307_719L,
+                        5_834_612_207_000L,
+                        21_000,
+                        RecordStamps.ABSENT,
+                        4_800,
+                        false,
+                        false));
     }
 
     /**
@@ -156,7 +164,7 @@ class RouteStampsReaderTest {
         byte[] json = "{\"stream\":1,\"seq\":0,\"traveller\":4,\"sent_ns\":5,\"outcome\":\"lost\"}"
                 .getBytes(StandardCharsets.UTF_8);
         assertThatThrownBy(() -> RouteStampsReader.read(json))
-                .hasMessage("\"outcome\" is the string \"lost\", expected one of routed, unreachable");
+                .hasMessage("\"outcome\" is the string \"lost\", expected one of routed, unreachable, expired");
     }
 
     @Test

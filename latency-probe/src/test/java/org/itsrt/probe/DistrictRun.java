@@ -80,7 +80,7 @@ public final class DistrictRun {
                             offsets,
                             Topics.ROUTES,
                             new String(TestRecords.answer(0, 1001, arrival, arrival, false), StandardCharsets.UTF_8)
-                                    .replace("\"unreachable\"", "\"expired\"")
+                                    .replace("\"unreachable\"", "\"late\"")
                                     .getBytes(StandardCharsets.UTF_8),
                             null);
                 }

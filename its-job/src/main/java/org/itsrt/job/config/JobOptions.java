@@ -269,6 +269,23 @@ public final class JobOptions {
             .shown(s -> String.valueOf(s.runtime().maxBatchWaitUs()))
             .build();
 
+    public static final JobOption<Long> DEADLINE_MS = JobOption.number("deadline-ms", RUNTIME, "MS", 0, 3_600_000)
+            .defaultsTo(50L)
+            .help("a record's deadline after its Kafka timestamp; 0 = none")
+            .why(
+                    "the study's SLO. The job measures each record's slack against it on the wall clock (docs/deadlines.md): "
+                            + "a route request already past it is answered at once as `expired`, and with `--degrade` a reading "
+                            + "the LSTM would make late is predicted by the linear engine. 0 turns deadlines off")
+            .shown(s -> String.valueOf(s.runtime().deadlineMs()))
+            .build();
+
+    public static final JobOption<Boolean> DEGRADE = JobOption.toggle("degrade", RUNTIME)
+            .help("predict with the linear engine a reading whose slack is below the LSTM's recent p99")
+            .why("off by default, so the study's run is the study's: every reading gets the LSTM. On, each "
+                    + "prediction says whether it was degraded (docs/deadlines.md)")
+            .shown(s -> String.valueOf(s.runtime().degrade()))
+            .build();
+
     // ---- delivery -----------------------------------------------------------------------------
 
     public static final JobOption<Boolean> EXACTLY_ONCE = JobOption.toggle("exactly-once", DELIVERY)

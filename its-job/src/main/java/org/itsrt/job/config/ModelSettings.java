@@ -52,6 +52,20 @@ public record ModelSettings(
         return new ModelSettings(dir, engine, intraOp, interOp, warmupCalls, identity, label);
     }
 
+    /**
+     * The label of a record predicted by the cheap engine in place of the job's ({@code
+     * --degrade}, docs/deadlines.md): the same bundle, engine {@code linear}, e.g. {@code
+     * lstm-flow/linear} for {@code lstm-flow/kernel-bf16}.
+     */
+    public static String degradedLabel(String label) {
+        return label.substring(0, label.lastIndexOf('/') + 1) + Engine.LINEAR.engineName();
+    }
+
+    /** The options the cheap engine that stands in under {@code --degrade} is opened with. */
+    public PredictorOptions fallbackOptions() {
+        return PredictorOptions.defaults().withEngine(Engine.LINEAR);
+    }
+
     /** The bundle directory, to be opened where the predictor runs. */
     public Path path() {
         return Path.of(dir);

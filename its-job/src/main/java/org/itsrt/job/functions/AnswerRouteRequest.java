@@ -6,9 +6,11 @@ import org.apache.flink.api.common.state.BroadcastState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ReadOnlyBroadcastState;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
 import org.apache.flink.util.Collector;
 import org.itsrt.job.config.RoutingSettings;
+import org.itsrt.job.deadline.Deadlines;
 import org.itsrt.job.records.ConditionUpdate;
 import org.itsrt.job.records.NetworkStateChange;
 import org.itsrt.job.records.RouteAnswer;
@@ -35,6 +37,11 @@ import org.itsrt.routing.Router;
  * its own pace), but they meet: once the same updates have reached every subtask, every subtask
  * has taken the same ones and has the same version.
  *
+ * <p><b>Shedding.</b> A request whose deadline ({@code --deadline-ms} after its Kafka timestamp)
+ * has passed when it reaches this step is answered at once with the outcome {@code expired} and
+ * no route, not searched: never dropped, and counted by the probe apart from the routed answers
+ * (docs/deadlines.md). The {@code expired} counter of the operator's metrics counts them too.
+ *
  * <p>Keyed by traveller: a traveller's requests are answered in order by one subtask, so a later
  * request never gets an answer on an older version than an earlier one. The function keeps no
  * keyed state.
@@ -58,6 +65,8 @@ public class AnswerRouteRequest
             new MapStateDescriptor<>("network-version", Types.STRING, Types.LONG);
 
     private final RoutingSettings routing;
+    /** A request's deadline after its Kafka timestamp; 0 = none, nothing is shed. */
+    private final long deadlineMs;
 
     private transient Router router;
     /** False until the router has taken in the (possibly restored) broadcast state. */
@@ -67,8 +76,15 @@ public class AnswerRouteRequest
 
     private transient int subtask;
 
-    public AnswerRouteRequest(RoutingSettings routing) {
+    private transient Counter expired;
+
+    /**
+     * @param deadlineMs a request's deadline after its Kafka timestamp ({@code --deadline-ms}); a
+     *                   request already past it is answered as expired, unrouted; 0 = no deadlines
+     */
+    public AnswerRouteRequest(RoutingSettings routing, long deadlineMs) {
         this.routing = routing;
+        this.deadlineMs = deadlineMs;
     }
 
     @Override
@@ -76,12 +92,19 @@ public class AnswerRouteRequest
         router = Router.withDefaults(routing.graph());
         synced = false;
         subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+        expired = getRuntimeContext().getMetricGroup().counter("expired");
     }
 
     @Override
     public void processElement(ValidRouteRequest request, ReadOnlyContext ctx, Collector<RouteAnswer> out)
             throws Exception {
         sync(ctx.getBroadcastState(RouteWithNetworkState.NETWORK_STATE), ctx.getBroadcastState(NETWORK_VERSION));
+        if (Deadlines.expired(Deadlines.deadlineMicros(request.createdMs, deadlineMs), Deadlines.nowMicros())) {
+            // Late already: a search would only make the next requests late too.
+            expired.inc();
+            out.collect(RouteAnswer.expired(request, version, subtask));
+            return;
+        }
         long start = System.nanoTime();
         double seconds = router.travelSeconds(request.origin, request.destination);
         long routeNs = System.nanoTime() - start;

@@ -57,7 +57,7 @@ public class ParseRouteRequest extends ProcessFunction<RawReading, ValidRouteReq
             ctx.output(ParseAndValidate.DEAD_LETTERS, new DeadLetter(raw, unknown));
             return;
         }
-        out.collect(ValidRouteRequest.of(request, System.nanoTime() - start));
+        out.collect(ValidRouteRequest.of(request, System.nanoTime() - start, raw.timestampMs));
     }
 
     /** The reason naming the first end of the request that is not in the graph; null when both are. */

@@ -4,11 +4,11 @@ import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 import org.itsrt.job.config.ModelSettings;
+import org.itsrt.job.config.RuntimeSettings;
+import org.itsrt.job.deadline.Deadlines;
 import org.itsrt.job.records.PredictedFlow;
 import org.itsrt.job.records.ValidReading;
 import org.itsrt.model.FlowPredictor;
-import org.itsrt.model.FlowPredictors;
-import org.itsrt.model.ReadingWindow;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,6 +18,10 @@ import org.slf4j.LoggerFactory;
  * own in {@link #open} and closes it in {@link #close}: TensorFlow's native session is freed when
  * a job is cancelled, not when the JVM exits. Measures {@code infer_ns}.
  *
+ * <p>With {@code --degrade}, a reading whose slack to its deadline is below the LSTM's recent p99
+ * is predicted by the linear engine instead and marked degraded ({@link Predictors},
+ * docs/deadlines.md).
+ *
  * <p>{@link PredictFlowBatched} does the same with several readings per model call.
  */
 public class PredictFlow extends ProcessFunction<ValidReading, PredictedFlow> {
@@ -26,36 +30,42 @@ public class PredictFlow extends ProcessFunction<ValidReading, PredictedFlow> {
     private static final Logger LOG = LoggerFactory.getLogger(PredictFlow.class);
 
     private final ModelSettings model;
-    private transient FlowPredictor predictor;
+    private final RuntimeSettings runtime;
+    private transient Predictors predictors;
 
-    public PredictFlow(ModelSettings model) {
+    public PredictFlow(ModelSettings model, RuntimeSettings runtime) {
         this.model = model;
+        this.runtime = runtime;
     }
 
     @Override
     public void open(OpenContext openContext) {
-        predictor = FlowPredictors.open(model.path(), model.predictorOptions());
-        PredictorWarmup.run(predictor, model.warmupCalls());
+        predictors = Predictors.open(model, runtime, getRuntimeContext().getMetricGroup());
         LOG.info(
-                "subtask {}: predicting with {} ({})",
+                "subtask {}: predicting with {} ({}){}",
                 getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
                 model.label(),
-                model.path().toAbsolutePath());
+                model.path().toAbsolutePath(),
+                predictors.degrades() ? ", degrading to linear within " + runtime.deadlineMs() + " ms deadlines" : "");
     }
 
     @Override
     public void processElement(ValidReading reading, Context ctx, Collector<PredictedFlow> out) {
+        long deadline = Deadlines.deadlineMicros(reading.createdMs, runtime.deadlineMs());
+        boolean degrade = predictors.degrade(deadline, Deadlines.nowMicros());
+        FlowPredictor engine = degrade ? predictors.fallback() : predictors.primary();
         long start = System.nanoTime();
-        float predicted = predictor.predict(new ReadingWindow(reading.flow, reading.speed, reading.ts));
+        float predicted = engine.predict(reading.window());
         long inferNs = System.nanoTime() - start;
-        out.collect(PredictedFlow.of(reading, predicted, inferNs));
+        predictors.served(degrade, inferNs, 1);
+        out.collect(PredictedFlow.of(reading, predicted, inferNs, degrade));
     }
 
     @Override
     public void close() {
-        if (predictor != null) {
-            predictor.close();
-            predictor = null;
+        if (predictors != null) {
+            predictors.close();
+            predictors = null;
         }
     }
 }

@@ -1,16 +1,17 @@
 package org.itsrt.job.functions;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.itsrt.job.config.ModelSettings;
+import org.itsrt.job.config.RuntimeSettings;
+import org.itsrt.job.deadline.Deadlines;
 import org.itsrt.job.records.PredictedFlow;
 import org.itsrt.job.records.ValidReading;
-import org.itsrt.model.FlowPredictor;
-import org.itsrt.model.FlowPredictors;
 import org.itsrt.model.ReadingWindow;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,7 +30,14 @@ import org.slf4j.LoggerFactory;
  * millisecond, whichever comes first. The buffer is flushed before every checkpoint barrier and
  * at end of input, so a checkpoint never holds a reading back and none is lost.
  *
- * <p>{@code infer_ns} of each reading is the time of the model call of its batch.
+ * <p>Within a batch, earliest deadline first (docs/deadlines.md): the readings are taken in the
+ * order of their deadlines, and with {@code --degrade} those whose slack is below what the LSTM's
+ * batch call is expected to cost are predicted one by one by the linear engine, first, and marked
+ * degraded; the rest go to the LSTM in one call. Every output of a batch is emitted in deadline
+ * order.
+ *
+ * <p>{@code infer_ns} of each reading is the time of the model call that served it: its batch's,
+ * or its own linear call.
  */
 public class PredictFlowBatched extends AbstractStreamOperator<PredictedFlow>
         implements OneInputStreamOperator<ValidReading, PredictedFlow>, BoundedOneInput {
@@ -38,11 +46,17 @@ public class PredictFlowBatched extends AbstractStreamOperator<PredictedFlow>
     private static final Logger LOG = LoggerFactory.getLogger(PredictFlowBatched.class);
 
     private final ModelSettings model;
+    private final RuntimeSettings runtime;
     private final int maxBatch;
     private final long maxWaitNanos;
 
-    private transient FlowPredictor predictor;
+    private transient Predictors predictors;
     private transient List<ValidReading> pending;
+    /** The pending readings' deadlines, by position in {@link #pending}. */
+    private transient long[] deadlines;
+    /** Positions in {@link #pending}, sorted by deadline at each flush. */
+    private transient Integer[] byDeadline;
+
     private transient List<ReadingWindow> windows;
     private transient float[] predictions;
     private transient long oldestArrivalNanos;
@@ -50,29 +64,34 @@ public class PredictFlowBatched extends AbstractStreamOperator<PredictedFlow>
     private transient long batchNumber;
 
     /**
-     * @param maxBatch       readings predicted in one model call at most ({@code --max-batch})
-     * @param maxBatchWaitUs the longest the oldest reading waits for its batch ({@code --max-batch-wait-us})
+     * @param runtime its {@code maxBatch} is the most readings predicted in one model call ({@code
+     *                --max-batch}), its {@code maxBatchWaitUs} the longest the oldest reading waits
+     *                for its batch ({@code --max-batch-wait-us}); its deadline settings as {@link
+     *                PredictFlow}'s
      */
-    public PredictFlowBatched(ModelSettings model, int maxBatch, long maxBatchWaitUs) {
+    public PredictFlowBatched(ModelSettings model, RuntimeSettings runtime) {
         this.model = model;
-        this.maxBatch = maxBatch;
-        this.maxWaitNanos = maxBatchWaitUs * 1_000;
+        this.runtime = runtime;
+        this.maxBatch = runtime.maxBatch();
+        this.maxWaitNanos = runtime.maxBatchWaitUs() * 1_000;
     }
 
     @Override
     public void open() throws Exception {
         super.open();
-        predictor = FlowPredictors.open(model.path(), model.predictorOptions());
-        PredictorWarmup.run(predictor, model.warmupCalls());
+        predictors = Predictors.open(model, runtime, getRuntimeContext().getMetricGroup());
         pending = new ArrayList<>(maxBatch);
+        deadlines = new long[maxBatch];
+        byDeadline = new Integer[maxBatch];
         windows = new ArrayList<>(maxBatch);
         predictions = new float[maxBatch];
         LOG.info(
-                "subtask {}: predicting with {} in batches of up to {}, waiting at most {} us",
+                "subtask {}: predicting with {} in batches of up to {}, waiting at most {} us{}",
                 getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
                 model.label(),
                 maxBatch,
-                maxWaitNanos / 1_000);
+                maxWaitNanos / 1_000,
+                predictors.degrades() ? ", degrading to linear within " + runtime.deadlineMs() + " ms deadlines" : "");
     }
 
     @Override
@@ -88,8 +107,8 @@ public class PredictFlowBatched extends AbstractStreamOperator<PredictedFlow>
                 getProcessingTimeService().registerTimer(dueMs, timestamp -> onWaitExpired(batch));
             }
         }
+        deadlines[pending.size()] = Deadlines.deadlineMicros(reading.createdMs, runtime.deadlineMs());
         pending.add(reading);
-        windows.add(new ReadingWindow(reading.flow, reading.speed, reading.ts));
         if (pending.size() >= maxBatch || now - oldestArrivalNanos >= maxWaitNanos) {
             flush();
         }
@@ -106,11 +125,35 @@ public class PredictFlowBatched extends AbstractStreamOperator<PredictedFlow>
             return;
         }
         int count = pending.size();
-        long start = System.nanoTime();
-        predictor.predict(windows, predictions);
-        long inferNs = System.nanoTime() - start;
         for (int i = 0; i < count; i++) {
-            output.collect(new StreamRecord<>(PredictedFlow.of(pending.get(i), predictions[i], inferNs)));
+            byDeadline[i] = i;
+        }
+        Arrays.sort(byDeadline, 0, count, (a, b) -> Long.compare(deadlines[a], deadlines[b]));
+        // The most urgent first: those that would miss their deadline waiting for the LSTM's batch
+        // call go to the linear engine one by one; the deadline order puts them all at the front.
+        long now = Deadlines.nowMicros();
+        int degraded = 0;
+        while (degraded < count && predictors.degrade(deadlines[byDeadline[degraded]], now)) {
+            ValidReading reading = pending.get(byDeadline[degraded]);
+            long start = System.nanoTime();
+            float predicted = predictors.fallback().predict(reading.window());
+            long inferNs = System.nanoTime() - start;
+            predictors.served(true, inferNs, 1);
+            output.collect(new StreamRecord<>(PredictedFlow.of(reading, predicted, inferNs, true)));
+            degraded++;
+        }
+        if (degraded < count) {
+            for (int k = degraded; k < count; k++) {
+                windows.add(pending.get(byDeadline[k]).window());
+            }
+            long start = System.nanoTime();
+            predictors.primary().predict(windows, predictions);
+            long inferNs = System.nanoTime() - start;
+            predictors.served(false, inferNs, count - degraded);
+            for (int k = degraded; k < count; k++) {
+                output.collect(new StreamRecord<>(
+                        PredictedFlow.of(pending.get(byDeadline[k]), predictions[k - degraded], inferNs, false)));
+            }
         }
         pending.clear();
         windows.clear();
@@ -137,9 +180,9 @@ public class PredictFlowBatched extends AbstractStreamOperator<PredictedFlow>
     @Override
     public void close() throws Exception {
         try {
-            if (predictor != null) {
-                predictor.close();
-                predictor = null;
+            if (predictors != null) {
+                predictors.close();
+                predictors = null;
             }
         } finally {
             super.close();

@@ -3,6 +3,7 @@ package org.itsrt.job.functions;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.functions.MapFunction;
+import org.itsrt.job.config.ModelSettings;
 import org.itsrt.job.records.RoutedAdvice;
 import org.itsrt.records.AdviceRecord;
 
@@ -16,10 +17,12 @@ public class ToAdviceRecord implements MapFunction<RoutedAdvice, AdviceRecord> {
     private static final long serialVersionUID = 1L;
 
     private final String model;
+    private final String degradedModel;
 
     /** @param model what {@code model} says, e.g. {@code lstm-flow/kernel} */
     public ToAdviceRecord(String model) {
         this.model = model;
+        this.degradedModel = ModelSettings.degradedLabel(model);
     }
 
     @Override
@@ -34,12 +37,13 @@ public class ToAdviceRecord implements MapFunction<RoutedAdvice, AdviceRecord> {
                 a.sentNs,
                 a.intendedNs,
                 a.predictedFlow,
-                model,
+                a.degraded ? degradedModel : model,
                 route,
                 a.routeCostS,
                 a.parseNs,
                 a.inferNs,
                 a.routeNs,
-                a.warmup);
+                a.warmup,
+                a.degraded);
     }
 }

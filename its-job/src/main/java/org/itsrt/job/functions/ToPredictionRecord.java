@@ -1,6 +1,7 @@
 package org.itsrt.job.functions;
 
 import org.apache.flink.api.common.functions.MapFunction;
+import org.itsrt.job.config.ModelSettings;
 import org.itsrt.job.records.PredictedFlow;
 import org.itsrt.records.PredictionRecord;
 
@@ -14,10 +15,12 @@ public class ToPredictionRecord implements MapFunction<PredictedFlow, Prediction
     private static final long serialVersionUID = 1L;
 
     private final String model;
+    private final String degradedModel;
 
     /** @param model what {@code model} says, e.g. {@code lstm-flow/kernel-bf16} */
     public ToPredictionRecord(String model) {
         this.model = model;
+        this.degradedModel = ModelSettings.degradedLabel(model);
     }
 
     @Override
@@ -30,8 +33,9 @@ public class ToPredictionRecord implements MapFunction<PredictedFlow, Prediction
                 p.intendedNs,
                 p.warmup,
                 p.predictedFlow,
-                model,
+                p.degraded ? degradedModel : model,
                 p.parseNs,
-                p.inferNs);
+                p.inferNs,
+                p.degraded);
     }
 }

@@ -8,7 +8,8 @@ import org.itsrt.job.records.RawReading;
 
 /**
  * Takes the input records as bytes, with their topic, partition and offset: parsing happens in
- * the job's own operator, where a bad record becomes a dead letter instead of a failed source.
+ * the job's own operator, where a bad record becomes a dead letter instead of a failed source. The
+ * record's timestamp comes along: a record's deadline counts from it (docs/deadlines.md).
  */
 public class RawReadingDeserializer implements KafkaRecordDeserializationSchema<RawReading> {
 
@@ -16,7 +17,8 @@ public class RawReadingDeserializer implements KafkaRecordDeserializationSchema<
 
     @Override
     public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<RawReading> out) {
-        out.collect(new RawReading(record.topic(), record.partition(), record.offset(), record.value()));
+        out.collect(new RawReading(
+                record.topic(), record.partition(), record.offset(), record.value(), record.timestamp()));
     }
 
     @Override

@@ -23,8 +23,16 @@ public class PredictedFlow {
 
     public long parseNs;
     public long inferNs;
+    /** Predicted by the cheap engine because the LSTM would have missed the deadline (docs/deadlines.md). */
+    public boolean degraded;
 
     public PredictedFlow() {}
+
+    public static PredictedFlow of(ValidReading reading, double predictedFlow, long inferNs, boolean degraded) {
+        PredictedFlow p = of(reading, predictedFlow, inferNs);
+        p.degraded = degraded;
+        return p;
+    }
 
     public static PredictedFlow of(ValidReading reading, double predictedFlow, long inferNs) {
         PredictedFlow p = new PredictedFlow();

@@ -12,8 +12,10 @@ import org.itsrt.records.RouteRecord;
 public class RouteAnswer {
 
     public ValidRouteRequest request;
-    /** False when no path leads from the origin to the destination. */
+    /** False when no path leads from the origin to the destination, or the request expired. */
     public boolean reachable;
+    /** The request's deadline had passed when it reached the routing step: answered unrouted. */
+    public boolean expired;
     /** VDS ids, origin first; empty when unreachable. */
     public long[] route;
     /** Predicted travel time (s); NaN when unreachable. */
@@ -27,10 +29,24 @@ public class RouteAnswer {
 
     public RouteAnswer() {}
 
+    /** The answer to a request whose deadline had passed: no route, not searched. */
+    public static RouteAnswer expired(ValidRouteRequest request, long networkVersion, int subtask) {
+        RouteAnswer answer = new RouteAnswer();
+        answer.request = request;
+        answer.expired = true;
+        answer.route = new long[0];
+        answer.travelTimeS = Double.NaN;
+        answer.networkVersion = networkVersion;
+        answer.subtask = subtask;
+        return answer;
+    }
+
     /** The answer as the record of {@code its.routes}. */
     public RouteRecord toRecord() {
         RouteRecord.Builder answer = RouteRecord.answering(request.toRecord());
-        if (reachable) {
+        if (expired) {
+            answer.expired();
+        } else if (reachable) {
             List<Long> stations = new ArrayList<>(route.length);
             for (long station : route) {
                 stations.add(station);

@@ -21,6 +21,9 @@ public class RoutedAdvice {
     public double routeCostS;
     public long parseNs;
     public long inferNs;
+    /** The prediction was degraded to the cheap engine (docs/deadlines.md). */
+    public boolean degraded;
+
     public long routeNs;
 
     public RoutedAdvice() {}
@@ -38,6 +41,7 @@ public class RoutedAdvice {
         a.parseNs = p.parseNs;
         a.inferNs = p.inferNs;
         a.routeNs = routeNs;
+        a.degraded = p.degraded;
         return a;
     }
 }

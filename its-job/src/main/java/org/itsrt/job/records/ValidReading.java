@@ -1,6 +1,7 @@
 package org.itsrt.job.records;
 
 import java.time.Instant;
+import org.itsrt.model.ReadingWindow;
 import org.itsrt.records.ReadingRecord;
 
 /**
@@ -24,6 +25,8 @@ public class ValidReading {
     public boolean warmup;
     /** Time spent parsing and validating this record in the job. */
     public long parseNs;
+    /** The Kafka record's create time (epoch ms), {@link RawReading#NO_TIMESTAMP} if none: the deadline counts from it. */
+    public long createdMs = RawReading.NO_TIMESTAMP;
 
     /**
      * The record as it came off the topic, kept until the sequence check has passed it so that
@@ -50,7 +53,13 @@ public class ValidReading {
         r.warmup = record.warmup();
         r.parseNs = parseNs;
         r.source = source;
+        r.createdMs = source == null ? RawReading.NO_TIMESTAMP : source.timestampMs;
         return r;
+    }
+
+    /** The reading's 12-interval window, as the predictors take it. */
+    public ReadingWindow window() {
+        return new ReadingWindow(flow, speed, ts);
     }
 
     /** The newest flow of the window. */

@@ -25,8 +25,17 @@ public class ValidRouteRequest {
     public boolean warmup;
     /** Time spent parsing and validating this request in the job. */
     public long parseNs;
+    /** The Kafka record's create time (epoch ms), {@link RawReading#NO_TIMESTAMP} if none: the deadline counts from it. */
+    public long createdMs = RawReading.NO_TIMESTAMP;
 
     public ValidRouteRequest() {}
+
+    /** @param createdMs the Kafka record's create time (epoch ms), or {@link RawReading#NO_TIMESTAMP} */
+    public static ValidRouteRequest of(RouteRequestRecord record, long parseNs, long createdMs) {
+        ValidRouteRequest r = of(record, parseNs);
+        r.createdMs = createdMs;
+        return r;
+    }
 
     public static ValidRouteRequest of(RouteRequestRecord record, long parseNs) {
         ValidRouteRequest r = new ValidRouteRequest();

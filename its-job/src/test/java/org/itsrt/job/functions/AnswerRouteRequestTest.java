@@ -15,6 +15,9 @@ import org.itsrt.job.config.RoutingSettings;
 import org.itsrt.job.records.ConditionUpdate;
 import org.itsrt.job.records.RouteAnswer;
 import org.itsrt.job.records.ValidRouteRequest;
+import org.itsrt.records.RouteOutcome;
+import org.itsrt.records.RouteRecord;
+import org.itsrt.records.RouteRecordJson;
 import org.itsrt.routing.Route;
 import org.itsrt.routing.Router;
 import org.itsrt.routing.graph.StudyNetwork;
@@ -34,8 +37,13 @@ class AnswerRouteRequestTest {
 
     private static KeyedBroadcastOperatorTestHarness<Long, ValidRouteRequest, ConditionUpdate, RouteAnswer> harness()
             throws Exception {
+        return harness(0);
+    }
+
+    private static KeyedBroadcastOperatorTestHarness<Long, ValidRouteRequest, ConditionUpdate, RouteAnswer> harness(
+            long deadlineMs) throws Exception {
         return ProcessFunctionTestHarnesses.forKeyedBroadcastProcessFunction(
-                new AnswerRouteRequest(ROUTING),
+                new AnswerRouteRequest(ROUTING, deadlineMs),
                 BY_TRAVELLER,
                 Types.LONG,
                 RouteWithNetworkState.NETWORK_STATE,
@@ -115,6 +123,42 @@ class AnswerRouteRequestTest {
         }
     }
 
+    /**
+     * A request already past its deadline is answered at once as expired, with no route and no
+     * search, and the record says so; a request with time left is routed. The late request is a
+     * minute past a 50 ms deadline, so no timing of this machine decides.
+     */
+    @Test
+    void aRequestPastItsDeadlineIsAnsweredAsExpiredNotRouted() throws Exception {
+        Router expected = Router.withDefaults(StudyNetwork.build());
+        var h = harness(50);
+        try {
+            ValidRouteRequest late = request(1, EL_SEGUNDO, LONG_BEACH, 0);
+            late.createdMs = System.currentTimeMillis() - 60_000;
+            RouteAnswer expired = answer(h, late);
+            assertThat(expired.expired).isTrue();
+            assertThat(expired.reachable).isFalse();
+            assertThat(expired.route).isEmpty();
+            assertThat(expired.routeNs).isZero();
+            RouteRecord record = RouteRecordJson.readRoute(RouteRecordJson.write(expired.toRecord()));
+            assertThat(record.outcome()).isEqualTo(RouteOutcome.EXPIRED);
+            assertThat(record.route()).isEmpty();
+
+            ValidRouteRequest fresh = request(2, EL_SEGUNDO, LONG_BEACH, 1);
+            fresh.createdMs = System.currentTimeMillis() + 60_000;
+            RouteAnswer routed = answer(h, fresh);
+            assertThat(routed.expired).isFalse();
+            assertRoutedAs(routed, expected);
+
+            ValidRouteRequest untimed = request(3, EL_SEGUNDO, LONG_BEACH, 2);
+            assertThat(answer(h, untimed).expired)
+                    .as("no timestamp: no deadline")
+                    .isFalse();
+        } finally {
+            h.close();
+        }
+    }
+
     @Test
     void aRestoredSubtaskGoesOnFromTheRestoredStateAndVersion() throws Exception {
         Router expected = Router.withDefaults(StudyNetwork.build());
@@ -135,7 +179,7 @@ class AnswerRouteRequestTest {
         }
         var restored = new KeyedBroadcastOperatorTestHarness<Long, ValidRouteRequest, ConditionUpdate, RouteAnswer>(
                 new CoBroadcastWithKeyedOperator<>(
-                        new AnswerRouteRequest(ROUTING),
+                        new AnswerRouteRequest(ROUTING, 0),
                         List.of(RouteWithNetworkState.NETWORK_STATE, AnswerRouteRequest.NETWORK_VERSION)),
                 BY_TRAVELLER,
                 Types.LONG,

@@ -47,7 +47,15 @@ class DistrictOnTheWireTest {
         assertThat(new String(written.key(), StandardCharsets.UTF_8)).isEqualTo("900017");
         assertThat(RecordStampsReader.read(written.value()))
                 .isEqualTo(new RecordStamps(
-                        p.detector, p.seq, p.sentNs, p.intendedNs, p.parseNs, p.inferNs, RecordStamps.ABSENT, false));
+                        p.detector,
+                        p.seq,
+                        p.sentNs,
+                        p.intendedNs,
+                        p.parseNs,
+                        p.inferNs,
+                        RecordStamps.ABSENT,
+                        false,
+                        false));
         PredictionRecord record = RecordJson.readPrediction(written.value());
         assertThat(record.ts()).isEqualTo(TS);
         assertThat(record.predictedFlow()).isEqualTo(362.4);

@@ -21,6 +21,7 @@ import org.itsrt.records.RecordStamps;
  * @param routeNs    in-job routing duration, or {@link #ABSENT}
  * @param arrivalNs  the probe's stamp when the poll that returned this record came back
  * @param warmup     a record of the run's warm-up phase: kept out of the measured statistics
+ * @param degraded   predicted by the job's cheap engine to meet the deadline (docs/deadlines.md)
  */
 public record Arrival(
         long detector,
@@ -31,7 +32,8 @@ public record Arrival(
         long inferNs,
         long routeNs,
         long arrivalNs,
-        boolean warmup) {
+        boolean warmup,
+        boolean degraded) {
 
     /** Marks an optional field the record does not carry. */
     public static final long ABSENT = RecordStamps.ABSENT;
@@ -46,7 +48,7 @@ public record Arrival(
             long inferNs,
             long routeNs,
             long arrivalNs) {
-        this(detector, seq, sentNs, intendedNs, parseNs, inferNs, routeNs, arrivalNs, false);
+        this(detector, seq, sentNs, intendedNs, parseNs, inferNs, routeNs, arrivalNs, false, false);
     }
 
     /** The record's stamps with the probe's arrival stamp. */
@@ -60,7 +62,8 @@ public record Arrival(
                 stamps.inferNs(),
                 stamps.routeNs(),
                 arrivalNs,
-                stamps.warmup());
+                stamps.warmup(),
+                stamps.degraded());
     }
 
     public boolean hasIntended() {

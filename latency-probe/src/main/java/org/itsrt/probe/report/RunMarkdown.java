@@ -204,6 +204,19 @@ final class RunMarkdown {
                 + "last arrival; windows start at the first arrival, the last one may be partial, an empty window "
                 + "counts in the denominator and never as a violation). A window's p95 is exact (nearest rank). "
                 + "Per-window values: `" + RunReport.WINDOWS_CSV + "`.\n\n");
+        WindowedSlo.Report advice = stats.slo(LatencyKind.FROM_SENT);
+        if (advice.degraded() > 0) {
+            md.append("Degraded: ")
+                    .append(advice.degraded())
+                    .append(" of ")
+                    .append(advice.records())
+                    .append(" records (")
+                    .append(Decimals.percent((double) advice.degraded() / advice.records()))
+                    .append(") were predicted by the job's linear engine because the LSTM would have missed their "
+                            + "deadline (docs/deadlines.md); per window: column `degraded` of `")
+                    .append(RunReport.WINDOWS_CSV)
+                    .append("`.\n\n");
+        }
 
         md.append("## Plots\n\n");
         if (plots.isEmpty()) {

@@ -142,7 +142,7 @@ public final class RunStats implements ArrivalSink {
             if (inSteadyState) {
                 steady.get(kind).record(latency);
             }
-            windows.get(kind).record(offset, latency);
+            windows.get(kind).record(offset, latency, arrival.degraded());
         }
         for (Stage stage : Stage.values()) {
             long duration = stage.of(arrival);

@@ -30,8 +30,15 @@ public final class WindowedSlo {
      * @param p95Ns   exact nearest-rank p95
      * @param maxNs   largest latency
      * @param overSlo records whose latency exceeded the SLO
+     * @param degraded records the job predicted with its cheap engine to meet their deadline
      */
-    public record Window(long index, int count, long p95Ns, long maxNs, int overSlo) {}
+    public record Window(long index, int count, long p95Ns, long maxNs, int overSlo, int degraded) {
+
+        /** The share of the window's records that were degraded, 0..1. */
+        public double degradedShare() {
+            return count == 0 ? 0 : (double) degraded / count;
+        }
+    }
 
     /**
      * The windows of a span and how many broke the SLO.
@@ -42,6 +49,7 @@ public final class WindowedSlo {
      * @param ratio     {@code violating / windows}; NaN when the span has no window
      * @param records   records in the span
      * @param overSlo   records in the span whose own latency exceeded the SLO
+     * @param degraded  records in the span the job degraded (docs/deadlines.md)
      * @param nonEmpty  the windows that had arrivals, in time order
      */
     public record Report(
@@ -54,6 +62,7 @@ public final class WindowedSlo {
             double ratio,
             long records,
             long overSlo,
+            long degraded,
             List<Window> nonEmpty) {}
 
     private final long windowNs;
@@ -62,6 +71,7 @@ public final class WindowedSlo {
     private long currentIndex = -1;
     private long[] current = new long[256];
     private int size;
+    private int currentDegraded;
 
     public WindowedSlo(long windowNs, long sloNs) {
         if (windowNs <= 0) {
@@ -91,6 +101,11 @@ public final class WindowedSlo {
      * @param latencyNs its latency
      */
     public void record(long offsetNs, long latencyNs) {
+        record(offsetNs, latencyNs, false);
+    }
+
+    /** Adds one record, degraded or not (docs/deadlines.md); otherwise as {@link #record(long, long)}. */
+    public void record(long offsetNs, long latencyNs, boolean degraded) {
         long index = Math.max(0, offsetNs) / windowNs;
         if (index > currentIndex) {
             closeCurrent();
@@ -100,23 +115,27 @@ public final class WindowedSlo {
             current = Arrays.copyOf(current, size * 2);
         }
         current[size++] = latencyNs;
+        if (degraded) {
+            currentDegraded++;
+        }
     }
 
     private void closeCurrent() {
         if (size > 0) {
-            closed.add(window(currentIndex, current, size));
+            closed.add(window(currentIndex, current, size, currentDegraded));
         }
         size = 0;
+        currentDegraded = 0;
     }
 
-    private Window window(long index, long[] values, int n) {
+    private Window window(long index, long[] values, int n, int degraded) {
         long[] sorted = Arrays.copyOf(values, n);
         Arrays.sort(sorted);
         int over = 0;
         for (int i = n - 1; i >= 0 && sorted[i] > sloNs; i--) {
             over++;
         }
-        return new Window(index, n, sorted[p95Rank(n) - 1], sorted[n - 1], over);
+        return new Window(index, n, sorted[p95Rank(n) - 1], sorted[n - 1], over, degraded);
     }
 
     /** The 1-based nearest rank of p95 among {@code n} values, {@code ceil(95 n / 100)}, in integers. */
@@ -132,7 +151,7 @@ public final class WindowedSlo {
     public Report report(long fromOffsetNs, long lastOffsetNs) {
         List<Window> all = new ArrayList<>(closed);
         if (size > 0) {
-            all.add(window(currentIndex, current, size));
+            all.add(window(currentIndex, current, size, currentDegraded));
         }
         long firstIndex = (Math.max(0, fromOffsetNs) + windowNs - 1) / windowNs;
         long lastIndex = lastOffsetNs < 0 ? -1 : lastOffsetNs / windowNs;
@@ -141,6 +160,7 @@ public final class WindowedSlo {
         long violating = 0;
         long records = 0;
         long overSlo = 0;
+        long degraded = 0;
         for (Window w : all) {
             if (w.index() < firstIndex || w.index() > lastIndex) {
                 continue;
@@ -148,6 +168,7 @@ public final class WindowedSlo {
             inSpan.add(w);
             records += w.count();
             overSlo += w.overSlo();
+            degraded += w.degraded();
             if (w.p95Ns() > sloNs) {
                 violating++;
             }
@@ -163,6 +184,7 @@ public final class WindowedSlo {
                 ratio,
                 records,
                 overSlo,
+                degraded,
                 List.copyOf(inSpan));
     }
 }

@@ -16,7 +16,7 @@ class SettleTimeTest {
     private static List<WindowedSlo.Window> windows(long... p95Ms) {
         List<WindowedSlo.Window> windows = new ArrayList<>();
         for (int i = 0; i < p95Ms.length; i++) {
-            windows.add(new WindowedSlo.Window(i, 60, p95Ms[i] * MS, p95Ms[i] * MS, 0));
+            windows.add(new WindowedSlo.Window(i, 60, p95Ms[i] * MS, p95Ms[i] * MS, 0, 0));
         }
         return windows;
     }
@@ -87,9 +87,9 @@ class SettleTimeTest {
     @Test
     void windowsWithoutArrivalsAreSkippedAndTheIndexIsTheWindowsOwn() {
         List<WindowedSlo.Window> gappy = List.of(
-                new WindowedSlo.Window(0, 10, 40 * MS, 40 * MS, 0),
-                new WindowedSlo.Window(3, 10, 2 * MS, 2 * MS, 0),
-                new WindowedSlo.Window(7, 10, 2 * MS, 2 * MS, 0));
+                new WindowedSlo.Window(0, 10, 40 * MS, 40 * MS, 0, 0),
+                new WindowedSlo.Window(3, 10, 2 * MS, 2 * MS, 0, 0),
+                new WindowedSlo.Window(7, 10, 2 * MS, 2 * MS, 0, 0));
         assertThat(RunStats.settledAfterWindow(gappy, LIMIT)).isEqualTo(3);
         assertThat(RunStats.settledAfterWindow(List.of(), LIMIT)).isZero();
     }

@@ -79,6 +79,22 @@ class WindowedSloTest {
     }
 
     @Test
+    void degradedRecordsAreCountedPerWindowAndOverTheSpan() {
+        WindowedSlo slo = new WindowedSlo(S, 20 * MS);
+        slo.record(0, MS, true);
+        slo.record(S / 2, MS, false);
+        slo.record(S + 1, MS, true);
+        slo.record(S + 2, MS, true);
+        slo.record(2 * S, MS);
+
+        WindowedSlo.Report r = slo.report(0, 2 * S);
+        assertThat(r.nonEmpty()).extracting(WindowedSlo.Window::degraded).containsExactly(1, 2, 0);
+        assertThat(r.nonEmpty().get(0).degradedShare()).isEqualTo(0.5);
+        assertThat(r.degraded()).isEqualTo(3);
+        assertThat(slo.report(S, 2 * S).degraded()).as("from the second window").isEqualTo(2);
+    }
+
+    @Test
     void aSingleRecordIsOneWindow() {
         WindowedSlo slo = new WindowedSlo(S, 20 * MS);
         slo.record(0, 25 * MS);
