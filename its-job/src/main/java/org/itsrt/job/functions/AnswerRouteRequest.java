@@ -99,7 +99,8 @@ public class AnswerRouteRequest
     public void processElement(ValidRouteRequest request, ReadOnlyContext ctx, Collector<RouteAnswer> out)
             throws Exception {
         sync(ctx.getBroadcastState(RouteWithNetworkState.NETWORK_STATE), ctx.getBroadcastState(NETWORK_VERSION));
-        if (Deadlines.expired(Deadlines.deadlineMicros(request.createdMs, deadlineMs), Deadlines.nowMicros())) {
+        long deadline = Deadlines.deadlineMicros(request.createdMs, deadlineMs);
+        if (deadline != Deadlines.NONE && Deadlines.expired(deadline, Deadlines.nowMicros())) {
             // Late already: a search would only make the next requests late too.
             expired.inc();
             out.collect(RouteAnswer.expired(request, version, subtask));

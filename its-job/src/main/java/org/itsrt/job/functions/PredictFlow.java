@@ -51,8 +51,10 @@ public class PredictFlow extends ProcessFunction<ValidReading, PredictedFlow> {
 
     @Override
     public void processElement(ValidReading reading, Context ctx, Collector<PredictedFlow> out) {
-        long deadline = Deadlines.deadlineMicros(reading.createdMs, runtime.deadlineMs());
-        boolean degrade = predictors.degrade(deadline, Deadlines.nowMicros());
+        // The clock is read only where a reading may be degraded: not at all in the default run.
+        boolean degrade = predictors.degrades()
+                && predictors.degrade(
+                        Deadlines.deadlineMicros(reading.createdMs, runtime.deadlineMs()), Deadlines.nowMicros());
         FlowPredictor engine = degrade ? predictors.fallback() : predictors.primary();
         long start = System.nanoTime();
         float predicted = engine.predict(reading.window());
