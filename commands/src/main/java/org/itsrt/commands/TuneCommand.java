@@ -8,6 +8,7 @@ import java.util.concurrent.Callable;
 import org.itsrt.cli.ProjectPaths;
 import org.itsrt.cli.RunFolders;
 import org.itsrt.cli.options.HelpOption;
+import org.itsrt.commands.options.OnlineTuneOptions;
 import org.itsrt.commands.options.PrintPlanOption;
 import org.itsrt.commands.options.SearchRangeOptions;
 import org.itsrt.commands.options.SearchRunOptions;
@@ -82,6 +83,9 @@ public final class TuneCommand implements Callable<Integer> {
     @Mixin
     PrintPlanOption printPlan;
 
+    @Mixin
+    OnlineTuneOptions online;
+
     /** Measures the points instead of whole-pipeline runs when set (tests); null for the pipeline. */
     private final PointEvaluator evaluator;
 
@@ -114,6 +118,11 @@ public final class TuneCommand implements Callable<Integer> {
                     .map(r -> r.withPlan(p -> run.over(p.toBuilder())))
                     .toList());
             plan = TunePlan.of(spec, baseFile, range.request());
+            if (online.given()) {
+                return OnlineTuneCall.call(
+                        plan, baseFile, online.interval(), run.out(), printPlan.given(), console, err);
+            }
+            online.interval(); // refuses --interval without --online
         } catch (IllegalArgumentException | SpecException e) {
             err.println("its-tune: " + e.getMessage().replace("\n", "\nits-tune: "));
             err.flush();

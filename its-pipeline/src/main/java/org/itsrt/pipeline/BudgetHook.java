@@ -1,6 +1,7 @@
 package org.itsrt.pipeline;
 
 import java.util.OptionalLong;
+import org.itsrt.probe.arrival.ArrivalSink;
 
 /**
  * Called once the job is live (it answered the readiness handshake) and before the first
@@ -16,4 +17,12 @@ public interface BudgetHook {
     BudgetHook NONE = pid -> () -> {};
 
     AutoCloseable jobLive(OptionalLong clusterPid) throws Exception;
+
+    /**
+     * Where the probe also hands every record as it arrives, for a budget that follows the
+     * latency while the run goes; null (the default) for a budget fixed for the run.
+     */
+    default ArrivalSink arrivals() {
+        return null;
+    }
 }

@@ -176,6 +176,9 @@ final class Measurement {
                     load.plan().requestWarmupRecords(),
                     load.stationMeta()));
         }
+        if (!load.plan().loadStep().isNone()) {
+            facts.add("load step: " + load.plan().loadStep().describe() + " from the first record sent");
+        }
         if (load.warmupRecords() > 0) {
             facts.add(String.format(
                     java.util.Locale.ROOT,
@@ -193,7 +196,8 @@ final class Measurement {
 
     private RunResult measureLive(DeadLetters deadLetters, Map<String, Long> deadBefore) throws Exception {
         Path probeDir = dir.resolve(PROBE_DIR);
-        ProbeRun probeRun = new ProbeRun(probeOptions(stack.bootstrapServers()), Clocks.system(), log);
+        ProbeRun probeRun =
+                new ProbeRun(probeOptions(stack.bootstrapServers()), Clocks.system(), log).alsoTo(budget.arrivals());
         probe = probeRun;
         CompletableFuture<ProbeRun.Result> probed = CompletableFuture.supplyAsync(() -> {
             try {
@@ -232,6 +236,7 @@ final class Measurement {
                 .progressEvery(PROGRESS_EVERY)
                 .kafkaConfig(stack.clientConfig(KafkaSecurity.User.PRODUCER))
                 .warmupRecords(load.warmupRecords())
+                .loadStep(load.plan().loadStep())
                 .build();
         ProducerRun replay = ProducerRun.prepare(plan, log);
         producers = replay;

@@ -405,6 +405,8 @@ public final class ProbeRun {
 
     private volatile ConsumeLoop loop;
     private volatile boolean stopRequested;
+    /** Hears of every record as it arrives, besides the run's own statistics; null for none. */
+    private volatile ArrivalSink live;
     /** True once reading positions are known; a run that ends before has failed to get ready. */
     private volatile boolean readyNow;
 
@@ -413,6 +415,16 @@ public final class ProbeRun {
         this.clock = clock;
         this.log = log;
         this.faults = new FaultMarks(clock);
+    }
+
+    /**
+     * Also hands every record to {@code listener} as it arrives (warm-up records too, each stream's
+     * of the district workload), on the consuming thread: for a controller that acts on the
+     * latency while the run goes. Set it before {@link #run}; it must be quick and must not throw.
+     */
+    public ProbeRun alsoTo(ArrivalSink listener) {
+        this.live = listener;
+        return this;
     }
 
     /**
@@ -528,7 +540,7 @@ public final class ProbeRun {
                     target,
                     epochAnchorMs,
                     clockAnchorNs);
-            intake = RecordIntake.stamps(study.sink());
+            intake = RecordIntake.stamps(withLive(study.sink()));
             ticks = study.sink();
             distinct = study.stats()::measuredDistinct;
         } else {
@@ -561,8 +573,8 @@ public final class ProbeRun {
                             clockAnchorNs));
             intake = new DistrictIntake(
                     topics,
-                    district.get(DistrictStream.PREDICTIONS).sink(),
-                    district.get(DistrictStream.ROUTES).sink(),
+                    withLive(district.get(DistrictStream.PREDICTIONS).sink()),
+                    withLive(district.get(DistrictStream.ROUTES).sink()),
                     outcomes,
                     deadLetters);
             ticks = ArrivalSink.all(
@@ -663,6 +675,16 @@ public final class ProbeRun {
                     faultsFileFailure);
         }
         return new Result(reason, study == null ? null : study.stats(), folder, streams);
+    }
+
+    /** {@code sink}, and the arrivals also to the live listener when there is one. */
+    private ArrivalSink withLive(ArrivalSink sink) {
+        ArrivalSink listener = live;
+        if (listener == null) {
+            return sink;
+        }
+        ArrivalSink arrivalsOnly = listener::arrived;
+        return ArrivalSink.all(List.of(sink, arrivalsOnly));
     }
 
     /**

@@ -138,6 +138,7 @@ public final class ProducerCommand implements Callable<Integer> {
                     .senderThreads(send.senderThreads)
                     .kafkaConfig(clientConfig)
                     .warmupRecords(warmup.records() != null ? warmup.records() : 0)
+                    .loadStep(send.loadStep.step())
                     .build();
         } catch (ProducerRun.InvalidPlan e) {
             // The plan holds the rules; the command only says which of its options broke one.
@@ -205,9 +206,9 @@ public final class ProducerCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(
                     spec.commandLine(), "--warmup and --warmup-records are mutually exclusive: give one");
         }
-        if (sweep.given() && warmup.given()) {
+        if (sweep.given() && (warmup.given() || send.loadStep.given() != null)) {
             throw new CommandLine.ParameterException(
-                    spec.commandLine(), "--warmup and --warmup-records apply to one replay, not to --sweep");
+                    spec.commandLine(), "--warmup, --warmup-records and --load-step are for one replay, not --sweep");
         }
         try {
             sweep.rates();

@@ -20,6 +20,7 @@ import org.itsrt.producers.replay.DetectorWindows;
 import org.itsrt.producers.requests.GravityModel;
 import org.itsrt.producers.requests.RequestStream;
 import org.itsrt.producers.send.KafkaChecks;
+import org.itsrt.producers.send.LoadStep;
 import org.itsrt.producers.send.ProducerSettings;
 import org.itsrt.producers.send.ReplayRun;
 import org.itsrt.producers.send.RequestSource;
@@ -113,6 +114,8 @@ public final class ProducerRun {
      *                        (the study's shape), four beyond
      * @param requests        route requests sent beside the readings, on their own schedule
      *                        (the district workload); null: none
+     * @param loadStep        the rate stepped up (or down) for a while, readings and requests alike,
+     *                        from the first record sent; {@link LoadStep#NONE} for a constant rate
      */
     public record Plan(
             String bootstrapServers,
@@ -127,11 +130,15 @@ public final class ProducerRun {
             KafkaClientConfig kafkaConfig,
             long warmupRecords,
             int senderThreads,
-            Requests requests) {
+            Requests requests,
+            LoadStep loadStep) {
 
         public Plan {
             if (kafkaConfig == null) {
                 kafkaConfig = KafkaClientConfig.none();
+            }
+            if (loadStep == null) {
+                loadStep = LoadStep.NONE;
             }
             requireGiven(bootstrapServers, "bootstrapServers");
             requireGiven(topic, "topic");
@@ -205,7 +212,8 @@ public final class ProducerRun {
                     .kafkaConfig(kafkaConfig)
                     .warmupRecords(warmupRecords)
                     .senderThreads(senderThreads)
-                    .requests(requests);
+                    .requests(requests)
+                    .loadStep(loadStep);
         }
 
         /** A plan field by field, from the defaults of {@link Plan#builder()}; {@link #build()} checks it. */
@@ -223,6 +231,7 @@ public final class ProducerRun {
             private long warmupRecords;
             private int senderThreads;
             private Requests requests;
+            private LoadStep loadStep = LoadStep.NONE;
 
             private Builder() {}
 
@@ -300,6 +309,12 @@ public final class ProducerRun {
                 return this;
             }
 
+            /** The rate stepped for a while; {@link LoadStep#NONE} (the default): constant. */
+            public Builder loadStep(LoadStep step) {
+                this.loadStep = step;
+                return this;
+            }
+
             /**
              * The plan.
              *
@@ -319,7 +334,8 @@ public final class ProducerRun {
                         kafkaConfig,
                         warmupRecords,
                         senderThreads,
-                        requests);
+                        requests,
+                        loadStep);
             }
         }
     }
@@ -547,6 +563,7 @@ public final class ProducerRun {
                 KafkaProducer::new,
                 config,
                 clock);
+        requestRun.loadStep(plan.loadStep());
         currentRequests = requestRun;
         if (stopped) {
             requestRun.stop();
@@ -593,8 +610,9 @@ public final class ProducerRun {
     }
 
     private RunSummary replayReadings(double ratePerDetector, long total, long warmup) throws InterruptedException {
-        ReplayRun run =
-                ReplayRun.ofDetectors(windows, plan.topic(), plan.senderThreads(), KafkaProducer::new, config, clock);
+        ReplayRun run = ReplayRun.ofDetectors(
+                        windows, plan.topic(), plan.senderThreads(), KafkaProducer::new, config, clock)
+                .loadStep(plan.loadStep());
         current = run;
         if (stopped) {
             run.stop();

@@ -2,11 +2,12 @@ package org.itsrt.producers;
 
 import java.time.Duration;
 import org.itsrt.cli.DurationConverter;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * How the producers send: the acknowledgement they wait for, how many threads send, and how often
- * they report progress.
+ * How the producers send: the acknowledgement they wait for, how many threads send, how often
+ * they report progress, and a step in the rate.
  */
 final class SendOptions {
 
@@ -26,4 +27,7 @@ final class SendOptions {
             converter = DurationConverter.class,
             description = "progress line interval on stderr (default: 2s)")
     Duration progressEvery = Duration.ofSeconds(2);
+
+    @Mixin
+    LoadStepOption loadStep;
 }

@@ -45,6 +45,7 @@ class ProducerRunPlanTest {
                 .progressEvery(Duration.ZERO)
                 .warmupRecords(12)
                 .senderThreads(2)
+                .loadStep(new org.itsrt.producers.send.LoadStep(Duration.ofSeconds(5), Duration.ofSeconds(10), 2))
                 .build();
         assertThat(plan.toBuilder().build()).isEqualTo(plan);
         assertThat(plan.toBuilder().records(6).build())
@@ -61,7 +62,8 @@ class ProducerRunPlanTest {
                         plan.kafkaConfig(),
                         plan.warmupRecords(),
                         plan.senderThreads(),
-                        plan.requests()));
+                        plan.requests(),
+                        plan.loadStep()));
     }
 
     @Test

@@ -15,6 +15,7 @@ import org.itsrt.kafka.ProducerPropertiesOption;
 import org.itsrt.pipeline.plan.DistrictPlan;
 import org.itsrt.pipeline.plan.LoadPlan;
 import org.itsrt.pipeline.plan.Workload;
+import org.itsrt.producers.LoadStepOption;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -55,6 +56,9 @@ public final class LoadPlanOptions {
 
     @Mixin
     SloMsOption sloMs;
+
+    @Mixin
+    LoadStepOption loadStep;
 
     @Mixin
     ProducerPropertiesOption producerProps;
@@ -112,6 +116,9 @@ public final class LoadPlanOptions {
         load.warmup(warmup.time(), warmup.records());
         if (steadyAfter.given() != null) {
             load.steadyAfter(steadyAfter.given());
+        }
+        if (loadStep.given() != null) {
+            load.loadStep(loadStep.given());
         }
         if (sloMs.given() != null) {
             load.sloMs(sloMs.given());

@@ -1,15 +1,20 @@
 package org.itsrt.pipeline.plan;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonPOJOBuilder;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.itsrt.producers.LoadStepOption;
 import org.itsrt.producers.ProducerRun;
+import org.itsrt.producers.send.LoadStep;
 
 /**
  * What the producers send and how the probe judges it. Every count is in records, the unit the
@@ -29,6 +34,8 @@ import org.itsrt.producers.ProducerRun;
  * @param sloMs              the SLO for a window's p95
  * @param producerProperties Kafka producer settings for the detector producers
  * @param consumerProperties Kafka consumer settings for the probe
+ * @param step               the rate stepped for a while from the first record sent (warm-up
+ *                           included), {@code AT,LENGTH,FACTOR} in a file; null: a constant rate
  */
 @JsonDeserialize(builder = LoadPlan.Builder.class)
 @JsonPropertyOrder({
@@ -42,7 +49,8 @@ import org.itsrt.producers.ProducerRun;
     "steady_after",
     "slo_ms",
     "producer_properties",
-    "consumer_properties"
+    "consumer_properties",
+    "step"
 })
 public record LoadPlan(
         Workload workload,
@@ -55,7 +63,8 @@ public record LoadPlan(
         Duration steadyAfter,
         double sloMs,
         Map<String, String> producerProperties,
-        Map<String, String> consumerProperties) {
+        Map<String, String> consumerProperties,
+        @JsonSerialize(using = ToStringSerializer.class) LoadStep step) {
 
     public static final PlanField WORKLOAD = new PlanField("load.workload", "--workload");
     public static final PlanField DISTRICT = new PlanField("load.district", null);
@@ -67,6 +76,7 @@ public record LoadPlan(
     public static final PlanField WARMUP = new PlanField("load.warmup_records", "--warmup");
     public static final PlanField STEADY_AFTER = new PlanField("load.steady_after", "--steady-after");
     public static final PlanField SLO = new PlanField("load.slo_ms", "--slo-ms");
+    public static final PlanField STEP = new PlanField("load.step", "--load-step");
 
     /** The study's load: 10 records/s from each of its six detectors. */
     public static final double STUDY_RATE_HZ = 10;
@@ -102,6 +112,8 @@ public record LoadPlan(
         detectors = List.copyOf(detectors);
         producerProperties = unmodifiable(producerProperties);
         consumerProperties = unmodifiable(consumerProperties);
+        // Null for a constant rate, so that a written plan has no step key unless it steps.
+        step = step == null || step.isNone() ? null : step;
         if (workload == Workload.DISTRICT) {
             DISTRICT.require(district != null, "must be given for the district workload");
             DETECTORS.require(
@@ -126,6 +138,11 @@ public record LoadPlan(
         }
         STEADY_AFTER.require(steadyAfter != null && !steadyAfter.isNegative(), "must not be negative");
         SLO.require(sloMs > 0 && !Double.isInfinite(sloMs), "must be > 0 ms, got " + sloMs);
+    }
+
+    /** The rate's step; {@link LoadStep#NONE} for a constant rate. */
+    public LoadStep loadStep() {
+        return step == null ? LoadStep.NONE : step;
     }
 
     /** How long the warm-up lasts at this load's rate. */
@@ -177,7 +194,8 @@ public record LoadPlan(
                 .steadyAfter(steadyAfter)
                 .sloMs(sloMs)
                 .producerProperties(producerProperties)
-                .consumerProperties(consumerProperties);
+                .consumerProperties(consumerProperties)
+                .loadStep(step);
     }
 
     private static Map<String, String> unmodifiable(Map<String, String> properties) {
@@ -204,6 +222,7 @@ public record LoadPlan(
         private Map<String, String> producerProperties = Map.of();
         private Map<String, String> consumerProperties = Map.of();
         private boolean quick;
+        private LoadStep step = LoadStep.NONE;
 
         /** The workload; the district's defaults ({@link DistrictPlan#builder()}) unless a district is given. */
         public Builder workload(Workload chosen) {
@@ -307,6 +326,23 @@ public record LoadPlan(
             return this;
         }
 
+        /** The rate stepped for a while; null or {@link LoadStep#NONE}: constant. */
+        @JsonIgnore
+        public Builder loadStep(LoadStep stepped) {
+            this.step = stepped == null ? LoadStep.NONE : stepped;
+            return this;
+        }
+
+        /** {@code load.step} of a file: {@code AT,LENGTH,FACTOR}, e.g. {@code 60s,2m,3}. */
+        @JsonProperty("step")
+        public Builder step(String text) {
+            try {
+                return loadStep(text == null ? null : LoadStepOption.parse(text));
+            } catch (IllegalArgumentException e) {
+                throw STEP.refused(e.getMessage());
+            }
+        }
+
         /** One producer setting more, over one of the same key. */
         public Builder producerProperty(String key, String value) {
             Map<String, String> more = new LinkedHashMap<>(producerProperties);
@@ -363,7 +399,8 @@ public record LoadPlan(
                     cut,
                     sloMs,
                     producerProperties,
-                    consumerProperties);
+                    consumerProperties,
+                    step);
         }
     }
 }

@@ -12,10 +12,16 @@ package org.itsrt.producers.send;
  * {@code i ≡ t (mod T)} ({@link #slice}): each thread's sources are spread as evenly as all of
  * them, so every thread has the same load at every moment, and with as many threads as sources each
  * thread owns exactly one.
+ *
+ * <p>A {@link LoadStep} changes the rate for a while by warping these times onto the wall clock;
+ * the order of the sends, and so each slice, stays the same.
  */
-public record OpenLoopSchedule(long startNs, long periodNs, int sources) {
+public record OpenLoopSchedule(long startNs, long periodNs, int sources, LoadStep step) {
 
     public OpenLoopSchedule {
+        if (step == null) {
+            step = LoadStep.NONE;
+        }
         if (periodNs <= 0) {
             throw new IllegalArgumentException("period must be positive: " + periodNs);
         }
@@ -26,7 +32,17 @@ public record OpenLoopSchedule(long startNs, long periodNs, int sources) {
 
     /** {@code sources} streams of {@code ratePerSource} records/s each, the first period from {@code startNs}. */
     public static OpenLoopSchedule of(long startNs, double ratePerSource, int sources) {
-        return new OpenLoopSchedule(startNs, Math.round(1e9 / ratePerSource), sources);
+        return of(startNs, ratePerSource, sources, LoadStep.NONE);
+    }
+
+    /** As {@link #of(long, double, int)}, the rate stepped by {@code step} for a while. */
+    public static OpenLoopSchedule of(long startNs, double ratePerSource, int sources, LoadStep step) {
+        return new OpenLoopSchedule(startNs, Math.round(1e9 / ratePerSource), sources, step);
+    }
+
+    /** A constant rate: one record of each source every {@code periodNs}. */
+    public OpenLoopSchedule(long startNs, long periodNs, int sources) {
+        this(startNs, periodNs, sources, LoadStep.NONE);
     }
 
     /** Where source {@code i} falls within each period: {@code floor(period * i / sources)}, without overflow. */
@@ -40,7 +56,7 @@ public record OpenLoopSchedule(long startNs, long periodNs, int sources) {
 
     /** When record {@code k} of source {@code source} is due. */
     public long intendedNs(int source, long k) {
-        return startNs + offsetNs(source) + k * periodNs;
+        return startNs + step.wallNs(offsetNs(source) + k * periodNs);
     }
 
     /**

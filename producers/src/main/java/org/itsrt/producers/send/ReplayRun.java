@@ -45,6 +45,7 @@ public final class ReplayRun {
     private final LatencyClock clock;
     private final SendStats stats = new SendStats();
     private volatile boolean stopRequested;
+    private LoadStep loadStep = LoadStep.NONE;
 
     /**
      * @param senderThreads how many threads (and producers) send, at most one per source; 0 for
@@ -101,6 +102,12 @@ public final class ReplayRun {
         return stats;
     }
 
+    /** Steps the rate of the next {@link #run} for a while (none unless set). */
+    public ReplayRun loadStep(LoadStep step) {
+        this.loadStep = step == null ? LoadStep.NONE : step;
+        return this;
+    }
+
     /** Asks every sender to stop after its current record (Ctrl-C). */
     public void stop() {
         stopRequested = true;
@@ -147,7 +154,7 @@ public final class ReplayRun {
         }
         // Start shortly after now, so every producer is connected before its first intended time.
         long start = clock.nanos() + Duration.ofMillis(500).toNanos();
-        OpenLoopSchedule schedule = OpenLoopSchedule.of(start, ratePerDetector, n);
+        OpenLoopSchedule schedule = OpenLoopSchedule.of(start, ratePerDetector, n, loadStep);
         long[] warmups = warmupQuota.clone();
         List<Producer<byte[], byte[]>> producers = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();

@@ -30,7 +30,9 @@ public final class CgroupGroup implements AutoCloseable {
     private final CgroupFs fs;
     private final String parent;
     private final String name;
-    private final CgroupBandwidth bandwidth;
+    /** Changed only by {@link #changeQuota}, under this group's lock. */
+    private CgroupBandwidth bandwidth;
+
     private final Map<CgroupFs.Hierarchy, Path> dirs;
     /** pid -> its cgroup path per hierarchy before it was moved. */
     private final Map<Long, Map<CgroupFs.Hierarchy, String>> origins = new LinkedHashMap<>();
@@ -207,7 +209,7 @@ public final class CgroupGroup implements AutoCloseable {
         if (entry != null) {
             BudgetLedger.Record r = entry.record();
             entry.update(r.with(
-                    r.description(),
+                    describe(fs, dirs, bandwidth),
                     state(fs, parent, name, bandwidth, dirs, treeRoot, origins, affinities, affinityStarts),
                     null));
         }
@@ -300,6 +302,37 @@ public final class CgroupGroup implements AutoCloseable {
         }
     }
 
+    /**
+     * Sets the group's quota to {@code quotaUs} per period (the period and the pinning stay), as a
+     * budget that follows the load does while the processes run in it. The ledger's record says
+     * the new quota before the file does, as for every other change; restoring the group (moving
+     * its processes back and removing it) does not depend on the quota, so a kill between the two
+     * writes leaves nothing the next start cannot undo.
+     *
+     * @throws IllegalArgumentException for a quota outside the kernel's limits, before anything changed
+     * @throws SchedulingException when the kernel refuses the quota; the record is put back
+     */
+    public synchronized void changeQuota(long quotaUs) {
+        ensureOpen();
+        CgroupBandwidth before = bandwidth;
+        // Refuses a quota the kernel would not take (CgroupBandwidth's checks) before anything is written.
+        CgroupBandwidth changed = new CgroupBandwidth(quotaUs, before.periodUs(), before.cpus(), before.mems());
+        if (changed.equals(before)) {
+            return;
+        }
+        bandwidth = changed;
+        record();
+        CgroupFs.Hierarchy cpu = fs.cpuHierarchy();
+        Path dir = dirs.get(cpu);
+        try {
+            fs.configure(cpu, dir.getParent(), dir, changed);
+        } catch (RuntimeException e) {
+            bandwidth = before;
+            record();
+            throw e;
+        }
+    }
+
     public String name() {
         return name;
     }
@@ -308,7 +341,7 @@ public final class CgroupGroup implements AutoCloseable {
         return fs.version();
     }
 
-    public CgroupBandwidth bandwidth() {
+    public synchronized CgroupBandwidth bandwidth() {
         return bandwidth;
     }
 

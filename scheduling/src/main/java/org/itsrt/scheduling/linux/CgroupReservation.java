@@ -40,6 +40,15 @@ public final class CgroupReservation implements AppliedBudget {
         return List.copyOf(moved);
     }
 
+    /**
+     * Sets the quota of every period to {@code quotaUs} for the whole group (all of its CPUs
+     * together), the period and pinning unchanged: recorded in the ledger first, restored with the
+     * group ({@link CgroupGroup#changeQuota}).
+     */
+    public void changeQuota(long quotaUs) {
+        group.changeQuota(quotaUs);
+    }
+
     /** Throttling counters since the group was created (it starts at zero); frozen at close. */
     public CpuStat cpuStat() {
         return group.cpuStat();

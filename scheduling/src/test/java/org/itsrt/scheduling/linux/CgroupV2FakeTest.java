@@ -42,6 +42,35 @@ class CgroupV2FakeTest {
     }
 
     @Test
+    void aQuotaChangedWhileTheProcessesRunIsRecordedFirstAndTheGroupStillComesBack() throws Exception {
+        BudgetLedger ledger = new BudgetLedger(base.resolve("ledger"), new Proc(kernel.proc));
+        CgroupReservation reservation = new CgroupBackend(
+                        fs, "", "itsrt-job", CgroupBandwidth.of(new Reservation(50_000, 100_000), 2), ledger)
+                .apply(4242);
+        Path dir = reservation.group().cpuDir();
+        assertThat(Files.readString(dir.resolve("cpu.max")).strip()).isEqualTo("100000 100000");
+
+        reservation.changeQuota(37_500);
+        assertThat(Files.readString(dir.resolve("cpu.max")).strip()).isEqualTo("37500 100000");
+        assertThat(reservation.group().bandwidth().quotaUs()).isEqualTo(37_500);
+        assertThat(ledger.records()).singleElement().satisfies(found -> {
+            assertThat(found.record().cgroup().quotaUs()).isEqualTo(37_500);
+            assertThat(found.record().description()).contains("37500 us every 100000 us");
+        });
+
+        // Refused before anything is written: below the kernel's minimum quota.
+        assertThatThrownBy(() -> reservation.changeQuota(500)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(Files.readString(dir.resolve("cpu.max")).strip()).isEqualTo("37500 100000");
+        assertThat(ledger.records().get(0).record().cgroup().quotaUs()).isEqualTo(37_500);
+
+        reservation.close();
+        assertThat(dir).doesNotExist();
+        assertThat(kernel.cgroupOf(4242)).isEqualTo("/app");
+        assertThat(ledger.records()).isEmpty();
+        assertThatThrownBy(() -> reservation.changeQuota(50_000)).isInstanceOf(RuntimeException.class);
+    }
+
+    @Test
     void theWholeTreeGoesIntoAGroupWithCpuMaxAndComesBackWhereItWas() throws Exception {
         CgroupBackend backend = new CgroupBackend(
                 fs,
