@@ -15,13 +15,13 @@ import org.itsrt.commands.options.SearchRunOptions;
 import org.itsrt.experiments.report.TuneReport;
 import org.itsrt.experiments.spec.ExperimentSpec;
 import org.itsrt.experiments.spec.SpecException;
-import org.itsrt.experiments.tune.BudgetSearch;
 import org.itsrt.experiments.tune.PipelineEvaluator;
 import org.itsrt.experiments.tune.PointEvaluator;
 import org.itsrt.experiments.tune.ReportOnInterrupt;
 import org.itsrt.experiments.tune.SearchProgress;
 import org.itsrt.experiments.tune.TunePlan;
 import org.itsrt.experiments.tune.TuneResult;
+import org.itsrt.experiments.tune.TuneSearch;
 import org.itsrt.scheduling.linux.LeftoverRestore;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -30,9 +30,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code ./its tune [FILE.yaml]}: searches the smallest CPU budget that meets a latency SLO, by
- * noise-aware bisection over whole-pipeline runs ({@link BudgetSearch}), and writes a folder with
- * every point tried ({@link TuneReport}).
+ * {@code ./its tune [FILE.yaml]}: searches the smallest CPU budget that meets a latency SLO over
+ * whole-pipeline runs, per period by noise-aware bisection or over (period, budget) by annealing
+ * ({@link TuneSearch}), and writes a folder with the frontier and every point tried
+ * ({@link TuneReport}).
  */
 @Command(
         name = "its-tune",
@@ -41,9 +42,11 @@ import picocli.CommandLine.Parameters;
             "Searches the smallest CPU budget for the Flink cluster's process that meets a latency SLO: "
                     + "tries the upper bound, then bisects down to the resolution, each point a few whole-pipeline runs "
                     + "(as ./its experiment runs a row) that must all meet the SLO; where they disagree, more runs. "
-                    + "With several periods, each is searched and the lowest share of a CPU wins. Writes tune.md, "
-                    + "points.csv and a plot of p99 and max against the budget; on Ctrl-C, for the points measured "
-                    + "so far, marked as interrupted. Restores the budgets that killed runs left before it starts."
+                    + "With several periods, each is searched and the lowest share of a CPU wins; --strategy annealing "
+                    + "searches period and budget together instead. Writes tune.md with the frontier (per period the "
+                    + "smallest passing budget and the failing one below it), frontier.csv and its plot, points.csv "
+                    + "and a plot of p99 and max against the budget; on Ctrl-C, for the points measured so far, marked "
+                    + "as interrupted. Restores the budgets that killed runs left before it starts."
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
@@ -119,6 +122,7 @@ public final class TuneCommand implements Callable<Integer> {
                     .toList());
             plan = TunePlan.of(spec, baseFile, range.request());
             if (online.given()) {
+                online.refuseSearchOptions(range.request());
                 return OnlineTuneCall.call(
                         plan, baseFile, online.interval(), run.out(), printPlan.given(), console, err);
             }
@@ -147,7 +151,7 @@ public final class TuneCommand implements Callable<Integer> {
         Files.copy(baseFile, dir.resolve("base.yaml"), StandardCopyOption.REPLACE_EXISTING);
         // A tune killed with kill -9 left its budget on a cluster process that may still run.
         LeftoverRestore.atStart("its-tune", err);
-        BudgetSearch search = new BudgetSearch(
+        TuneSearch search = TuneSearch.of(
                 plan.settings(), evaluator != null ? evaluator : points, new SearchProgress(base.name(), System.err));
         ReportOnInterrupt.Finished finished =
                 new ReportOnInterrupt(search, dir, base, baseFile, plan.settings(), err).searchAndReport();

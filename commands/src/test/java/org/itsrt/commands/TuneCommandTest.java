@@ -54,7 +54,11 @@ class TuneCommandTest {
                 "--repetitions 3 --max-repetitions 2; --max-repetitions must be >= --repetitions (3), got 2",
                 "--records 0; --records (load.records) must be >= 1, got 0",
                 "--warmup-records -1; --warmup-records (load.warmup_records) must be >= 0, got -1",
-                "--warmup 2s --warmup-records 6; --warmup (load.warmup_records) and --warmup-records are mutually exclusive"
+                "--warmup 2s --warmup-records 6; --warmup (load.warmup_records) and --warmup-records are mutually exclusive",
+                "--strategy foo; --strategy must be bisection or annealing, got foo",
+                "--strategy annealing --max-points 0; --max-points must be >= 1, got 0",
+                "--max-points 5; --max-points and --search-seed choose an annealing's points: give them with "
+                        + "--strategy annealing"
             })
     void aBadOptionIsRefusedByName(String options, String message) {
         List<String> args = new ArrayList<>(List.of(QUICK));
@@ -64,7 +68,36 @@ class TuneCommandTest {
 
         assertThat(outcome.exit()).as(outcome.err()).isEqualTo(2);
         assertThat(outcome.err()).contains("its-tune: " + message);
+        assertThat(outcome.err().lines()).as("one line, no stack trace").hasSize(1);
         assertThat(outcome.out()).isEmpty();
+    }
+
+    @Test
+    void annealingSearchesThePeriodsTogetherWithinItsPoints() {
+        Outcome outcome = tune(
+                QUICK,
+                "--strategy",
+                "annealing",
+                "--search-seed",
+                "7",
+                "--max-points",
+                "12",
+                "--period-us",
+                "100000,20000",
+                "--max-budget-us",
+                "20000",
+                "--resolution-us",
+                "1000");
+
+        assertThat(outcome.exit()).as(outcome.err()).isZero();
+        assertThat(outcome.out())
+                .contains("period 100000 us: budgets 6250..20000 us in steps of 1000 us, 15 of them")
+                .contains("period 20000 us: budgets 1000..20000 us in steps of 1000 us, 20 of them")
+                .contains("points chosen by simulated annealing over (period, budget), seed 7, at most 12 points")
+                .contains("at most 24 runs (2 per point");
+
+        Outcome bisection = tune(QUICK);
+        assertThat(bisection.out()).contains("points chosen by noise-aware bisection of the budget");
     }
 
     @Test

@@ -64,6 +64,12 @@ class TuneOnlineOptionsTest {
         assertThat(alone.exit()).isEqualTo(2);
         assertThat(alone.err()).contains("its-tune: --interval is for --online");
 
+        Outcome search = tune(BASE, "--online", "--strategy", "annealing", "--max-points", "5");
+        assertThat(search.exit()).isEqualTo(2);
+        assertThat(search.err())
+                .contains(
+                        "its-tune: --strategy, --max-points: a search's, and --online runs once and searches nothing");
+
         Outcome step = tune(BASE, "--online", "--load-step", "60s,2m");
         assertThat(step.exit()).isEqualTo(2);
         assertThat(step.err()).contains("--load-step").contains("expected AT,LENGTH,FACTOR");

@@ -3,6 +3,7 @@ package org.itsrt.commands.options;
 import java.time.Duration;
 import org.itsrt.cli.DurationConverter;
 import org.itsrt.experiments.online.OnlineTune;
+import org.itsrt.experiments.tune.TunePlan;
 import picocli.CommandLine.Option;
 
 /** {@code --online} and its interval: one run whose budget follows the load instead of a search. */
@@ -25,6 +26,33 @@ public final class OnlineTuneOptions {
 
     public boolean given() {
         return online;
+    }
+
+    /**
+     * Refuses the options of a search with {@code --online}, which runs once and searches nothing:
+     * given with it they would be silently ignored.
+     */
+    public void refuseSearchOptions(TunePlan.Request request) {
+        java.util.List<String> given = new java.util.ArrayList<>();
+        if (request.strategy() != null) {
+            given.add("--strategy");
+        }
+        if (request.seed() != null) {
+            given.add("--search-seed");
+        }
+        if (request.maxPoints() != null) {
+            given.add("--max-points");
+        }
+        if (request.resolutionUs() != null) {
+            given.add("--resolution-us");
+        }
+        if (request.maxRepetitions() != null) {
+            given.add("--max-repetitions");
+        }
+        if (!given.isEmpty()) {
+            throw new IllegalArgumentException(
+                    String.join(", ", given) + ": a search's, and --online runs once and searches nothing");
+        }
     }
 
     /** The interval asked for, or the default; refused without {@code --online}. */

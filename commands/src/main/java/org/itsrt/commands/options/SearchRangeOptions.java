@@ -50,6 +50,9 @@ public final class SearchRangeOptions {
     @Mixin
     RepetitionsOptions repetitions;
 
+    @Mixin
+    SearchStrategyOptions strategy;
+
     /** Runs per point of a tune unless {@code --repetitions} says otherwise. */
     public static final int DEFAULT_REPETITIONS = 2;
 
@@ -63,6 +66,9 @@ public final class SearchRangeOptions {
                 maxBudget,
                 resolution,
                 repetitions.repetitionsOr(DEFAULT_REPETITIONS),
-                repetitions.maxRepetitions());
+                repetitions.maxRepetitions(),
+                strategy.strategy(),
+                strategy.seed(),
+                strategy.maxPoints());
     }
 }

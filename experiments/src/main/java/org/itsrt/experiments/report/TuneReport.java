@@ -21,9 +21,10 @@ import org.itsrt.experiments.tune.TuneResult.PeriodOutcome;
 import org.itsrt.probe.report.MarkdownTable;
 
 /**
- * The out folder of {@code ./its tune}: {@code tune.md} (what was searched, the smallest passing
- * budget per period, every point in the order tried with each run, noisy and non-monotonic
- * points, the environment), {@code points.csv} (one line per run, the columns of an experiment's
+ * The out folder of {@code ./its tune}: {@code tune.md} (what was searched and how, the answer,
+ * the frontier over the periods with the dominated ones, every point in the order tried with
+ * each run, noisy and non-monotonic points, the environment), {@code frontier.csv} and its plot
+ * ({@link FrontierReport}), {@code points.csv} (one line per run, the columns of an experiment's
  * runs.csv after the point's) and the p99/max-versus-budget plot of an experiment.
  */
 public final class TuneReport {
@@ -31,6 +32,10 @@ public final class TuneReport {
     public static final String MARKDOWN = "tune.md";
     public static final String CSV = "points.csv";
     public static final String PLOT = ExperimentReport.BUDGET_PLOT;
+    /** Per period, the smallest passing budget and the failing one below it. */
+    public static final String FRONTIER_CSV = "frontier.csv";
+    /** The frontier's plot, as .png and .svg. */
+    public static final String FRONTIER_PLOT = "frontier";
 
     private TuneReport() {}
 
@@ -50,7 +55,9 @@ public final class TuneReport {
             Map<String, String> environment)
             throws IOException {
         Files.writeString(out.resolve(CSV), csv(result), StandardCharsets.UTF_8);
+        Files.writeString(out.resolve(FRONTIER_CSV), FrontierReport.csv(result), StandardCharsets.UTF_8);
         boolean plotted = plot(out, base, result);
+        boolean frontierPlotted = FrontierReport.plot(out, base.name(), result);
         String summary = summary(result);
 
         StringBuilder md = new StringBuilder();
@@ -74,7 +81,7 @@ public final class TuneReport {
                 ExperimentReport.fmt(base.load().rateHz()),
                 base.warmupDescription(),
                 baseFile));
-        md.append("Searched, by noise-aware bisection (docs/experiments.md): ");
+        md.append("Searched by ").append(settings.strategy().describe()).append(" (docs/experiments.md, section 7): ");
         List<String> searched = new ArrayList<>();
         for (SearchRange r : settings.ranges()) {
             searched.add(String.format(
@@ -88,7 +95,7 @@ public final class TuneReport {
         md.append(String.join("; ", searched)).append(".\n\n");
 
         md.append("## Result\n\n").append(summary).append('\n');
-        md.append(periods(result)).append('\n');
+        md.append("## Frontier\n\n").append(FrontierReport.markdown(result, frontierPlotted));
         if (plotted) {
             md.append("![p99 and max against the budget](")
                     .append(PLOT)
@@ -186,6 +193,19 @@ public final class TuneReport {
                                                 ? ""
                                                 : ", " + p.largestFailingUs() + " us had failed"));
             case NOT_SEARCHED -> "not searched (the search had stopped)";
+            case OPEN ->
+                p.smallestPassingUs() == null
+                        ? p.largestFailingUs() == null
+                                ? "no point measured"
+                                : "no budget passed; " + p.largestFailingUs() + " us failed"
+                        : String.format(
+                                Locale.ROOT,
+                                "%d us passed, and the search ended before a failing budget within the resolution "
+                                        + "below it was measured (%s), so the smallest passing budget is at most that",
+                                p.smallestPassingUs(),
+                                p.largestFailingUs() == null
+                                        ? "none below it failed"
+                                        : p.largestFailingUs() + " us failed");
             case INTERRUPTED ->
                 "interrupted"
                         + (p.smallestPassingUs() == null
@@ -198,43 +218,6 @@ public final class TuneReport {
                                                 ? ""
                                                 : " and " + p.largestFailingUs() + " us had failed"));
         };
-    }
-
-    private static String periods(TuneResult result) {
-        MarkdownTable t = new MarkdownTable(
-                List.of(
-                        "period",
-                        "budgets searched",
-                        "resolution",
-                        "points",
-                        "smallest passing",
-                        "share",
-                        "largest failing below",
-                        "result"),
-                true,
-                false,
-                true,
-                true,
-                true,
-                true,
-                true,
-                false);
-        for (PeriodOutcome p : result.periods()) {
-            SearchRange r = p.range();
-            long n = result.points().stream()
-                    .filter(pt -> pt.periodUs() == r.periodUs())
-                    .count();
-            t.row(List.of(
-                    r.periodUs() + " us",
-                    r.minBudgetUs() + ".." + r.maxBudgetUs() + " us",
-                    r.resolutionUs() + " us",
-                    Long.toString(n),
-                    us(p.smallestPassingUs()),
-                    p.smallestPassingUs() == null ? "-" : percent(p.utilization()),
-                    us(p.largestFailingUs()),
-                    p.status().name().toLowerCase(Locale.ROOT).replace('_', ' ')));
-        }
-        return t.toString();
     }
 
     private static String points(Path out, TuneResult result) {

@@ -21,7 +21,7 @@ import org.itsrt.experiments.tune.TuneResult.Status;
  * count: that cannot make it pass (one miss already fails it, which keeps the answer on the safe
  * side) but measures how often that budget meets the SLO, which the report shows.
  */
-public final class BudgetSearch {
+public final class BudgetSearch implements TuneSearch {
 
     /**
      * @param ranges         the periods to search, in order, each with its budget range
@@ -29,9 +29,15 @@ public final class BudgetSearch {
      * @param maxRepetitions runs per point when the first {@code repetitions} disagree
      * @param sloP99Ms       a run meets the SLO when its steady-state p99 ...
      * @param sloMaxMs       ... and max stay within these, and every record arrived
+     * @param strategy       how the points are chosen: bisection per period, or annealing over both
      */
     public record Settings(
-            List<SearchRange> ranges, int repetitions, int maxRepetitions, double sloP99Ms, double sloMaxMs) {
+            List<SearchRange> ranges,
+            int repetitions,
+            int maxRepetitions,
+            double sloP99Ms,
+            double sloMaxMs,
+            SearchStrategy strategy) {
 
         public Settings {
             ranges = List.copyOf(ranges);
@@ -39,15 +45,27 @@ public final class BudgetSearch {
                     || repetitions < 1
                     || maxRepetitions < repetitions
                     || !(sloP99Ms > 0)
-                    || !(sloMaxMs > 0)) {
+                    || !(sloMaxMs > 0)
+                    || strategy == null) {
                 throw new IllegalArgumentException("not search settings: " + ranges + ", repetitions " + repetitions
-                        + ".." + maxRepetitions + ", SLO " + sloP99Ms + "/" + sloMaxMs + " ms");
+                        + ".." + maxRepetitions + ", SLO " + sloP99Ms + "/" + sloMaxMs + " ms, " + strategy);
             }
+        }
+
+        /** Settings of a bisection. */
+        public Settings(
+                List<SearchRange> ranges, int repetitions, int maxRepetitions, double sloP99Ms, double sloMaxMs) {
+            this(ranges, repetitions, maxRepetitions, sloP99Ms, sloMaxMs, SearchStrategy.BISECTION);
+        }
+
+        /** The same search by another strategy. */
+        public Settings with(SearchStrategy other) {
+            return new Settings(ranges, repetitions, maxRepetitions, sloP99Ms, sloMaxMs, other);
         }
 
         /** The most runs a search takes when no point is noisy. */
         public int maxRuns() {
-            return ranges.stream().mapToInt(SearchRange::maxPoints).sum() * repetitions;
+            return strategy.maxPoints(ranges) * repetitions;
         }
     }
 
@@ -65,28 +83,17 @@ public final class BudgetSearch {
     }
 
     private final Settings settings;
-    private final PointEvaluator evaluator;
-    private final Listener listener;
-    private final List<TriedPoint> points = new ArrayList<>();
+    private final PointTrials trials;
     /** The periods searched to the end (or stopped), in order. */
     private final List<PeriodOutcome> outcomes = new ArrayList<>();
     /** The period being searched and what its search has established. */
     private SearchRange currentRange;
 
     private Bracket currentBracket;
-    /** The point being measured, and its runs so far; null between points. */
-    private Running running;
-
-    private volatile boolean interrupted;
-
-    /** The point being measured: what an interruption reports. */
-    private record Running(
-            int number, SearchRange range, long budgetUs, int repetition, int planned, List<TriedPoint.Run> runs) {}
 
     public BudgetSearch(Settings settings, PointEvaluator evaluator, Listener listener) {
         this.settings = settings;
-        this.evaluator = evaluator;
-        this.listener = listener;
+        this.trials = new PointTrials(settings, evaluator, listener);
     }
 
     /** Whether a run met the SLO: it measured, every record arrived, steady-state p99 and max within bounds. */
@@ -95,6 +102,7 @@ public final class BudgetSearch {
     }
 
     /** Searches every period in order; stops at the first run that fails. */
+    @Override
     public TuneResult run() {
         String failure = null;
         List<SearchRange> ranges = settings.ranges();
@@ -114,18 +122,20 @@ public final class BudgetSearch {
             }
             try {
                 addOutcome(search(range, bracket, laterPoints));
-            } catch (Stopped stopped) {
+            } catch (SearchStopped stopped) {
                 failure = stopped.getMessage();
                 addOutcome(new PeriodOutcome(
                         range,
-                        interrupted ? Status.INTERRUPTED : Status.STOPPED,
+                        trials.interrupted() ? Status.INTERRUPTED : Status.STOPPED,
                         bracket.passingUs,
                         bracket.failingUs));
             }
         }
         synchronized (this) {
             currentRange = null;
-            return new TuneResult(points, outcomes, interrupted ? null : failure, interrupted ? failure : null);
+            boolean interrupted = trials.interrupted();
+            return new TuneResult(
+                    trials.points(), outcomes, interrupted ? null : failure, interrupted ? failure : null);
         }
     }
 
@@ -134,32 +144,9 @@ public final class BudgetSearch {
         currentRange = null;
     }
 
-    /**
-     * Stops the search before its next run (Ctrl-C); the run under way is the caller's to end. Returns
-     * what the search has measured until now, with what was running, for the report of an interrupted
-     * search.
-     */
+    @Override
     public synchronized TuneResult interrupt() {
-        interrupted = true;
-        List<TriedPoint> measured = new ArrayList<>(points);
-        String what;
-        if (running != null) {
-            what = String.format(
-                    "interrupted while point %d (%d/%d us) was being measured, run %d of %d; the search did not finish",
-                    running.number(),
-                    running.budgetUs(),
-                    running.range().periodUs(),
-                    running.repetition(),
-                    running.planned());
-            measured.add(new TriedPoint(
-                    running.number(),
-                    running.range().periodUs(),
-                    running.budgetUs(),
-                    running.runs(),
-                    Verdict.INTERRUPTED));
-        } else {
-            what = "interrupted between points; the search did not finish";
-        }
+        PointTrials.Snapshot sofar = trials.interrupt();
         List<PeriodOutcome> periods = new ArrayList<>(outcomes);
         for (SearchRange range : settings.ranges()) {
             if (periods.stream().anyMatch(p -> p.range().equals(range))) {
@@ -171,7 +158,7 @@ public final class BudgetSearch {
                                     range, Status.INTERRUPTED, currentBracket.passingUs, currentBracket.failingUs)
                             : new PeriodOutcome(range, Status.NOT_SEARCHED, null, null));
         }
-        return new TuneResult(measured, periods, null, what);
+        return new TuneResult(sofar.points(), periods, null, sofar.interruption());
     }
 
     /** What a period's search has established so far. */
@@ -180,7 +167,7 @@ public final class BudgetSearch {
         Long failingUs;
     }
 
-    private PeriodOutcome search(SearchRange range, Bracket bracket, int laterPoints) throws Stopped {
+    private PeriodOutcome search(SearchRange range, Bracket bracket, int laterPoints) throws SearchStopped {
         long lo = range.minBudgetUs();
         long hi = range.maxBudgetUs();
         if (!tryPoint(range, hi, range.halvings(hi - lo) + 1 + laterPoints)
@@ -212,92 +199,7 @@ public final class BudgetSearch {
         return new PeriodOutcome(range, Status.FOUND, bracket.passingUs, bracket.failingUs);
     }
 
-    /**
-     * Runs one budget: {@code repetitions} runs, up to {@code maxRepetitions} when they disagree.
-     *
-     * @param pointsAfter the most points the search may try after this one
-     */
-    private TriedPoint tryPoint(SearchRange range, long budgetUs, int pointsAfter) throws Stopped {
-        int number = points.size() + 1;
-        long periodUs = range.periodUs();
-        List<TriedPoint.Run> runs = new ArrayList<>();
-        int planned = settings.repetitions();
-        for (int rep = 1; rep <= planned; rep++) {
-            synchronized (this) {
-                if (interrupted) {
-                    running = null;
-                    throw new Stopped("interrupted before point " + number + " (" + budgetUs + "/" + periodUs
-                            + " us), run " + rep + "; the search did not finish");
-                }
-                running = new Running(number, range, budgetUs, rep, planned, List.copyOf(runs));
-            }
-            listener.starting(number, budgetUs, periodUs, rep, planned);
-            RowRun result;
-            try {
-                result = evaluator.measure(number, budgetUs, periodUs, rep);
-            } catch (Exception e) {
-                if (e instanceof InterruptedException) {
-                    Thread.currentThread().interrupt();
-                }
-                throw stop(
-                        number,
-                        range,
-                        budgetUs,
-                        runs,
-                        String.format(
-                                "point %d (%d/%d us), run %d could not be " + "measured: %s",
-                                number,
-                                budgetUs,
-                                periodUs,
-                                rep,
-                                e.getMessage() != null
-                                        ? e.getMessage()
-                                        : e.getClass().getSimpleName()));
-            }
-            boolean met = meetsSlo(result, settings.sloP99Ms(), settings.sloMaxMs());
-            runs.add(new TriedPoint.Run(result, met));
-            listener.ran(number, budgetUs, periodUs, result, met, planned - rep + pointsAfter * settings.repetitions());
-            if (result.exitCode() != 0) {
-                throw stop(
-                        number,
-                        range,
-                        budgetUs,
-                        runs,
-                        String.format(
-                                "point %d (%d/%d us), run %d: the pipeline " + "exited with %d (%s)",
-                                number, budgetUs, periodUs, rep, result.exitCode(), result.dir()));
-            }
-            int metSoFar = (int) runs.stream().filter(TriedPoint.Run::metSlo).count();
-            if (rep == planned && planned < settings.maxRepetitions() && Verdict.disagree(metSoFar, runs.size())) {
-                planned = settings.maxRepetitions();
-            }
-        }
-        int met = (int) runs.stream().filter(TriedPoint.Run::metSlo).count();
-        Verdict verdict = Verdict.of(met, runs.size());
-        return record(new TriedPoint(number, periodUs, budgetUs, runs, verdict));
-    }
-
-    private TriedPoint record(TriedPoint point) {
-        synchronized (this) {
-            points.add(point);
-            running = null;
-        }
-        listener.tried(point);
-        return point;
-    }
-
-    private Stopped stop(int number, SearchRange range, long budgetUs, List<TriedPoint.Run> runs, String why) {
-        record(new TriedPoint(number, range.periodUs(), budgetUs, runs, Verdict.RUN_FAILED));
-        return new Stopped(why);
-    }
-
-    /** A run failed: the search ends with what it has. */
-    private static final class Stopped extends Exception {
-
-        private static final long serialVersionUID = 1L;
-
-        Stopped(String message) {
-            super(message, null, false, false);
-        }
+    private TriedPoint tryPoint(SearchRange range, long budgetUs, int pointsAfter) throws SearchStopped {
+        return trials.tryPoint(range.periodUs(), budgetUs, pointsAfter);
     }
 }

@@ -16,7 +16,7 @@ import org.itsrt.experiments.spec.ExperimentSpec;
 public final class ReportOnInterrupt {
 
     public final Thread hook;
-    private final BudgetSearch search;
+    private final TuneSearch search;
     private final Path dir;
     private final ExperimentSpec base;
     private final Path baseFile;
@@ -26,7 +26,7 @@ public final class ReportOnInterrupt {
     private boolean claimed;
 
     public ReportOnInterrupt(
-            BudgetSearch search,
+            TuneSearch search,
             Path dir,
             ExperimentSpec base,
             Path baseFile,

@@ -34,4 +34,27 @@ public record SearchRange(long periodUs, long minBudgetUs, long maxBudgetUs, lon
         }
         return n;
     }
+
+    /**
+     * The budgets a search over a lattice may try: the lower bound and every resolution step above
+     * it, the last step cut to the upper bound. Step {@code 0} is the lower bound, {@link #topStep()}
+     * the upper one.
+     */
+    public long latticeBudget(int step) {
+        if (step < 0 || step > topStep()) {
+            throw new IllegalArgumentException("no step " + step + " in " + this);
+        }
+        return Math.min(minBudgetUs + step * resolutionUs, maxBudgetUs);
+    }
+
+    /** The lattice's last step: the upper bound. */
+    public int topStep() {
+        return (int) Math.min(Integer.MAX_VALUE - 1, (maxBudgetUs - minBudgetUs + resolutionUs - 1) / resolutionUs);
+    }
+
+    /** The lattice step of the smallest budget at or above {@code budgetUs}, within the lattice. */
+    public int stepAtOrAbove(double budgetUs) {
+        double steps = Math.ceil((budgetUs - minBudgetUs) / resolutionUs - 1e-9);
+        return (int) Math.max(0, Math.min(topStep(), steps));
+    }
 }

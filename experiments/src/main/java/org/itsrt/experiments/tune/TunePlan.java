@@ -30,10 +30,16 @@ public record TunePlan(ExperimentSpec experiment, RunPlan pointPlan, BudgetSearc
     /** Runs per point where its first runs disagree, unless the request asks for more repetitions. */
     public static final int DEFAULT_MAX_REPETITIONS = 4;
 
+    /** The seed of an annealing unless the request names one. */
+    public static final long DEFAULT_SEED = 1;
+
     /**
      * The search range as asked: each value null for the base file's (or the backend's) default.
      *
      * @param repetitions runs per point; a point passes only if every run meets the SLO
+     * @param strategy    {@code bisection} or {@code annealing} (null: bisection)
+     * @param seed        the annealing's seed (null: {@link #DEFAULT_SEED})
+     * @param maxPoints   the most points the annealing measures (null: as many as the bisection may)
      */
     public record Request(
             Double sloP99Ms,
@@ -43,7 +49,10 @@ public record TunePlan(ExperimentSpec experiment, RunPlan pointPlan, BudgetSearc
             Long maxBudgetUs,
             Long resolutionUs,
             int repetitions,
-            Integer maxRepetitions) {}
+            Integer maxRepetitions,
+            String strategy,
+            Long seed,
+            Integer maxPoints) {}
 
     /**
      * Checks the file's backend and rows and every value of the request against them and the
@@ -84,6 +93,17 @@ public record TunePlan(ExperimentSpec experiment, RunPlan pointPlan, BudgetSearc
                 problems);
         Long resolution = request.resolutionUs();
         require(resolution == null || resolution >= 1, "--resolution-us must be >= 1, got " + resolution, problems);
+        SearchStrategy.Kind strategy = request.strategy() == null
+                ? SearchStrategy.Kind.BISECTION
+                : SearchStrategy.Kind.named(request.strategy());
+        require(strategy != null, "--strategy must be bisection or annealing, got " + request.strategy(), problems);
+        Integer maxPoints = request.maxPoints();
+        require(maxPoints == null || maxPoints >= 1, "--max-points must be >= 1, got " + maxPoints, problems);
+        boolean annealing = strategy == SearchStrategy.Kind.ANNEALING;
+        require(
+                annealing || strategy == null || maxPoints == null && request.seed() == null,
+                "--max-points and --search-seed choose an annealing's points: give them with --strategy annealing",
+                problems);
 
         // The kernel's limits, as the backends and the plans check them.
         long minPeriod = cgroup ? LinuxLimits.CFS_MIN_PERIOD_US : LinuxLimits.DL_DEFAULT_PERIOD_MIN_US;
@@ -154,10 +174,16 @@ public record TunePlan(ExperimentSpec experiment, RunPlan pointPlan, BudgetSearc
         if (!problems.isEmpty()) {
             throw new SpecException(String.join("\n", problems));
         }
+        BudgetSearch.Settings bisection = new BudgetSearch.Settings(ranges, repetitions, maxReps, p99, max);
         return new TunePlan(
                 spec.withSlo(new ExperimentSpec.Slo(p99, max, spec.slo().windowP95Ms())),
                 spec.rows().get(0).plan(),
-                new BudgetSearch.Settings(ranges, repetitions, maxReps, p99, max));
+                annealing
+                        ? bisection.with(SearchStrategy.annealing(
+                                request.seed() != null ? request.seed() : DEFAULT_SEED,
+                                // As many points as the bisection may take at most: the same cost, unless asked.
+                                maxPoints != null ? maxPoints : SearchStrategy.BISECTION.maxPoints(ranges)))
+                        : bisection);
     }
 
     /** The one value the file's rows give a field (cpus, threads), which every point gets. */
@@ -196,16 +222,20 @@ public record TunePlan(ExperimentSpec experiment, RunPlan pointPlan, BudgetSearc
                 base.withRows(List.of(new Row("base", pointPlan))).warmupDescription()));
         for (SearchRange r : s.ranges()) {
             Row top = points.row(r.maxBudgetUs(), r.periodUs());
+            boolean bisection = s.strategy().kind() == SearchStrategy.Kind.BISECTION;
             text.append(String.format(
                     Locale.ROOT,
-                    "  period %d us: budgets %d..%d us to within %d us, at most %d points; the first: %s%n",
+                    bisection
+                            ? "  period %d us: budgets %d..%d us to within %d us, at most %d points; the first: %s%n"
+                            : "  period %d us: budgets %d..%d us in steps of %d us, %d of them; the upper bound: %s%n",
                     r.periodUs(),
                     r.minBudgetUs(),
                     r.maxBudgetUs(),
                     r.resolutionUs(),
-                    r.maxPoints(),
+                    bisection ? r.maxPoints() : r.topStep() + 1,
                     Budgets.describe(top.budget())));
         }
+        text.append("points chosen by ").append(s.strategy().describe()).append('\n');
         text.append(String.format(
                 Locale.ROOT,
                 "at most %d runs (%d per point; up to %d at a point whose runs disagree)%n",

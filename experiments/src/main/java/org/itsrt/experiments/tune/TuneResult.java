@@ -32,7 +32,13 @@ public record TuneResult(List<TriedPoint> points, List<PeriodOutcome> periods, S
         /** The search stopped before this period. */
         NOT_SEARCHED,
         /** The search was interrupted (Ctrl-C) during this period's search. */
-        INTERRUPTED
+        INTERRUPTED,
+        /**
+         * The search ended (annealing: its points spent, or nothing left to learn within its reach)
+         * before this period's bracket was narrowed to the resolution: the smallest budget that passed
+         * is an upper bound of the period's smallest passing budget, if any passed.
+         */
+        OPEN
     }
 
     /**
@@ -43,6 +49,11 @@ public record TuneResult(List<TriedPoint> points, List<PeriodOutcome> periods, S
 
         public boolean found() {
             return status == Status.FOUND || status == Status.LOWER_BOUND_PASSES;
+        }
+
+        /** Whether a budget of this period passed in a search that went on past it (not stopped or interrupted). */
+        public boolean passed() {
+            return smallestPassingUs != null && (found() || status == Status.OPEN);
         }
 
         public double utilization() {
@@ -76,11 +87,33 @@ public record TuneResult(List<TriedPoint> points, List<PeriodOutcome> periods, S
         return interruption != null;
     }
 
-    /** The lowest utilization that met the SLO, over the periods searched to the end. */
+    /**
+     * The lowest utilization that met the SLO, over the periods searched to the end; of equal
+     * shares, the shorter period's (which dominates, {@link #dominatedBy}).
+     */
     public Optional<PeriodOutcome> best() {
         return periods.stream()
-                .filter(PeriodOutcome::found)
-                .min(Comparator.comparingDouble(PeriodOutcome::utilization));
+                .filter(PeriodOutcome::passed)
+                .min(Comparator.comparingDouble(PeriodOutcome::utilization)
+                        .thenComparingLong(p -> p.range().periodUs()));
+    }
+
+    /**
+     * The Pareto view of the frontier: a period is dominated by a shorter one that met the SLO at
+     * no larger share of a CPU. At equal share the shorter period is the better configuration,
+     * because the job is throttled for at most period - budget at a time. Returns the dominating
+     * period with the lowest share, or empty for a period on the frontier (or where none passed).
+     */
+    public Optional<PeriodOutcome> dominatedBy(PeriodOutcome period) {
+        if (!period.passed()) {
+            return Optional.empty();
+        }
+        return periods.stream()
+                .filter(PeriodOutcome::passed)
+                .filter(other -> other.range().periodUs() < period.range().periodUs())
+                .filter(other -> other.utilization() <= period.utilization())
+                .min(Comparator.comparingDouble(PeriodOutcome::utilization)
+                        .thenComparingLong(p -> p.range().periodUs()));
     }
 
     /** Points whose runs disagreed. */

@@ -53,11 +53,24 @@ final class FakeRuns {
 
     static RowRun run(
             long budgetUs, long periodUs, int repetition, double p99Ms, double maxMs, int exitCode, long lost) {
+        return run(BudgetPlan.Backend.LINUX_CGROUP, budgetUs, periodUs, repetition, p99Ms, maxMs, exitCode, lost);
+    }
+
+    /** A run under {@code backend}, whose limits the row's budget must be within. */
+    static RowRun run(
+            BudgetPlan.Backend backend,
+            long budgetUs,
+            long periodUs,
+            int repetition,
+            double p99Ms,
+            double maxMs,
+            int exitCode,
+            long lost) {
         Row row = new Row(
                 budgetUs + "/" + periodUs,
                 RunPlan.builder()
                         .budget(BudgetPlan.builder()
-                                .backend(BudgetPlan.Backend.LINUX_CGROUP)
+                                .backend(backend)
                                 .budgetUs(budgetUs)
                                 .periodUs(periodUs))
                         .build());

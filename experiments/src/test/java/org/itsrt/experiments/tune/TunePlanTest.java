@@ -17,7 +17,7 @@ class TunePlanTest {
     private static final Path QUICK = ROOT.resolve("experiments/linux-budgets-quick.yaml");
 
     private static TunePlan.Request range(Long resolutionUs) {
-        return new TunePlan.Request(null, null, null, null, null, resolutionUs, 2, null);
+        return new TunePlan.Request(null, null, null, null, null, resolutionUs, 2, null, null, null, null);
     }
 
     @Test
