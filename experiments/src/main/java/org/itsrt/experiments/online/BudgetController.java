@@ -15,8 +15,11 @@ import java.util.Locale;
  *       not the budget's doing (a collection, a broker's pause, a neighbour on the host): more
  *       budget would not have helped, so it holds.
  *   <li><b>The load rose</b> (records per second up by more than {@code loadRise} on the last
- *       interval) while the SLO still held: scale the budget with the load, since the work per
- *       record is about constant; so a step in the load is met before its backlog shows in p99.
+ *       interval) while the SLO still held: raise the budget to {@code headroom} times the CPU the
+ *       group used, scaled by the load's factor (the work per record is about constant, so the
+ *       CPU used grows with the load, not the budget); so a step in the load is met before its
+ *       backlog shows in p99. Where the kernel does not count the group's CPU, the budget itself
+ *       is scaled by the load's factor.
  *   <li><b>Calm</b> (p99 below {@code calmBelow} of the SLO for {@code calmIntervals} intervals
  *       in a row): multiply the budget by {@code decreaseFactor}. The way down is gentler and
  *       waits for evidence, because each step down risks the SLO and its effect shows only in the
@@ -40,6 +43,8 @@ public final class BudgetController {
      * @param calmBelow      p99 below this share of the SLO counts as calm
      * @param calmIntervals  calm intervals in a row before a step down
      * @param loadRise       records per second up by more than this factor: follow the load
+     * @param headroom       when following the load, the budget is at least this many times the
+     *                       CPU the load will use
      */
     public record Settings(
             double sloP99Ms,
@@ -49,7 +54,8 @@ public final class BudgetController {
             double decreaseFactor,
             double calmBelow,
             int calmIntervals,
-            double loadRise) {
+            double loadRise,
+            double headroom) {
 
         public Settings {
             if (!(sloP99Ms > 0)
@@ -59,11 +65,12 @@ public final class BudgetController {
                     || !(decreaseFactor > 0 && decreaseFactor < 1)
                     || !(calmBelow > 0 && calmBelow < 1)
                     || calmIntervals < 1
-                    || !(loadRise > 1)) {
+                    || !(loadRise > 1)
+                    || !(headroom >= 1)) {
                 throw new IllegalArgumentException(String.format(
                         Locale.ROOT,
                         "not controller settings: SLO %s ms, budget %d..%d us, x%s on a miss, x%s when calm, calm below "
-                                + "%s for %d intervals, load rise %s",
+                                + "%s for %d intervals, load rise %s, headroom %s",
                         sloP99Ms,
                         floorUs,
                         ceilingUs,
@@ -71,16 +78,17 @@ public final class BudgetController {
                         decreaseFactor,
                         calmBelow,
                         calmIntervals,
-                        loadRise));
+                        loadRise,
+                        headroom));
             }
         }
 
         /**
          * The defaults for a range: double on a miss, a tenth less after two intervals in a row
-         * under half the SLO, follow a load up by more than 20 %.
+         * under half the SLO, follow a load up by more than 20 % with twice the CPU it will use.
          */
         public static Settings of(double sloP99Ms, long floorUs, long ceilingUs) {
-            return new Settings(sloP99Ms, floorUs, ceilingUs, 2, 0.9, 0.5, 2, 1.2);
+            return new Settings(sloP99Ms, floorUs, ceilingUs, 2, 0.9, 0.5, 2, 1.2, 2);
         }
     }
 
@@ -120,8 +128,10 @@ public final class BudgetController {
      * @param seconds        the interval's length
      * @param p99Ms          their p99 (ignored without records)
      * @param throttledShare the share of the interval's periods in which the group was throttled
+     * @param usedUs         the CPU the group used in the interval, per CPU and per period, in the
+     *                       budget's unit (microseconds); NaN where the kernel does not count it
      */
-    public Decision next(long records, double seconds, double p99Ms, double throttledShare) {
+    public Decision next(long records, double seconds, double p99Ms, double throttledShare, double usedUs) {
         boolean throttled = throttledShare > 0 || throttledBefore;
         throttledBefore = throttledShare > 0;
         if (records == 0) {
@@ -154,11 +164,26 @@ public final class BudgetController {
         }
         if (previousRate > 0 && rate > previousRate * settings.loadRise()) {
             calm = 0;
-            long follow = (long) Math.ceil(budgetUs * rate / previousRate);
-            return change(
-                    follow,
-                    Action.FOLLOW_LOAD,
-                    String.format(Locale.ROOT, "load %.0f -> %.0f records/s", previousRate, rate));
+            double factor = rate / previousRate;
+            if (Double.isNaN(usedUs)) {
+                return change(
+                        (long) Math.ceil(budgetUs * factor),
+                        Action.FOLLOW_LOAD,
+                        String.format(Locale.ROOT, "load %.0f -> %.0f records/s", previousRate, rate));
+            }
+            long needed = (long) Math.ceil(usedUs * factor * settings.headroom());
+            String why = String.format(
+                    Locale.ROOT,
+                    "load %.0f -> %.0f records/s, using %.0f us of the budget: x%s for %.0f us",
+                    previousRate,
+                    rate,
+                    usedUs,
+                    trim(settings.headroom()),
+                    usedUs * factor * settings.headroom());
+            if (needed <= budgetUs) {
+                return new Decision(budgetUs, Action.HOLD, why + ", within the budget");
+            }
+            return change(needed, Action.FOLLOW_LOAD, why);
         }
         if (p99Ms < settings.calmBelow() * settings.sloP99Ms()) {
             calm++;
@@ -177,6 +202,10 @@ public final class BudgetController {
         }
         calm = 0;
         return new Decision(budgetUs, Action.HOLD, "within the SLO");
+    }
+
+    private static String trim(double x) {
+        return x == Math.rint(x) ? Long.toString((long) x) : Double.toString(x);
     }
 
     private Decision change(long wanted, Action action, String why) {

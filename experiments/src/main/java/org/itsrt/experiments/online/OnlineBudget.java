@@ -163,8 +163,11 @@ public final class OnlineBudget implements BudgetHook {
             lastStat = stat;
             long inForce = controller.budgetUs();
             double throttledShare = delta.nrPeriods() > 0 ? (double) delta.nrThrottled() / delta.nrPeriods() : 0;
+            double usedCpus = stat.usageNs() < 0 ? Double.NaN : delta.usageNs() / 1e9 / seconds;
+            // In the budget's unit: microseconds per CPU of the group per period.
+            double usedUs = usedCpus / vcpus * periodUs;
             BudgetController.Decision decision =
-                    controller.next(arrived.records(), seconds, arrived.p99Ms(), throttledShare);
+                    controller.next(arrived.records(), seconds, arrived.p99Ms(), throttledShare, usedUs);
             if (decision.budgetUs() != inForce) {
                 group.changeQuota(decision.budgetUs() * vcpus);
             }
@@ -179,7 +182,7 @@ public final class OnlineBudget implements BudgetHook {
                     arrived.p99Ms(),
                     arrived.maxMs(),
                     throttledShare,
-                    stat.usageNs() < 0 ? Double.NaN : delta.usageNs() / 1e9 / seconds,
+                    usedCpus,
                     decision.action(),
                     decision.why());
             synchronized (steps) {

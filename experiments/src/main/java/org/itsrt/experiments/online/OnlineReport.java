@@ -33,10 +33,12 @@ public final class OnlineReport {
      * @param intervals          intervals with arrivals
      * @param metSlo             of those, intervals whose p99 met the SLO
      * @param budgetCpuSeconds   the budget in force, summed over the intervals, in CPU-seconds (all CPUs)
-     * @param peakCpuSeconds     the same for a fixed budget at the largest budget the controller held
+     * @param peakCpuSeconds     the same for a fixed budget at the largest budget the controller raised it
+     *                           to: what it found the load's peak needs (the ceiling it starts at is no
+     *                           finding; where it never raised the budget, the largest it held)
      * @param ceilingCpuSeconds  the same for a fixed budget at the ceiling
      * @param usedCpuSeconds     what the group used (NaN where the kernel does not count it)
-     * @param peakBudgetUs       the largest budget the controller held
+     * @param peakBudgetUs       that budget
      */
     public record Figures(
             long intervals,
@@ -51,7 +53,7 @@ public final class OnlineReport {
             return intervals == 0 ? Double.NaN : (double) metSlo / intervals;
         }
 
-        /** The CPU the following budget saved against a fixed one sized for the peak it reached. */
+        /** The CPU the following budget saved against a fixed one at the peak it found. */
         public double savedAgainstPeak() {
             return peakCpuSeconds > 0 ? 1 - budgetCpuSeconds / peakCpuSeconds : Double.NaN;
         }
@@ -70,7 +72,8 @@ public final class OnlineReport {
         double budget = 0;
         double used = 0;
         double seconds = 0;
-        long peak = 0;
+        long peakHeld = 0;
+        long peakRaised = 0;
         double last = 0;
         for (OnlineStep s : steps) {
             double length = s.seconds() - last;
@@ -78,7 +81,10 @@ public final class OnlineReport {
             seconds += length;
             budget += s.cpuShare() * vcpus * length;
             used += s.usedCpus() * length;
-            peak = Math.max(peak, s.budgetUs());
+            peakHeld = Math.max(peakHeld, s.budgetUs());
+            if (s.action() == BudgetController.Action.INCREASE || s.action() == BudgetController.Action.FOLLOW_LOAD) {
+                peakRaised = Math.max(peakRaised, s.nextBudgetUs());
+            }
             if (s.records() > 0) {
                 intervals++;
                 if (s.met(sloP99Ms)) {
@@ -86,6 +92,7 @@ public final class OnlineReport {
                 }
             }
         }
+        long peak = peakRaised > 0 ? peakRaised : peakHeld;
         long periodUs = steps.isEmpty() ? 1 : steps.get(0).periodUs();
         return new Figures(
                 intervals,
@@ -188,7 +195,7 @@ public final class OnlineReport {
         table.row(List.of(
                 String.format(
                         Locale.ROOT,
-                        "a fixed budget at the peak it held (%,d us, %.1f %%), CPU-seconds",
+                        "a fixed budget at the largest it raised the budget to (%,d us, %.1f %%), CPU-seconds",
                         f.peakBudgetUs(),
                         100.0 * f.peakBudgetUs() / period),
                 String.format(

@@ -118,6 +118,8 @@ public record OnlineTune(TunePlan tune, Duration interval) {
                 .output(OutputPlan.builder().dir(dir))
                 .build();
         PlanRunner.Prepared prepared = PlanRunner.prepare(plan, log);
+        // The report is drawn also after Ctrl-C, when AWT can no longer set itself up.
+        org.itsrt.probe.report.Charts.prepare();
         OnlineBudget budget = new OnlineBudget(
                 new BudgetController(controller()),
                 range().periodUs(),

@@ -31,6 +31,19 @@ class OnlineReportTest {
     }
 
     @Test
+    void thePeakIsTheLargestBudgetTheControllerRaisedToNotTheCeilingItStartedAt() {
+        // 100 % at the start, down to 40 %, raised to 70 % on a miss, down to 60 %.
+        List<OnlineStep> steps = List.of(
+                new OnlineStep(2, 100_000, 40_000, 100_000, 100, 50, 1, 5, 5, 0, 0.1, Action.DECREASE, ""),
+                new OnlineStep(4, 40_000, 70_000, 100_000, 100, 50, 1, 60, 60, 0.3, 0.1, Action.INCREASE, ""),
+                new OnlineStep(6, 70_000, 60_000, 100_000, 100, 50, 1, 5, 5, 0, 0.1, Action.DECREASE, ""));
+        OnlineReport.Figures f = OnlineReport.figures(steps, 30, 100_000, 1);
+        assertThat(f.peakBudgetUs()).isEqualTo(70_000);
+        assertThat(f.peakCpuSeconds()).isCloseTo(0.7 * 6, within(1e-9));
+        assertThat(f.budgetCpuSeconds()).isCloseTo((1.0 + 0.4 + 0.7) * 2, within(1e-9));
+    }
+
+    @Test
     void theCsvHasARowPerIntervalWithItsDecision() {
         String csv = OnlineReport.csv(List.of(new OnlineStep(
                 2,
