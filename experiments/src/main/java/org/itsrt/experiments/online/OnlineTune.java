@@ -97,12 +97,14 @@ public record OnlineTune(TunePlan tune, Duration interval) {
     /** A run in progress, to stop from another thread (Ctrl-C). */
     public static final class Running {
         private final PipelineRun pipeline;
+        private volatile boolean stopped;
 
         private Running(PipelineRun pipeline) {
             this.pipeline = pipeline;
         }
 
         public void stop() {
+            stopped = true;
             pipeline.stop();
         }
     }
@@ -128,7 +130,8 @@ public record OnlineTune(TunePlan tune, Duration interval) {
                 interval,
                 log);
         PipelineRun pipeline = new PipelineRun(log);
-        started.accept(new Running(pipeline));
+        Running running = new Running(pipeline);
+        started.accept(running);
         RunResult result = pipeline.run(new RunSpec(prepared.stack(), prepared.load(), prepared.job(), budget, dir));
         ProbeSummary probe = result.probe();
         List<String> facts = new ArrayList<>();
@@ -142,12 +145,21 @@ public record OnlineTune(TunePlan tune, Duration interval) {
                 facts.add(key + ": " + value);
             }
         });
+        if (running.stopped || result.exitCode() == RunResult.INTERRUPTED) {
+            facts.add(0, "interrupted (Ctrl-C): the intervals until then");
+        } else if (result.exitCode() != RunResult.OK) {
+            // Also a run whose parts a shutdown hook stopped before this one heard of it.
+            facts.add(
+                    0,
+                    "the run did not measure every record (exit code " + result.exitCode()
+                            + "; stopped, or a part failed: see summary.md): the intervals until then");
+        }
         OnlineReport.Figures f =
                 OnlineReport.write(dir, budget, probe, plan.load().loadStep(), facts);
         log.printf(
                 Locale.ROOT,
                 "online budget: %d of %d intervals met the SLO (%.1f %%); CPU-seconds %.1f against %.1f for a fixed "
-                        + "budget at its peak (saved %.1f %%)%n",
+                        + "budget at the largest it raised to (saved %.1f %%)%n",
                 f.metSlo(),
                 f.intervals(),
                 f.sloRatio() * 100,
