@@ -1,6 +1,7 @@
 package org.itsrt.experiments.online;
 
 import java.util.Locale;
+import org.itsrt.cli.Numbers;
 
 /**
  * The budget of the next interval from what the last one measured: multiplicative both ways but
@@ -178,7 +179,7 @@ public final class BudgetController {
                     previousRate,
                     rate,
                     usedUs,
-                    trim(settings.headroom()),
+                    Numbers.plain(settings.headroom()),
                     usedUs * factor * settings.headroom());
             if (needed <= budgetUs) {
                 return new Decision(budgetUs, Action.HOLD, why + ", within the budget");
@@ -202,10 +203,6 @@ public final class BudgetController {
         }
         calm = 0;
         return new Decision(budgetUs, Action.HOLD, "within the SLO");
-    }
-
-    private static String trim(double x) {
-        return x == Math.rint(x) ? Long.toString((long) x) : Double.toString(x);
     }
 
     private Decision change(long wanted, Action action, String why) {

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.itsrt.cli.Numbers;
 import org.itsrt.probe.report.Charts;
 import org.itsrt.probe.report.MarkdownTable;
 import org.itsrt.probe.report.ProbeSummary;
@@ -180,16 +181,16 @@ public final class OnlineReport {
                 100.0 * c.floorUs() / period,
                 100.0 * c.ceilingUs() / period,
                 budget.vcpus(),
-                trim(c.increaseFactor()),
-                trim(c.sloP99Ms()),
+                Numbers.plain(c.increaseFactor()),
+                Numbers.plain(c.sloP99Ms()),
                 (c.loadRise() - 1) * 100,
-                trim(c.decreaseFactor()),
+                Numbers.plain(c.decreaseFactor()),
                 c.calmIntervals(),
                 c.calmBelow() * 100,
                 step.describe()));
         MarkdownTable table = new MarkdownTable(List.of("", "value"), false, true);
         table.row(List.of(
-                "intervals meeting the SLO (p99 <= " + trim(c.sloP99Ms()) + " ms)",
+                "intervals meeting the SLO (p99 <= " + Numbers.plain(c.sloP99Ms()) + " ms)",
                 String.format(Locale.ROOT, "%d of %d (%.1f %%)", f.metSlo(), f.intervals(), f.sloRatio() * 100)));
         table.row(List.of("budget in force, CPU-seconds", String.format(Locale.ROOT, "%.1f", f.budgetCpuSeconds())));
         table.row(List.of(
@@ -239,10 +240,6 @@ public final class OnlineReport {
         return x == null ? "-" : String.format(Locale.ROOT, "%.2f", x);
     }
 
-    private static String trim(double x) {
-        return x == Math.rint(x) ? Long.toString((long) x) : Double.toString(x);
-    }
-
     private static void plot(
             Path dir,
             List<OnlineStep> steps,
@@ -275,10 +272,10 @@ public final class OnlineReport {
         if (!step.isNone()) {
             double from = scheduleStartS + step.at().toNanos() / 1e9;
             double to = from + step.length().toNanos() / 1e9;
-            XYSeries shade =
-                    chart.addSeries("load x" + trim(step.factor()), new double[] {from, from, to, to}, new double[] {
-                        0, ceiling, ceiling, 0
-                    });
+            XYSeries shade = chart.addSeries(
+                    "load x" + Numbers.plain(step.factor()),
+                    new double[] {from, from, to, to},
+                    new double[] {0, ceiling, ceiling, 0});
             shade.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.PolygonArea);
             shade.setMarker(SeriesMarkers.NONE);
             shade.setFillColor(new java.awt.Color(127, 127, 127, 60));
@@ -315,7 +312,7 @@ public final class OnlineReport {
             p.setLineColor(new java.awt.Color(214, 39, 40));
             p.setMarkerColor(new java.awt.Color(214, 39, 40));
             XYSeries slo = chart.addSeries(
-                    "SLO " + trim(c.sloP99Ms()) + " ms",
+                    "SLO " + Numbers.plain(c.sloP99Ms()) + " ms",
                     new double[] {t[0], t[t.length - 1]},
                     new double[] {c.sloP99Ms(), c.sloP99Ms()});
             slo.setYAxisGroup(1);

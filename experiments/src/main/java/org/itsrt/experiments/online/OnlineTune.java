@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.itsrt.cli.Numbers;
 import org.itsrt.experiments.spec.SpecException;
 import org.itsrt.experiments.tune.SearchRange;
 import org.itsrt.experiments.tune.TunePlan;
@@ -82,14 +83,12 @@ public record OnlineTune(TunePlan tune, Duration interval) {
                 tune.experiment().name(),
                 org.itsrt.cli.Durations.format(interval),
                 plan.budget().vcpus(),
-                java.math.BigDecimal.valueOf(c.sloP99Ms()).stripTrailingZeros().toPlainString(),
+                Numbers.plain(c.sloP99Ms()),
                 c.floorUs(),
                 c.ceilingUs(),
                 range().periodUs(),
                 plan.load().records(),
-                java.math.BigDecimal.valueOf(plan.load().rateHz())
-                        .stripTrailingZeros()
-                        .toPlainString(),
+                Numbers.plain(plan.load().rateHz()),
                 plan.load().warmupRecords(),
                 plan.load().loadStep().describe());
     }

@@ -2,6 +2,7 @@ package org.itsrt.producers.send;
 
 import java.time.Duration;
 import org.itsrt.cli.Durations;
+import org.itsrt.cli.Numbers;
 
 /**
  * A step in the open-loop rate: from {@code at} after the schedule's start, for {@code length},
@@ -68,16 +69,13 @@ public record LoadStep(Duration at, Duration length, double factor) {
     public String describe() {
         return isNone()
                 ? "a constant rate"
-                : "the rate x" + trim(factor) + " from " + Durations.format(at) + " for " + Durations.format(length);
+                : "the rate x" + Numbers.plain(factor) + " from " + Durations.format(at) + " for "
+                        + Durations.format(length);
     }
 
     /** As {@code --load-step} and a plan's {@code load.step} take it: {@code AT,LENGTH,FACTOR}, e.g. {@code 1m,2m,3}. */
     @Override
     public String toString() {
-        return Durations.format(at) + "," + Durations.format(length) + "," + trim(factor);
-    }
-
-    private static String trim(double x) {
-        return x == Math.rint(x) ? Long.toString((long) x) : Double.toString(x);
+        return Durations.format(at) + "," + Durations.format(length) + "," + Numbers.plain(factor);
     }
 }
