@@ -59,8 +59,11 @@ public class PredictFlow extends ProcessFunction<ValidReading, PredictedFlow> {
         long start = System.nanoTime();
         float predicted = engine.predict(reading.window());
         long inferNs = System.nanoTime() - start;
-        predictors.served(degrade, inferNs, 1);
+        predictors.served(degrade, start, inferNs, 1);
         out.collect(PredictedFlow.of(reading, predicted, inferNs, degrade));
+        if (degrade) {
+            predictors.remeasureAfterDegraded(reading.window());
+        }
     }
 
     @Override

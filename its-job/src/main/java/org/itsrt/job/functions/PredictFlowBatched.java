@@ -138,9 +138,13 @@ public class PredictFlowBatched extends AbstractStreamOperator<PredictedFlow>
             long start = System.nanoTime();
             float predicted = predictors.fallback().predict(reading.window());
             long inferNs = System.nanoTime() - start;
-            predictors.served(true, inferNs, 1);
+            predictors.served(true, start, inferNs, 1);
             output.collect(new StreamRecord<>(PredictedFlow.of(reading, predicted, inferNs, true)));
             degraded++;
+        }
+        if (degraded == count && count > 0) {
+            // Every reading of the batch was degraded: the LSTM did not run, so measure it once more.
+            predictors.remeasureAfterDegraded(pending.get(byDeadline[count - 1]).window());
         }
         if (degraded < count) {
             for (int k = degraded; k < count; k++) {
@@ -149,7 +153,7 @@ public class PredictFlowBatched extends AbstractStreamOperator<PredictedFlow>
             long start = System.nanoTime();
             predictors.primary().predict(windows, predictions);
             long inferNs = System.nanoTime() - start;
-            predictors.served(false, inferNs, count - degraded);
+            predictors.served(false, start, inferNs, count - degraded);
             for (int k = degraded; k < count; k++) {
                 output.collect(new StreamRecord<>(
                         PredictedFlow.of(pending.get(byDeadline[k]), predictions[k - degraded], inferNs, false)));

@@ -9,14 +9,16 @@ import org.itsrt.job.deadline.Deadlines;
 import org.itsrt.job.deadline.DegradePolicy;
 import org.itsrt.model.FlowPredictor;
 import org.itsrt.model.FlowPredictors;
+import org.itsrt.model.ReadingWindow;
 
 /**
  * The engines a predict operator holds: the job's model, and with {@code --degrade} (and
  * deadlines on) the linear engine of the same bundle that stands in for it when a reading's slack
  * is below the LSTM's expected cost ({@link DegradePolicy}). Keeps the operator's metrics:
- * {@code predictions}, {@code degraded} (counters) and {@code lstmExpectedUs} (the estimate the
- * decision uses), so the share degraded is visible in Flink's web UI and metric reporters as well
- * as in the records.
+ * {@code predictions}, {@code degraded}, {@code lstmRemeasured} (counters: the last, LSTM calls
+ * made only to measure it while degrading) and {@code lstmExpectedUs} (the estimate the decision
+ * uses), so the share degraded is visible in Flink's web UI and metric reporters as well as in the
+ * records.
  *
  * <p>One per operator instance, opened in {@code open} and closed in {@code close}; not
  * thread-safe.
@@ -28,6 +30,7 @@ final class Predictors implements AutoCloseable {
     private final DegradePolicy policy;
     private final Counter predictions;
     private final Counter degraded;
+    private final Counter remeasured;
 
     private Predictors(FlowPredictor primary, FlowPredictor fallback, DegradePolicy policy, MetricGroup metrics) {
         this.primary = primary;
@@ -35,6 +38,7 @@ final class Predictors implements AutoCloseable {
         this.policy = policy;
         this.predictions = metrics.counter("predictions");
         this.degraded = metrics.counter("degraded");
+        this.remeasured = metrics.counter("lstmRemeasured");
         metrics.gauge("lstmExpectedUs", (Gauge<Long>) () -> policy.expectedLstmNanos() / 1_000);
     }
 
@@ -73,14 +77,35 @@ final class Predictors implements AutoCloseable {
         return fallback;
     }
 
-    /** Counts one model call that served {@code readings} readings, and learns from it if it was the LSTM's. */
-    void served(boolean byFallback, long callNanos, int readings) {
+    /**
+     * Counts one model call that served {@code readings} readings, and learns from it if it was the
+     * LSTM's.
+     *
+     * @param callStartNanos {@link System#nanoTime()} when the call began
+     */
+    void served(boolean byFallback, long callStartNanos, long callNanos, int readings) {
         predictions.inc(readings);
         if (byFallback) {
             degraded.inc(readings);
         } else {
-            policy.lstmCalled(callNanos);
+            policy.lstmCalled(callNanos, callStartNanos + callNanos);
         }
+    }
+
+    /**
+     * After a degraded reading's output is out: when the LSTM has not run for a while, it predicts
+     * the same window once more, the result discarded, so the estimate keeps measuring what the
+     * LSTM costs now ({@link DegradePolicy#remeasureDue}).
+     */
+    void remeasureAfterDegraded(ReadingWindow window) {
+        long start = System.nanoTime();
+        if (!policy.remeasureDue(start)) {
+            return;
+        }
+        primary.predict(window);
+        long callNanos = System.nanoTime() - start;
+        policy.lstmCalled(callNanos, start + callNanos);
+        remeasured.inc();
     }
 
     /** The LSTM's expected cost of a call now, in nanoseconds. */
