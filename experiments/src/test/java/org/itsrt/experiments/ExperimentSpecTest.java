@@ -25,6 +25,24 @@ class ExperimentSpecTest {
     private static final Path BUNDLED = ROOT.resolve("experiments");
 
     @Test
+    void theAccuracyReferenceIsOneOfTheRows(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("degrade.yaml");
+        String rows = "rows:\n  - {label: plain}\n  - {label: degrade, job: {options: {degrade: \"true\"}}}\n";
+        Files.writeString(file, "name: degrade\nplan: {load: {records: 10}}\naccuracy_reference: plain\n" + rows);
+        assertThat(ExperimentSpec.read(file).accuracyReference()).isEqualTo("plain");
+        assertThat(ExperimentSpec.read(file)
+                        .withSlo(new ExperimentSpec.Slo(1, 2, 3))
+                        .accuracyReference())
+                .isEqualTo("plain");
+
+        Files.writeString(file, "name: degrade\nplan: {load: {records: 10}}\naccuracy_reference: plane\n" + rows);
+        assertThatThrownBy(() -> ExperimentSpec.read(file))
+                .isInstanceOf(SpecException.class)
+                .hasMessageContaining("accuracy_reference: the label of one of the rows")
+                .hasMessageContaining("got plane");
+    }
+
+    @Test
     void everyBundledExperimentIsValid() throws IOException {
         List<Path> files;
         try (Stream<Path> list = Files.list(BUNDLED)) {

@@ -19,6 +19,9 @@ package org.itsrt.records;
  * @param warmup     the record belongs to the run's warm-up phase ({@code "warmup":true})
  * @param degraded   the job predicted it with its cheap engine to meet the deadline
  *                   ({@code "degraded":true}, docs/deadlines.md)
+ * @param predictedFlow the job's {@code predicted_flow} (advice and predictions), or
+ *                   {@link Double#NaN} when the record carries none: kept so a run's predictions
+ *                   can be held against another run's on the same records (what degrading costs)
  */
 public record RecordStamps(
         long detector,
@@ -29,7 +32,8 @@ public record RecordStamps(
         long inferNs,
         long routeNs,
         boolean warmup,
-        boolean degraded) {
+        boolean degraded,
+        double predictedFlow) {
 
     /** Marks an optional field the record does not carry (no clock reading or duration is this value). */
     public static final long ABSENT = Long.MIN_VALUE;
@@ -38,6 +42,25 @@ public record RecordStamps(
     public RecordStamps(
             long detector, long seq, long sentNs, long intendedNs, long parseNs, long inferNs, long routeNs) {
         this(detector, seq, sentNs, intendedNs, parseNs, inferNs, routeNs, false, false);
+    }
+
+    /** The stamps of a record that carries no prediction (a reading, a route request or answer). */
+    public RecordStamps(
+            long detector,
+            long seq,
+            long sentNs,
+            long intendedNs,
+            long parseNs,
+            long inferNs,
+            long routeNs,
+            boolean warmup,
+            boolean degraded) {
+        this(detector, seq, sentNs, intendedNs, parseNs, inferNs, routeNs, warmup, degraded, Double.NaN);
+    }
+
+    /** True when the record carries the job's prediction. */
+    public boolean hasPrediction() {
+        return !Double.isNaN(predictedFlow);
     }
 
     public boolean hasIntended() {

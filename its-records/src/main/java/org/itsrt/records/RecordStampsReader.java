@@ -12,7 +12,8 @@ import java.io.IOException;
 /**
  * Reads the {@link RecordStamps} of a record of its.readings, its.advice or its.predictions
  * (docs/records.md): {@code detector}, {@code seq}, {@code sent_ns}, and where present
- * {@code intended_ns}, {@code parse_ns}, {@code infer_ns}, {@code route_ns}, {@code warmup}.
+ * {@code intended_ns}, {@code parse_ns}, {@code infer_ns}, {@code route_ns}, {@code warmup},
+ * {@code degraded}, {@code predicted_flow}.
  * Everything else (flows, speeds, route, prediction) is skipped token by token without being built
  * into objects, so a consumer that measures every record (the latency probe, between two polls)
  * pays little for it. {@link RecordJson} reads and validates whole records; both take the field
@@ -117,6 +118,7 @@ public final class RecordStampsReader {
         long route = RecordStamps.ABSENT;
         boolean warmup = false;
         boolean degraded = false;
+        double predictedFlow = Double.NaN;
         try (JsonParser json = parser(factory, value)) {
             requireObject(json);
             JsonToken token;
@@ -158,6 +160,7 @@ public final class RecordStampsReader {
                     case RecordFields.WARMUP -> warmup = flag(json, detectsDuplicates, fieldValue, RecordFields.WARMUP);
                     case RecordFields.DEGRADED ->
                         degraded = flag(json, detectsDuplicates, fieldValue, RecordFields.DEGRADED);
+                    case RecordFields.PREDICTED_FLOW -> predictedFlow = prediction(json, detectsDuplicates, fieldValue);
                     default -> skip(json, detectsDuplicates);
                 }
             }
@@ -175,7 +178,7 @@ public final class RecordStampsReader {
         if (!hasSent) {
             throw missing(RecordFields.SENT_NS);
         }
-        return new RecordStamps(detector, seq, sent, intended, parse, infer, route, warmup, degraded);
+        return new RecordStamps(detector, seq, sent, intended, parse, infer, route, warmup, degraded, predictedFlow);
     }
 
     /** A bit of its own for every field name of the records (docs/records.md), 0 for any other name. */
@@ -335,6 +338,22 @@ public final class RecordStampsReader {
         }
         skip(json, detectsDuplicates);
         throw notABoolean(json, token, field);
+    }
+
+    /**
+     * {@code predicted_flow}: a finite number, or {@link Double#NaN} for anything else. No measurement of
+     * time relies on it, so a prediction the probe cannot read costs the record nothing but its
+     * place in an accuracy comparison, which counts such records apart; {@link RecordJson} is the
+     * reader that validates a prediction's range.
+     */
+    private static double prediction(JsonParser json, boolean detectsDuplicates, JsonToken token)
+            throws IOException, NeedsDuplicateDetection {
+        if (token == JsonToken.VALUE_NUMBER_FLOAT || token == JsonToken.VALUE_NUMBER_INT) {
+            double value = json.getDoubleValue();
+            return Double.isFinite(value) ? value : Double.NaN;
+        }
+        skip(json, detectsDuplicates);
+        return Double.NaN;
     }
 
     static MalformedRecordException notABoolean(JsonParser json, JsonToken token, String field) throws IOException {

@@ -68,7 +68,8 @@ class PredictionRecordTest {
                         331_000,
                         RecordStamps.ABSENT,
                         true,
-                        false));
+                        false,
+                        362.4));
     }
 
     @Test

@@ -30,7 +30,10 @@ class RecordStampsReaderTest {
 
         RecordStamps s = RecordStampsReader.read(RecordJson.write(advice));
 
-        assertThat(s).isEqualTo(new RecordStamps(764598, 17, 1_000_000, 999_000, 12_000, 450_000, 80_000));
+        assertThat(s)
+                .isEqualTo(
+                        new RecordStamps(764598, 17, 1_000_000, 999_000, 12_000, 450_000, 80_000, false, false, 412.5));
+        assertThat(s.hasPrediction()).isTrue();
         assertThat(s.hasIntended()).isTrue();
         assertThat(s.hasStages()).isTrue();
     }
@@ -50,6 +53,7 @@ class RecordStampsReaderTest {
                 .isEqualTo(new RecordStamps(
                         717731, 0, 100, 90, RecordStamps.ABSENT, RecordStamps.ABSENT, RecordStamps.ABSENT));
         assertThat(s.hasStages()).isFalse();
+        assertThat(s.hasPrediction()).isFalse();
     }
 
     @Test
@@ -128,6 +132,25 @@ class RecordStampsReaderTest {
         assertThat(s.detector()).isEqualTo(7);
         assertThat(s.seq()).isEqualTo(3);
         assertThat(s.sentNs()).isEqualTo(9);
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "362.4        | 362.4",
+                "0            | 0.0",
+                "1e400        | NaN",
+                "null         | NaN",
+                "\"362.4\"    | NaN",
+                "[362.4]      | NaN",
+            })
+    void aPredictionIsKeptWhenItIsAFiniteNumberAndIsAbsentOtherwiseNeverMalformed(String value, double expected)
+            throws Exception {
+        RecordStamps s = read("{\"detector\":1,\"seq\":0,\"sent_ns\":5,\"predicted_flow\":" + value + "}");
+
+        assertThat((Double) s.predictedFlow()).isEqualTo((Double) expected);
+        assertThat(s.hasPrediction()).isEqualTo(!Double.isNaN(expected));
     }
 
     @ParameterizedTest(name = "{0} -> {1}")

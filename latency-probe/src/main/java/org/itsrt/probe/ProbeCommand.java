@@ -24,6 +24,7 @@ import org.itsrt.kafka.KafkaClientConfig;
 import org.itsrt.kafka.KafkaConfigOption;
 import org.itsrt.kafka.KafkaRefusal;
 import org.itsrt.kafka.TopicOption;
+import org.itsrt.probe.accuracy.AccuracyCommand;
 import org.itsrt.probe.arrival.ConsumeLoop;
 import org.itsrt.probe.arrival.ProbeConsumerSettings;
 import org.itsrt.probe.compare.CompareCommand;
@@ -40,7 +41,7 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "its-probe",
         sortOptions = false,
-        subcommands = CompareCommand.class,
+        subcommands = {CompareCommand.class, AccuracyCommand.class},
         description = {
             "Consumes its.advice (or its.readings), stamps each poll's records on arrival with the same clock the "
                     + "producers stamp sends with, and writes a run folder: summary.md and summary.json (count, "
@@ -55,7 +56,8 @@ import picocli.CommandLine.Spec;
             "--workload district measures readings -> predictions and requests -> answers apart, each into a "
                     + "folder of these files, beside a summary.md with a row per stream.",
             "Stops after --records, --duration or --idle-timeout, or on Ctrl-C, and writes the report of what "
-                    + "arrived in every case. 'its-probe compare' overlays runs and the study's raw latencies. "
+                    + "arrived in every case. 'its-probe compare' overlays runs and the study's raw latencies; "
+                    + "'its-probe accuracy' holds runs' predictions against a run the LSTM served alone. "
                     + "Details: docs/latency-probe.md."
         },
         exitCodeListHeading = "%nExit codes:%n",

@@ -45,6 +45,7 @@ public final class PipelineLoadEvaluator implements LoadEvaluator {
                         1,
                         slo,
                         null,
+                        null,
                         null),
                 log);
         this.out = out;

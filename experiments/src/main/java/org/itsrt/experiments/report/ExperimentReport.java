@@ -119,6 +119,7 @@ public final class ExperimentReport {
                     .append(CompareReport.MARKDOWN)
                     .append(")\n\n");
         }
+        md.append(DegradedPredictions.section(out, spec, byRow));
         md.append("## Every run\n\n").append(perRun(results)).append('\n');
         md.append("## Rows as applied\n\n");
         for (Row row : spec.rows()) {

@@ -54,6 +54,9 @@ import org.itsrt.pipeline.plan.RunPlanYaml;
  * @param interference optional background load beside the job
  * @param study        where the study's raw latency files are, to overlay them ("auto": the folder
  *                     of the study's raw files beside the checkout, when present)
+ * @param accuracyReference the label of the row whose runs the LSTM served alone (a row without
+ *                     {@code --degrade}): each other run's predictions are held against that row's
+ *                     run of the same repetition (docs/deadlines.md, section 5); null for none
  */
 public record ExperimentSpec(
         String name,
@@ -62,7 +65,8 @@ public record ExperimentSpec(
         int repetitions,
         Slo slo,
         Interference interference,
-        String study) {
+        String study,
+        String accuracyReference) {
 
     public ExperimentSpec {
         rows = List.copyOf(rows);
@@ -175,12 +179,12 @@ public record ExperimentSpec(
 
     /** The same experiment with other rows (a tune's points, a command line's overrides). */
     public ExperimentSpec withRows(List<Row> others) {
-        return new ExperimentSpec(name, description, others, repetitions, slo, interference, study);
+        return new ExperimentSpec(name, description, others, repetitions, slo, interference, study, accuracyReference);
     }
 
     /** The same experiment judged against another SLO. */
     public ExperimentSpec withSlo(Slo other) {
-        return new ExperimentSpec(name, description, rows, repetitions, other, interference, study);
+        return new ExperimentSpec(name, description, rows, repetitions, other, interference, study, accuracyReference);
     }
 
     /** Reads and checks an experiment file; every error names the file and the field. */
@@ -281,6 +285,7 @@ public record ExperimentSpec(
         public RawSlo slo = new RawSlo();
         public RawInterference interference;
         public String study;
+        public String accuracyReference;
 
         ExperimentSpec check(Path file, String yaml) {
             Problems p = new Problems(file);
@@ -347,6 +352,12 @@ public record ExperimentSpec(
                         "cpu or io, got " + interference.kind);
                 p.require(interference.threads >= 1, "interference.threads", "must be >= 1");
             }
+            if (accuracyReference != null) {
+                p.require(
+                        checked.stream().anyMatch(r -> r.label().equals(accuracyReference)),
+                        "accuracy_reference",
+                        "the label of one of the rows (a row without --degrade), got " + accuracyReference);
+            }
             p.throwIfAny();
             return new ExperimentSpec(
                     name,
@@ -357,7 +368,8 @@ public record ExperimentSpec(
                     interference == null
                             ? null
                             : new Interference(interference.kind, interference.threads, interference.cpus),
-                    study);
+                    study,
+                    accuracyReference);
         }
 
         /** {@code row}'s fields over {@code base}'s, mappings merged key by key, anything else replaced. */

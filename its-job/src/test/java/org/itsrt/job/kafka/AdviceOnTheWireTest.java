@@ -40,7 +40,10 @@ class AdviceOnTheWireTest {
                         advice.intendedNs,
                         advice.parseNs,
                         advice.inferNs,
-                        advice.routeNs));
+                        advice.routeNs,
+                        false,
+                        false,
+                        advice.predictedFlow));
         assertThat(stamps.hasIntended()).isTrue();
         assertThat(stamps.hasStages()).isTrue();
         // The whole-record codec agrees with the measurement view on the same bytes.

@@ -55,7 +55,8 @@ class DistrictOnTheWireTest {
                         p.inferNs,
                         RecordStamps.ABSENT,
                         false,
-                        false));
+                        false,
+                        p.predictedFlow));
         PredictionRecord record = RecordJson.readPrediction(written.value());
         assertThat(record.ts()).isEqualTo(TS);
         assertThat(record.predictedFlow()).isEqualTo(362.4);

@@ -22,6 +22,7 @@ import org.itsrt.records.RecordStamps;
  * @param arrivalNs  the probe's stamp when the poll that returned this record came back
  * @param warmup     a record of the run's warm-up phase: kept out of the measured statistics
  * @param degraded   predicted by the job's cheap engine to meet the deadline (docs/deadlines.md)
+ * @param predictedFlow the job's prediction on the record, or {@link Double#NaN} when it carries none
  */
 public record Arrival(
         long detector,
@@ -33,7 +34,8 @@ public record Arrival(
         long routeNs,
         long arrivalNs,
         boolean warmup,
-        boolean degraded) {
+        boolean degraded,
+        double predictedFlow) {
 
     /** Marks an optional field the record does not carry. */
     public static final long ABSENT = RecordStamps.ABSENT;
@@ -48,7 +50,7 @@ public record Arrival(
             long inferNs,
             long routeNs,
             long arrivalNs) {
-        this(detector, seq, sentNs, intendedNs, parseNs, inferNs, routeNs, arrivalNs, false, false);
+        this(detector, seq, sentNs, intendedNs, parseNs, inferNs, routeNs, arrivalNs, false, false, Double.NaN);
     }
 
     /** The record's stamps with the probe's arrival stamp. */
@@ -63,7 +65,12 @@ public record Arrival(
                 stamps.routeNs(),
                 arrivalNs,
                 stamps.warmup(),
-                stamps.degraded());
+                stamps.degraded(),
+                stamps.predictedFlow());
+    }
+
+    public boolean hasPrediction() {
+        return !Double.isNaN(predictedFlow);
     }
 
     public boolean hasIntended() {

@@ -16,14 +16,23 @@ import org.itsrt.probe.arrival.ArrivalSink;
  * {@code latencies.csv}: one row per measured record, written as records arrive (buffered, so a
  * row costs the consume loop a few hundred nanoseconds), in arrival order. Stamps are the clock's
  * raw nanoseconds; durations are exact decimal conversions of them. Optional fields the record
- * lacks are left empty.
+ * lacks are left empty. {@code degraded} is {@code true} or {@code false}; {@code predicted_flow} is
+ * the job's prediction exactly as the record held it (the shortest decimal of the same double), so
+ * two runs' predictions on the same record compare equal when the same engine made them
+ * ({@code its-probe accuracy}).
  */
 public final class LatencyCsv implements ArrivalSink {
 
     public static final String FILE = "latencies.csv";
 
     public static final String HEADER = "detector,seq,sent_ns,intended_ns,arrival_ns,latency_ms,"
-            + "latency_from_intended_ms,parse_us,infer_us,route_us";
+            + "latency_from_intended_ms,parse_us,infer_us,route_us,degraded,predicted_flow";
+
+    /**
+     * The header of files written before the job's predictions were kept: still read, so older run
+     * folders can be reported and compared again.
+     */
+    static final String HEADER_WITHOUT_PREDICTIONS = HEADER.substring(0, HEADER.indexOf(",degraded"));
 
     private final Writer out;
     private final StringBuilder row = new StringBuilder(160);
@@ -60,6 +69,10 @@ public final class LatencyCsv implements ArrivalSink {
                 row.append(Decimals.fixed(stage, 3));
             }
         }
+        row.append(',').append(a.degraded()).append(',');
+        if (a.hasPrediction()) {
+            row.append(a.predictedFlow());
+        }
         row.append('\n');
         try {
             out.append(row);
@@ -84,10 +97,10 @@ public final class LatencyCsv implements ArrivalSink {
     public static void replay(Path file, ArrivalSink sink) throws IOException {
         try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             String header = in.readLine();
-            if (!HEADER.equals(header)) {
+            if (!HEADER.equals(header) && !HEADER_WITHOUT_PREDICTIONS.equals(header)) {
                 throw new IOException(file + ": expected the header " + HEADER + ", got " + header);
             }
-            List<String> columns = List.of(HEADER.split(","));
+            List<String> columns = List.of(header.split(","));
             int detectorAt = columns.indexOf("detector");
             int seqAt = columns.indexOf("seq");
             int sentAt = columns.indexOf("sent_ns");
