@@ -3,37 +3,25 @@ package org.itsrt.probe.accuracy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.itsrt.probe.ProbeCommand;
+import org.itsrt.probe.ProbeCli;
+import org.itsrt.probe.ProbeCli.Result;
 import org.itsrt.probe.arrival.Arrival;
 import org.itsrt.probe.arrival.ArrivalSink;
 import org.itsrt.probe.report.LatencyCsv;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class AccuracyCommandTest {
 
     @TempDir
     Path dir;
 
-    private record Result(int exit, String out, String err) {}
-
     private static Result accuracy(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cmd = ProbeCommand.commandLine();
-        cmd.setOut(new PrintWriter(out, true));
-        cmd.setErr(new PrintWriter(err, true));
-        String[] full = new String[args.length + 1];
-        full[0] = "accuracy";
-        System.arraycopy(args, 0, full, 1, args.length);
-        return new Result(cmd.execute(full), out.toString(), err.toString());
+        return ProbeCli.run("accuracy", args);
     }
 
     /** A measured record as the probe keeps it: detector 1, the sequence number, a prediction. */

@@ -5,35 +5,22 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.itsrt.probe.PlotFiles;
-import org.itsrt.probe.ProbeCommand;
+import org.itsrt.probe.ProbeCli;
+import org.itsrt.probe.ProbeCli.Result;
 import org.itsrt.probe.SampleRun;
 import org.itsrt.probe.stats.LatencyKind;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class CompareCommandTest {
 
-    private record Result(int exit, String out, String err) {}
-
     private static Result compare(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cmd = ProbeCommand.commandLine();
-        cmd.setOut(new PrintWriter(out, true));
-        cmd.setErr(new PrintWriter(err, true));
-        String[] full = new String[args.length + 1];
-        full[0] = "compare";
-        System.arraycopy(args, 0, full, 1, args.length);
-        int exit = cmd.execute(full);
-        return new Result(exit, out.toString(), err.toString());
+        return ProbeCli.run("compare", args);
     }
 
     /** docs/study.md, section 2, second table: min, p50, p90, p99, p99.9, max in ms per study configuration. */
