@@ -120,7 +120,7 @@ final class DegradedPredictions {
                 }
                 csv.append(String.join(
                                 ",",
-                                "\"" + e.getKey().label() + "\"",
+                                ExperimentReport.quote(e.getKey().label()),
                                 Integer.toString(run.repetition()),
                                 Integer.toString(records),
                                 Long.toString(n),
@@ -130,7 +130,7 @@ final class DegradedPredictions {
                                         ? ""
                                         : Double.toString(accuracy.mseDegraded()),
                                 accuracy == null ? "" : Long.toString(accuracy.lstmDiffering()),
-                                "\"" + out.relativize(run.dir()) + "\""))
+                                ExperimentReport.quote(out.relativize(run.dir()).toString())))
                         .append('\n');
             }
             table.row(

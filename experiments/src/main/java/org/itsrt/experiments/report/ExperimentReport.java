@@ -390,7 +390,8 @@ public final class ExperimentReport {
         return v == null ? "" : v.toString();
     }
 
-    private static String quote(String s) {
+    /** A CSV cell in double quotes, quotes inside doubled. */
+    static String quote(String s) {
         return "\"" + s.replace("\"", "\"\"") + "\"";
     }
 

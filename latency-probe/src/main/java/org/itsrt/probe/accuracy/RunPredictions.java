@@ -24,9 +24,15 @@ import org.itsrt.probe.report.LatencyCsv;
  * @param byRecord           each record's prediction; the first arrival of a duplicated record
  * @param withoutPrediction  measured records that carried no prediction
  * @param duplicates         arrivals of a record already read, left out
+ * @param degraded           records of {@code byRecord} the cheap engine served, counted as they are read
  */
 public record RunPredictions(
-        String label, Path csv, Map<RecordKey, Prediction> byRecord, long withoutPrediction, long duplicates) {
+        String label,
+        Path csv,
+        Map<RecordKey, Prediction> byRecord,
+        long withoutPrediction,
+        long duplicates,
+        long degraded) {
 
     /** A record of the run: the reading's detector and its producer's sequence number. */
     public record RecordKey(long detector, long seq) {}
@@ -49,6 +55,7 @@ public record RunPredictions(
         Map<RecordKey, Prediction> byRecord = new HashMap<>();
         long withoutPrediction = 0;
         long duplicates = 0;
+        long degraded = 0;
         try (BufferedReader in = Files.newBufferedReader(csv, StandardCharsets.UTF_8)) {
             String header = in.readLine();
             if (header == null) {
@@ -89,14 +96,12 @@ public record RunPredictions(
                 }
                 if (byRecord.putIfAbsent(key, prediction) != null) {
                     duplicates++;
+                } else if (prediction.degraded()) {
+                    degraded++;
                 }
             }
         }
-        return new RunPredictions(label(input, csv), csv, byRecord, withoutPrediction, duplicates);
-    }
-
-    public long degraded() {
-        return byRecord.values().stream().filter(Prediction::degraded).count();
+        return new RunPredictions(label(input, csv), csv, byRecord, withoutPrediction, duplicates, degraded);
     }
 
     private static boolean flag(String cell) {
