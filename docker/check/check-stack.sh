@@ -1,24 +1,40 @@
 #!/usr/bin/env bash
 # The compose stack end to end, as a user runs it, on the project's own Docker engine
 # (docker/engine.sh: installed when missing, started here and stopped at the end): the stand-in
-# base images (docker/base-images/build.sh), `docker compose -f docker/compose.yaml up --build`,
-# the job, producers and probe measuring N records; then it holds the run to what a user is
-# promised: the probe exits 0, every record measured, none lost, the run folder on the host owned
-# by the user who asked, the Flink web UI answering on 127.0.0.1. `docker compose down -v` at
-# the end, and the check fails if a container, network or volume of the stack is left.
+# base images (docker/base-images/build.sh), the stack's images, then each scenario on a fresh
+# stack (`docker compose up`, the job, producers and probe measuring N records, `docker compose
+# down -v`), held to what a user is promised:
 #
-#   docker/check/check-stack.sh [--records N] [--keep-engine]
+#   default           the probe exits 0 with every record measured and none lost; the run folder
+#                     on the host is owned by the user who runs the stack (as root: uid 1000, the
+#                     compose file's default); the Flink web UI answers on 127.0.0.1:8081
+#   scale             ITS_PARALLELISM=2 --scale taskmanager=2: both TaskManagers run the job's tasks;
+#                     none lost
+#   broker-stop       -f docker/brokers-3.yaml, one broker stopped mid-run: none lost
+#   jobmanager-kill   the leading JobManager's container killed mid-run: the standby takes over
+#                     through ZooKeeper, the job runs again, none lost
 #
-# --records N     records to send and measure (default 600: a minute at the study's rate)
-# --keep-engine   leave the engine running afterwards (its images are cached either way)
+# Each fault is written to the run's faults.csv as it is injected, so the probe's report gives
+# the silence, the delayed and duplicated records and the recovery around it. After every
+# scenario, `down -v` must leave no container, network or volume of the stack; an interrupted
+# check takes the stack down too.
+#
+#   docker/check/check-stack.sh [--records N] [--scenario NAME]... [--keep-engine]
+#
+# --records N       records each scenario sends and measures (default 1200: 20 s at the study's
+#                   rate; a fault is injected once the probe has measured a third of them)
+# --scenario NAME   run only this scenario (repeatable; default all four)
+# --keep-engine     leave the engine running afterwards (its images are cached either way)
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 DOCKER_DIR=$(dirname "$HERE")
 ROOT=$(dirname "$DOCKER_DIR")
 PROJECT=its-rt-check
-RECORDS=600
+ALL_SCENARIOS=(default scale broker-stop jobmanager-kill)
+RECORDS=1200
 KEEP_ENGINE=false
+SCENARIOS=()
 
 say() { printf 'check-stack: %s\n' "$*"; }
 die() { printf 'check-stack: %s\n' "$*" >&2; exit 1; }
@@ -27,30 +43,37 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --records) [ $# -ge 2 ] && [[ "$2" =~ ^[1-9][0-9]*$ ]] || die "--records: expected a positive number of records"
                RECORDS=$2; shift 2 ;;
+    --scenario) [ $# -ge 2 ] && [[ " ${ALL_SCENARIOS[*]} " == *" $2 "* ]] \
+                  || die "--scenario: expected one of ${ALL_SCENARIOS[*]}"
+                SCENARIOS+=("$2"); shift 2 ;;
     --keep-engine) KEEP_ENGINE=true; shift ;;
-    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) die "unknown option $1 (expected --records N or --keep-engine)" ;;
+    -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) die "unknown option $1 (expected --records N, --scenario NAME or --keep-engine)" ;;
   esac
 done
+[ ${#SCENARIOS[@]} -gt 0 ] || SCENARIOS=("${ALL_SCENARIOS[@]}")
 
 # shellcheck source=tools.sh
 . "$HERE/tools.sh"
 cd "$ROOT"
 
-compose() { "$COMPOSE" -p "$PROJECT" -f docker/compose.yaml "$@"; }
+# The compose files of the scenario being run (brokers-3.yaml added for broker-stop).
+FILES=(-f docker/compose.yaml)
+compose() { "$COMPOSE" -p "$PROJECT" "${FILES[@]}" "$@"; }
 leftovers() {
   local label=com.docker.compose.project=$PROJECT
   { docker ps -a -q --filter "label=$label"
     docker network ls -q --filter "label=$label"
     docker volume ls -q --filter "label=$label"; } | wc -l
 }
+up_log=$(mktemp)
 cleanup() {
   local status=$?
   trap - EXIT INT TERM
   if docker info > /dev/null 2>&1; then
     compose down -v --remove-orphans --timeout 20 > /dev/null 2>&1 || true
   fi
-  rm -f "${up_log:-}"
+  rm -f "$up_log"
   [ "$KEEP_ENGINE" = true ] || "$DOCKER_DIR/engine.sh" stop > /dev/null
   exit "$status"
 }
@@ -66,18 +89,12 @@ compose build --quiet
 say "stack images built in $(( $(date +%s) - started )) s"
 
 failures=0
-check() { # DESCRIPTION CONDITION...
+check() { # DESCRIPTION COMMAND...
   local what=$1
   shift
-  if "$@"; then say "ok   $what"; else say "FAIL $what"; failures=$((failures + 1)); fi
+  if "$@"; then say "ok   $SCENARIO: $what"; else say "FAIL $SCENARIO: $what"; failures=$((failures + 1)); fi
 }
 
-run=check-$(date +%Y%m%d-%H%M%S)
-# As a user runs it: the probe writes as ITS_UID (the user who runs the stack; as root, the
-# compose file's default 1000, a user's usual uid), and results/ need not exist beforehand.
-if [ "$(id -u)" = 0 ]; then owner=1000; else owner=$(id -u); export ITS_UID=$owner ITS_GID=$(id -g); fi
-say "compose up: $RECORDS records, run folder results/docker/$run ..."
-started=$(date +%s)
 # The logs of every service that exited with an error or is unhealthy, for a failed start.
 failed_services_logs() {
   local service
@@ -87,43 +104,148 @@ failed_services_logs() {
     compose logs --no-color --tail 30 "$service" >&2
   done
 }
-up_log=$(mktemp)
-if ! ITS_RUN=$run ITS_RECORDS=$RECORDS compose up -d --quiet-pull > "$up_log" 2>&1; then
-  tail -3 "$up_log" >&2
-  failed_services_logs
-  die "compose up failed"
-fi
-say "every service up in $(( $(date +%s) - started )) s; waiting for the probe ..."
-probe=$(compose ps -a -q probe)
-[ -n "$probe" ] || die "the probe's container was not created"
-probe_exit=$(docker wait "$probe")
-say "probe exited $probe_exit after $(( $(date +%s) - started )) s"
-[ "$probe_exit" = 0 ] || compose logs --no-color --tail 40 probe submit taskmanager >&2
 
-check "the probe exits 0" test "$probe_exit" = 0
-summary=results/docker/$run/summary.json
-check "the run folder has summary.json" test -f "$summary"
-if [ -f "$summary" ]; then
-  read -r measured lost duplicated < <(python3 -c '
+# GET a path of the Flink REST API on the host's published port, as JSON on stdout: the first
+# JobManager's (8081) unless it was killed, then the second's (8082).
+flink_rest() {
+  python3 -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=10).read().decode())' \
+    "http://127.0.0.1:$REST_PORT$1"
+}
+
+# A fault, recorded in the run's faults.csv (the probe's report analyses it) and then injected.
+inject() { # LABEL COMMAND...
+  local label=$1
+  shift
+  printf '%s,%s\n' "$(date +%s%3N)" "$label" >> "results/docker/$RUN/faults.csv"
+  say "$SCENARIO: fault: $label"
+  "$@" > /dev/null
+}
+
+# The container of a service's first replica.
+container_of() { compose ps -q "$1" | head -1; }
+
+# The JobManager whose ResourceManager holds the leadership (the one that logged it last).
+leading_jobmanager() {
+  local service latest=0 leader="" at
+  for service in jobmanager jobmanager-2; do
+    at=$(docker logs --timestamps "$(container_of "$service")" 2>&1 |
+         grep 'Resource manager service is granted leadership' | tail -1 | cut -d' ' -f1)
+    [ -n "$at" ] || continue
+    at=$(date -d "$at" +%s%N)
+    if [ "$at" -gt "$latest" ]; then latest=$at; leader=$service; fi
+  done
+  echo "$leader"
+}
+
+# Waits until the probe has measured a third of the run's records (its progress lines: "its-probe:
+# N records, ..."), so that a fault falls into a pipeline that carries records, not into its start.
+wait_until_a_third_measured() {
+  local deadline=$((SECONDS + 180)) measured=0
+  while [ "$measured" -lt $((RECORDS / 3)) ]; do
+    [ "$SECONDS" -lt "$deadline" ] || { say "$SCENARIO: the probe measured $measured records in 180 s; injecting anyway"; return; }
+    sleep 1
+    measured=$(compose logs --no-color probe 2>/dev/null | sed -n 's/.*its-probe: \([0-9,]*\) records, .*/\1/p' | tail -1 | tr -d ,)
+    measured=${measured:-0}
+  done
+}
+
+during_run_default() { :; }
+during_run_scale() { :; }
+during_run_broker-stop() {
+  wait_until_a_third_measured
+  inject "docker stop kafka-3" docker stop "$(container_of kafka-3)"
+}
+during_run_jobmanager-kill() {
+  local leader
+  leader=$(leading_jobmanager)
+  [ -n "$leader" ] || { say "FAIL $SCENARIO: no JobManager logged that it leads"; failures=$((failures + 1)); return; }
+  wait_until_a_third_measured
+  inject "docker kill $leader (the leading JobManager)" docker kill "$(container_of "$leader")"
+  LEADER=$leader
+  if [ "$leader" = jobmanager ]; then REST_PORT=8082; fi
+}
+
+both_taskmanagers_run_tasks() {
+  flink_rest /taskmanagers | python3 -c '
+import json, sys
+managers = json.load(sys.stdin)["taskmanagers"]
+sys.exit(0 if len(managers) == 2 and all(m["slotsNumber"] - m["freeSlots"] >= 1 for m in managers) else 1)'
+}
+web_ui_shows_the_job_running() {
+  flink_rest /overview | python3 -c '
+import json, sys
+overview = json.load(sys.stdin)
+sys.exit(0 if overview["taskmanagers"] >= 1 and overview["jobs-running"] >= 1 else 1)'
+}
+folder_owner() { stat -c %u "results/docker/$RUN"; }
+
+run_scenario() {
+  SCENARIO=$1
+  REST_PORT=8081
+  RUN=check-$(date +%Y%m%d-%H%M%S)-$SCENARIO
+  FILES=(-f docker/compose.yaml)
+  local environment=(ITS_RUN="$RUN" ITS_RECORDS="$RECORDS") up_options=(-d --quiet-pull) started owner
+  case "$SCENARIO" in
+    scale) environment+=(ITS_PARALLELISM=2); up_options+=(--scale taskmanager=2) ;;
+    broker-stop) FILES+=(-f docker/brokers-3.yaml) ;;
+  esac
+  # As a user runs it: the probe writes as ITS_UID, and results/ need not exist beforehand.
+  if [ "$(id -u)" = 0 ]; then owner=1000; else owner=$(id -u); environment+=(ITS_UID="$owner" ITS_GID="$(id -g)"); fi
+
+  say "$SCENARIO: compose up, $RECORDS records, run folder results/docker/$RUN ..."
+  started=$(date +%s)
+  if ! env "${environment[@]}" "$COMPOSE" -p "$PROJECT" "${FILES[@]}" up "${up_options[@]}" > "$up_log" 2>&1; then
+    tail -3 "$up_log" >&2
+    failed_services_logs
+    say "FAIL $SCENARIO: compose up"
+    failures=$((failures + 1))
+    compose down -v --remove-orphans --timeout 20 > /dev/null 2>&1 || true
+    return
+  fi
+  say "$SCENARIO: every service up in $(( $(date +%s) - started )) s (producers started)"
+  "during_run_$SCENARIO"
+  local probe probe_exit
+  probe=$(container_of probe)
+  probe_exit=$(docker wait "$probe")
+  say "$SCENARIO: probe exited $probe_exit, $(( $(date +%s) - started )) s after compose up"
+  [ "$probe_exit" = 0 ] || compose logs --no-color --tail 40 probe submit >&2
+
+  check "the probe exits 0" test "$probe_exit" = 0
+  local summary=results/docker/$RUN/summary.json measured lost duplicated faults
+  check "the run folder has summary.json" test -f "$summary"
+  if [ -f "$summary" ]; then
+    read -r measured lost duplicated faults < <(python3 -c '
 import json, sys
 summary = json.load(open(sys.argv[1]))
 total = summary["sequence"]["total"]
-print(summary["records"]["measured"], total["lost"], total["duplicated"])' "$summary")
-  say "measured $measured of $RECORDS, lost $lost, duplicated $duplicated"
-  check "every record measured" test "$measured" = "$RECORDS"
-  check "no record lost" test "$lost" = 0
-  check "the run folder is owned by uid $owner" test "$(stat -c %u "results/docker/$run")" = "$owner"
-fi
-web_ui_answers() {
-  python3 -c '
-import json, sys, urllib.request
-overview = json.load(urllib.request.urlopen("http://127.0.0.1:8081/overview", timeout=10))
-sys.exit(0 if overview["taskmanagers"] >= 1 and overview["jobs-running"] >= 1 else 1)' 2> /dev/null
-}
-check "the Flink web UI answers on 127.0.0.1:8081 with the job running" web_ui_answers
+def fault(f):
+    silence = "%.1f s" % f["silence"]["length_s"] if f["silence"] else "none"
+    recovery = "%.1f s" % f["recovery_s"] if f["recovery_s"] is not None else "never"
+    return "%s: silence %s, delayed %d, duplicated %d, recovered after %s" % (
+        f["label"], silence, f["delayed"], f["duplicated"], recovery)
+faults = "; ".join(fault(f) for f in summary["faults"]["marks"]) or "-"
+print(summary["records"]["measured"], total["lost"], total["duplicated"], faults.replace(" ", "_"))' "$summary")
+    say "$SCENARIO: measured $measured of $RECORDS, lost $lost, duplicated $duplicated; faults: ${faults//_/ }"
+    check "no record lost" test "$lost" = 0
+    check "every record measured" test "$measured" -ge "$RECORDS"
+  fi
+  case "$SCENARIO" in
+    default)
+      check "the run folder is owned by uid $owner" test "$(folder_owner)" = "$owner"
+      check "the Flink web UI answers on 127.0.0.1:8081 with the job running" web_ui_shows_the_job_running ;;
+    scale)
+      check "both TaskManagers run the job's tasks" both_taskmanagers_run_tasks ;;
+    jobmanager-kill)
+      check "the job runs again after the leading JobManager ($LEADER) was killed (REST on $REST_PORT)" web_ui_shows_the_job_running ;;
+  esac
 
-compose down -v --remove-orphans --timeout 20 > /dev/null 2>&1
-check "compose down -v leaves no container, network or volume" test "$(leftovers)" = 0
+  compose down -v --remove-orphans --timeout 20 > /dev/null 2>&1
+  check "compose down -v leaves no container, network or volume" test "$(leftovers)" = 0
+}
+
+for scenario in "${SCENARIOS[@]}"; do
+  run_scenario "$scenario"
+done
 
 [ "$failures" = 0 ] || die "$failures check(s) failed"
-say "all checks passed"
+say "all checks passed: ${SCENARIOS[*]}"

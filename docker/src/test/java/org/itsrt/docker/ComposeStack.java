@@ -36,6 +36,8 @@ final class ComposeStack {
             "ITS_RECORDS",
             "ITS_RATE",
             "ITS_PARALLELISM",
+            "ITS_CHECKPOINT_INTERVAL_MS",
+            "ITS_PUBLISH_ADDRESS",
             "ITS_MESSAGING_CPUS",
             "ITS_REALTIME_CPUS",
             "ITS_UID",
