@@ -25,7 +25,7 @@ failures=0
 check_compose() {
   local args=() file
   for file in "$@"; do args+=(-f "$file"); done
-  if env -u ITS_RUN -u ITS_RECORDS -u ITS_RATE -u ITS_PARALLELISM -u ITS_CHECKPOINT_INTERVAL_MS \
+  if env -u ITS_RUN -u ITS_RECORDS -u ITS_RATE -u ITS_WARMUP -u ITS_PARALLELISM -u ITS_CHECKPOINT_INTERVAL_MS \
        -u ITS_PUBLISH_ADDRESS -u ITS_MESSAGING_CPUS -u ITS_REALTIME_CPUS -u ITS_UID -u ITS_GID \
        "$COMPOSE" "${args[@]}" config -q; then
     say "ok   compose config: $*"

@@ -33,6 +33,8 @@ ROOT=$(dirname "$DOCKER_DIR")
 PROJECT=its-rt-check
 ALL_SCENARIOS=(default scale broker-stop jobmanager-kill)
 RECORDS=1200
+# A short warm-up (./its demo --quick's), so that a fault falls into a pipeline past its start.
+WARMUP=10s
 KEEP_ENGINE=false
 SCENARIOS=()
 
@@ -184,7 +186,7 @@ run_scenario() {
   REST_PORT=8081
   RUN=check-$(date +%Y%m%d-%H%M%S)-$SCENARIO
   FILES=(-f docker/compose.yaml)
-  local environment=(ITS_RUN="$RUN" ITS_RECORDS="$RECORDS") up_options=(-d --quiet-pull) started owner
+  local environment=(ITS_RUN="$RUN" ITS_RECORDS="$RECORDS" ITS_WARMUP="$WARMUP") up_options=(-d --quiet-pull) started owner
   case "$SCENARIO" in
     scale) environment+=(ITS_PARALLELISM=2); up_options+=(--scale taskmanager=2) ;;
     broker-stop) FILES+=(-f docker/brokers-3.yaml) ;;

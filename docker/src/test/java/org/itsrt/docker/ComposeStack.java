@@ -35,6 +35,7 @@ final class ComposeStack {
             "ITS_RUN",
             "ITS_RECORDS",
             "ITS_RATE",
+            "ITS_WARMUP",
             "ITS_PARALLELISM",
             "ITS_CHECKPOINT_INTERVAL_MS",
             "ITS_PUBLISH_ADDRESS",
