@@ -3,7 +3,9 @@
 # bridge and address pool, so that what the checks build and run never touches a user's images,
 # containers or networks. Debian's docker.io (installed when dockerd is missing; root only).
 #
-#   docker/engine.sh start     start it (if it is not running) and print the DOCKER_HOST to use
+#   docker/engine.sh start     start it (if it is not running) and print the DOCKER_HOST and
+#                              DOCKER_CONFIG to use: the latter gives `docker compose` (Compose v2
+#                              from docker/.venv as the client's plugin), which docker.io lacks
 #   docker/engine.sh stop      stop it: no daemon, shim or bridge is left; its images stay cached
 #   docker/engine.sh purge     stop it and delete its data root (every image it built)
 #   docker/engine.sh status    whether it runs
@@ -21,12 +23,23 @@ LOG=$RUN_DIR/dockerd.log
 BRIDGE=itsrt0
 BRIDGE_ADDRESS=10.213.255.1/24
 ADDRESS_POOL=base=10.213.0.0/17,size=24
+CONFIG_DIR=$RUN_DIR/config
 export DOCKER_HOST=unix://$SOCKET
 
 say() { printf 'engine: %s\n' "$*"; }
 die() { printf 'engine: %s\n' "$*" >&2; exit 1; }
 
 running() { [ -S "$SOCKET" ] && docker info > /dev/null 2>&1; }
+
+# The client's configuration for this engine: `docker compose` as a plugin (apply-row.sh and a
+# user's commands call it so), Compose being the pinned binary the checks install.
+client_config() {
+  # shellcheck source=check/tools.sh
+  . "$(dirname "${BASH_SOURCE[0]}")/check/tools.sh"
+  mkdir -p "$CONFIG_DIR/cli-plugins"
+  ln -sfn "$COMPOSE" "$CONFIG_DIR/cli-plugins/docker-compose"
+  echo "export DOCKER_HOST=$DOCKER_HOST DOCKER_CONFIG=$CONFIG_DIR"
+}
 
 install_engine() {
   command -v dockerd > /dev/null && command -v debootstrap > /dev/null && return 0
@@ -41,7 +54,7 @@ install_engine() {
 start() {
   if running; then
     say "running ($DOCKER_HOST)"
-    echo "export DOCKER_HOST=$DOCKER_HOST"
+    client_config
     return 0
   fi
   [ "$(id -u)" = 0 ] || die "starting a Docker daemon needs root"
@@ -69,7 +82,7 @@ start() {
     waited=$((waited + 1))
   done
   say "started: $(docker version --format 'Docker {{.Server.Version}}, API {{.Server.APIVersion}}'), data root $DATA_ROOT"
-  echo "export DOCKER_HOST=$DOCKER_HOST"
+  client_config
 }
 
 stop_quietly() {
@@ -87,6 +100,7 @@ stop_quietly() {
   pkill -TERM -f -- "$RUN_DIR/exec" 2> /dev/null || true
   if ip link show "$BRIDGE" > /dev/null 2>&1; then ip link delete "$BRIDGE"; fi
   rm -f "$SOCKET"
+  rm -rf "$CONFIG_DIR"
 }
 
 case "${1:-}" in
@@ -94,5 +108,5 @@ case "${1:-}" in
   stop) stop_quietly; say "stopped" ;;
   purge) stop_quietly; rm -rf --one-file-system "$DATA_ROOT"; say "stopped; $DATA_ROOT deleted" ;;
   status) if running; then say "running ($DOCKER_HOST)"; else say "not running"; exit 1; fi ;;
-  *) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

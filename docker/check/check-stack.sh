@@ -7,7 +7,9 @@
 #
 #   default           the probe exits 0 with every record measured and none lost; the run folder
 #                     on the host is owned by the user who runs the stack (as root: uid 1000, the
-#                     compose file's default); the Flink web UI answers on 127.0.0.1:8081
+#                     compose file's default); the Flink web UI answers on 127.0.0.1:8081;
+#                     docker/apply-row.sh puts a study row on the TaskManager (read back from
+#                     its cgroup files) and takes it off again
 #   scale             ITS_PARALLELISM=2 --scale taskmanager=2: both TaskManagers run the job's tasks;
 #                     none lost
 #   broker-stop       -f docker/brokers-3.yaml, one broker stopped mid-run: none lost
@@ -181,6 +183,36 @@ sys.exit(0 if overview["taskmanagers"] >= 1 and overview["jobs-running"] >= 1 el
 }
 folder_owner() { stat -c %u "results/docker/$RUN"; }
 
+# The TaskManager's CPU bandwidth as its cgroup holds it, "QUOTA PERIOD" (-1 or max: none), read
+# from the container's own cgroup files (v1 cpu controller or v2 cpu.max).
+taskmanager_cgroup_bandwidth() {
+  local id dir
+  id=$(docker inspect --format '{{.Id}}' "$(container_of taskmanager)")
+  for dir in $(find /sys/fs/cgroup -maxdepth 4 -type d -name "*$id*"); do
+    if [ -f "$dir/cpu.max" ]; then
+      cat "$dir/cpu.max"
+      return
+    elif [ -f "$dir/cpu.cfs_quota_us" ]; then
+      echo "$(cat "$dir/cpu.cfs_quota_us") $(cat "$dir/cpu.cfs_period_us")"
+      return
+    fi
+  done
+  echo "no cgroup with CPU bandwidth found for $id"
+}
+# A study row on the running stack as ./its experiment --row-command applies it, then no limit
+# again: docker/apply-row.sh, then what Docker says and what the kernel holds.
+study_row_applies_and_restores() {
+  export COMPOSE_PROJECT_NAME=$PROJECT
+  "$DOCKER_DIR/apply-row.sh" rtds-76750 > /dev/null || return 1
+  local bandwidth
+  bandwidth=$(taskmanager_cgroup_bandwidth)
+  say "$SCENARIO: rtds-76750 on the TaskManager: docker inspect $(docker inspect --format '{{.HostConfig.CpuQuota}}/{{.HostConfig.CpuPeriod}}' "$(container_of taskmanager)"), cgroup $bandwidth"
+  [ "$bandwidth" = "153500 100000" ] || return 1
+  "$DOCKER_DIR/apply-row.sh" --restore > /dev/null || return 1
+  bandwidth=$(taskmanager_cgroup_bandwidth)
+  [ "$bandwidth" = "-1 100000" ] || [ "$bandwidth" = "max 100000" ]
+}
+
 run_scenario() {
   SCENARIO=$1
   REST_PORT=8081
@@ -234,7 +266,8 @@ print(summary["records"]["measured"], total["lost"], total["duplicated"], faults
   case "$SCENARIO" in
     default)
       check "the run folder is owned by uid $owner" test "$(folder_owner)" = "$owner"
-      check "the Flink web UI answers on 127.0.0.1:8081 with the job running" web_ui_shows_the_job_running ;;
+      check "the Flink web UI answers on 127.0.0.1:8081 with the job running" web_ui_shows_the_job_running
+      check "docker/apply-row.sh sets a study row on the TaskManager's cgroup and restores it" study_row_applies_and_restores ;;
     scale)
       check "both TaskManagers run the job's tasks" both_taskmanagers_run_tasks ;;
     jobmanager-kill)
