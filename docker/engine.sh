@@ -6,7 +6,8 @@
 #   docker/engine.sh start     start it (if it is not running) and print the DOCKER_HOST and
 #                              DOCKER_CONFIG to use: the latter gives `docker compose` (Compose v2
 #                              from docker/.venv as the client's plugin), which docker.io lacks
-#   docker/engine.sh stop      stop it: no daemon, shim or bridge is left; its images stay cached
+#   docker/engine.sh stop      stop it: no daemon, shim, bridge or cgroup is left; its images stay
+#                              cached
 #   docker/engine.sh purge     stop it and delete its data root (every image it built)
 #   docker/engine.sh status    whether it runs
 #
@@ -85,6 +86,17 @@ start() {
   client_config
 }
 
+# dockerd leaves its cgroup parents (docker/, docker/buildkit/) in every controller, empty, when
+# it stops. Removed unless another engine runs; the kernel refuses to remove a cgroup that still
+# has a process or a child, so nothing in use goes.
+remove_empty_cgroups() {
+  local dir
+  pgrep -x dockerd > /dev/null && return 0
+  for dir in /sys/fs/cgroup/*/docker/buildkit /sys/fs/cgroup/docker/buildkit /sys/fs/cgroup/*/docker /sys/fs/cgroup/docker; do
+    if [ -d "$dir" ]; then rmdir "$dir" 2> /dev/null || true; fi
+  done
+}
+
 stop_quietly() {
   local pid waited=0
   if [ -f "$PIDFILE" ]; then
@@ -99,6 +111,7 @@ stop_quietly() {
   # The containerd it started, and any shim left of a container, are under its exec root.
   pkill -TERM -f -- "$RUN_DIR/exec" 2> /dev/null || true
   if ip link show "$BRIDGE" > /dev/null 2>&1; then ip link delete "$BRIDGE"; fi
+  remove_empty_cgroups
   rm -f "$SOCKET"
   rm -rf "$CONFIG_DIR"
 }
@@ -108,5 +121,5 @@ case "${1:-}" in
   stop) stop_quietly; say "stopped" ;;
   purge) stop_quietly; rm -rf --one-file-system "$DATA_ROOT"; say "stopped; $DATA_ROOT deleted" ;;
   status) if running; then say "running ($DOCKER_HOST)"; else say "not running"; exit 1; fi ;;
-  *) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
