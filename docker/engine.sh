@@ -43,12 +43,14 @@ client_config() {
 }
 
 install_engine() {
-  command -v dockerd > /dev/null && command -v debootstrap > /dev/null && return 0
-  [ "$(id -u)" = 0 ] || die "dockerd or debootstrap is missing and only root can install them (apt-get install docker.io debootstrap)"
-  say "installing Debian's docker.io and debootstrap ..."
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends docker.io debootstrap iptables > /dev/null \
-    || { apt-get update -q > /dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends docker.io debootstrap iptables > /dev/null; } \
-    || die "could not install docker.io and debootstrap with apt-get"
+  local packages=(docker.io debootstrap iptables iproute2 procps)
+  command -v dockerd > /dev/null && command -v debootstrap > /dev/null && command -v ip > /dev/null \
+    && command -v pgrep > /dev/null && return 0
+  [ "$(id -u)" = 0 ] || die "dockerd, debootstrap, ip or pgrep is missing and only root can install them (apt-get install ${packages[*]})"
+  say "installing Debian's ${packages[*]} ..."
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${packages[@]}" > /dev/null \
+    || { apt-get update -q > /dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${packages[@]}" > /dev/null; } \
+    || die "could not install ${packages[*]} with apt-get"
   command -v docker > /dev/null || die "docker.io installed no docker client"
 }
 
