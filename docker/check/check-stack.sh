@@ -202,13 +202,12 @@ taskmanager_cgroup_bandwidth() {
 # A study row on the running stack as ./its experiment --row-command applies it, then no limit
 # again: docker/apply-row.sh, then what Docker says and what the kernel holds.
 study_row_applies_and_restores() {
-  export COMPOSE_PROJECT_NAME=$PROJECT
-  "$DOCKER_DIR/apply-row.sh" rtds-76750 > /dev/null || return 1
+  COMPOSE_PROJECT_NAME=$PROJECT "$DOCKER_DIR/apply-row.sh" rtds-76750 > /dev/null || return 1
   local bandwidth
   bandwidth=$(taskmanager_cgroup_bandwidth)
   say "$SCENARIO: rtds-76750 on the TaskManager: docker inspect $(docker inspect --format '{{.HostConfig.CpuQuota}}/{{.HostConfig.CpuPeriod}}' "$(container_of taskmanager)"), cgroup $bandwidth"
   [ "$bandwidth" = "153500 100000" ] || return 1
-  "$DOCKER_DIR/apply-row.sh" --restore > /dev/null || return 1
+  COMPOSE_PROJECT_NAME=$PROJECT "$DOCKER_DIR/apply-row.sh" --restore > /dev/null || return 1
   bandwidth=$(taskmanager_cgroup_bandwidth)
   [ "$bandwidth" = "-1 100000" ] || [ "$bandwidth" = "max 100000" ]
 }
@@ -228,7 +227,7 @@ run_scenario() {
 
   say "$SCENARIO: compose up, $RECORDS records, run folder results/docker/$RUN ..."
   started=$(date +%s)
-  if ! env "${environment[@]}" "$COMPOSE" -p "$PROJECT" "${FILES[@]}" up "${up_options[@]}" > "$up_log" 2>&1; then
+  if ! (export "${environment[@]}"; compose up "${up_options[@]}") > "$up_log" 2>&1; then
     tail -3 "$up_log" >&2
     failed_services_logs
     say "FAIL $SCENARIO: compose up"
