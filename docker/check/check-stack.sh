@@ -15,6 +15,11 @@
 #   broker-stop       -f docker/brokers-3.yaml, one broker stopped mid-run: none lost
 #   jobmanager-kill   the leading JobManager's container killed mid-run: the standby takes over
 #                     through ZooKeeper, the job runs again, none lost
+#   experiment        the stack's brokers and Flink cluster only; ./its experiment on the host runs
+#                     three of experiments/study-rtds.yaml's rows on them (--quick, one run each),
+#                     each row set with docker/apply-row.sh and read back: every run measures every
+#                     record, each run's applied.json holds its row's quota, and the TaskManager has
+#                     no CPU limit afterwards
 #
 # Each fault is written to the run's faults.csv as it is injected, so the probe's report gives
 # the silence, the delayed and duplicated records and the recovery around it. After every
@@ -25,7 +30,7 @@
 #
 # --records N       records each scenario sends and measures (default 1200: 20 s at the study's
 #                   rate; a fault is injected once the probe has measured a third of them)
-# --scenario NAME   run only this scenario (repeatable; default all four)
+# --scenario NAME   run only this scenario (repeatable; default all five)
 # --keep-engine     leave the engine running afterwards (its images are cached either way)
 set -euo pipefail
 
@@ -33,7 +38,9 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 DOCKER_DIR=$(dirname "$HERE")
 ROOT=$(dirname "$DOCKER_DIR")
 PROJECT=its-rt-check
-ALL_SCENARIOS=(default scale broker-stop jobmanager-kill)
+ALL_SCENARIOS=(default scale broker-stop jobmanager-kill experiment)
+# The rows the experiment scenario runs, with the CPU quota each sets (2 vCPUs x the budget).
+EXPERIMENT_ROWS=(rtds-100000:200000 rtds-76750:153500 rtds-75000:150000)
 RECORDS=1200
 # A short warm-up (./its demo --quick's), so that a fault falls into a pipeline past its start.
 WARMUP=10s
@@ -51,7 +58,7 @@ while [ $# -gt 0 ]; do
                   || die "--scenario: expected one of ${ALL_SCENARIOS[*]}"
                 SCENARIOS+=("$2"); shift 2 ;;
     --keep-engine) KEEP_ENGINE=true; shift ;;
-    -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown option $1 (expected --records N, --scenario NAME or --keep-engine)" ;;
   esac
 done
@@ -208,8 +215,54 @@ study_row_applies_and_restores() {
   say "$SCENARIO: rtds-76750 on the TaskManager: docker inspect $(docker inspect --format '{{.HostConfig.CpuQuota}}/{{.HostConfig.CpuPeriod}}' "$(container_of taskmanager)"), cgroup $bandwidth"
   [ "$bandwidth" = "153500 100000" ] || return 1
   COMPOSE_PROJECT_NAME=$PROJECT "$DOCKER_DIR/apply-row.sh" --restore > /dev/null || return 1
+  taskmanager_unlimited
+}
+taskmanager_unlimited() {
+  local bandwidth
   bandwidth=$(taskmanager_cgroup_bandwidth)
   [ "$bandwidth" = "-1 100000" ] || [ "$bandwidth" = "max 100000" ]
+}
+
+# A scenario's stack did not start: what failed, then the stack taken down.
+start_failed() {
+  tail -3 "$up_log" >&2
+  failed_services_logs
+  say "FAIL $SCENARIO: compose up"
+  failures=$((failures + 1))
+  compose down -v --remove-orphans --timeout 20 > /dev/null 2>&1 || true
+}
+
+# The experiment scenario: the stack without its own job, producers and probe, and the study's
+# rows driven from the host as a user drives them (docs/experiments.md section 5).
+run_experiment_scenario() {
+  local started out rows=() quotas=() row status=0
+  for row in "${EXPERIMENT_ROWS[@]}"; do rows+=("${row%%:*}"); quotas+=("${row##*:}"); done
+  say "$SCENARIO: compose up (ZooKeeper, Kafka, topics, JobManager, TaskManager) ..."
+  started=$(date +%s)
+  if ! compose up -d --quiet-pull topics jobmanager taskmanager > "$up_log" 2>&1 \
+     || [ "$(docker wait "$(container_of topics)")" != 0 ]; then
+    start_failed
+    return
+  fi
+  say "$SCENARIO: brokers, topics and cluster up in $(( $(date +%s) - started )) s"
+  out=results/experiments/$RUN
+  say "$SCENARIO: ./its experiment experiments/study-rtds.yaml --rows $(IFS=,; echo "${rows[*]}") --quick ..."
+  COMPOSE_PROJECT_NAME=$PROJECT ./its experiment experiments/study-rtds.yaml --out "$out" \
+    --rows "$(IFS=,; echo "${rows[*]}")" --repetitions 1 --quick \
+    --bootstrap-servers localhost:9092 --job-bootstrap-servers kafka:19092 \
+    --flink-rest http://127.0.0.1:8081 --row-command docker/apply-row.sh > "$up_log" 2>&1 || status=$?
+  [ "$status" = 0 ] || { tail -30 "$up_log" >&2; compose logs --no-color --tail 40 taskmanager >&2; }
+  say "$SCENARIO: the experiment exited $status after $(( $(date +%s) - started )) s; results in $out"
+  check "./its experiment runs three study rows on the stack, every record measured" test "$status" = 0
+  local i applied
+  for i in "${!rows[@]}"; do
+    applied=$(find "$out/runs" -path "*${rows[$i]}*" -name applied.json 2> /dev/null | head -1)
+    check "${rows[$i]} was applied to the TaskManager and read back (quota ${quotas[$i]})" \
+      grep -q "quota ${quotas[$i]}" "${applied:-/nonexistent}"
+  done
+  check "the TaskManager has no CPU limit after the experiment" taskmanager_unlimited
+  compose down -v --remove-orphans --timeout 20 > /dev/null 2>&1
+  check "compose down -v leaves no container, network or volume" test "$(leftovers)" = 0
 }
 
 run_scenario() {
@@ -217,6 +270,7 @@ run_scenario() {
   REST_PORT=8081
   RUN=check-$(date +%Y%m%d-%H%M%S)-$SCENARIO
   FILES=(-f docker/compose.yaml)
+  if [ "$SCENARIO" = experiment ]; then run_experiment_scenario; return; fi
   local environment=(ITS_RUN="$RUN" ITS_RECORDS="$RECORDS" ITS_WARMUP="$WARMUP") up_options=(-d --quiet-pull) started owner
   case "$SCENARIO" in
     scale) environment+=(ITS_PARALLELISM=2); up_options+=(--scale taskmanager=2) ;;
@@ -228,11 +282,7 @@ run_scenario() {
   say "$SCENARIO: compose up, $RECORDS records, run folder results/docker/$RUN ..."
   started=$(date +%s)
   if ! (export "${environment[@]}"; compose up "${up_options[@]}") > "$up_log" 2>&1; then
-    tail -3 "$up_log" >&2
-    failed_services_logs
-    say "FAIL $SCENARIO: compose up"
-    failures=$((failures + 1))
-    compose down -v --remove-orphans --timeout 20 > /dev/null 2>&1 || true
+    start_failed
     return
   fi
   say "$SCENARIO: every service up in $(( $(date +%s) - started )) s (producers started)"

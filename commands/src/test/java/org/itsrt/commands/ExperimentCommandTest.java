@@ -111,4 +111,74 @@ class ExperimentCommandTest {
                         + ": no such file");
         assertThat(dir.resolve("a").resolve("runs")).doesNotExist();
     }
+
+    /** Runs the command with these arguments; the exit code, stdout and stderr. */
+    private static String[] run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream oldOut = System.out;
+        PrintStream oldErr = System.err;
+        int exit;
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            exit = new CommandLine(new ExperimentCommand()).execute(args);
+        } finally {
+            System.setOut(oldOut);
+            System.setErr(oldErr);
+        }
+        return new String[] {
+            Integer.toString(exit), out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8)
+        };
+    }
+
+    @Test
+    void rowsAndRepetitionsChooseWhatRunsAndQuickShortensEachRun() {
+        String[] plan = run(
+                ROOT.resolve("experiments/study-rtds.yaml").toString(),
+                "--print-plan",
+                "--rows",
+                "rtds-75000,rtds-100000",
+                "--repetitions",
+                "1",
+                "--quick");
+
+        assertThat(plan[0]).as(plan[2]).isEqualTo("0");
+        // The file's order, not the option's; 30 s at the study's 60 records/s.
+        assertThat(plan[1])
+                .contains("study-rtds: backend xen-rtds, 2 row(s) x 1 repetition(s), 1,800 records each")
+                .containsSubsequence("  rtds-100000: ", "  rtds-75000: ")
+                .doesNotContain("rtds-76750");
+    }
+
+    @Test
+    void anUnknownRowOrNoRepetitionIsRefusedNamingTheFilesRows() {
+        String[] unknown =
+                run(ROOT.resolve("experiments/study-rtds.yaml").toString(), "--print-plan", "--rows", "rtds-1");
+        String[] none =
+                run(ROOT.resolve("experiments/study-rtds.yaml").toString(), "--print-plan", "--repetitions", "0");
+
+        assertThat(unknown[0]).isEqualTo("2");
+        assertThat(unknown[2])
+                .contains("--rows: no row 'rtds-1' in ")
+                .contains("(its rows: rtds-100000, rtds-80000, rtds-77500, rtds-76750, rtds-76000, rtds-75000)");
+        assertThat(none[0]).isEqualTo("2");
+        assertThat(none[2]).contains("--repetitions: must be >= 1, got 0");
+    }
+
+    @Test
+    void theJobsBrokerAddressGoesWithABrokerThatAlreadyRuns(@TempDir Path dir) {
+        String[] refused = run(
+                ROOT.resolve("experiments/linux-budgets-quick.yaml").toString(),
+                "--out",
+                dir.resolve("a").toString(),
+                "--job-bootstrap-servers",
+                "kafka:19092");
+
+        assertThat(refused[0]).as(refused[2]).isEqualTo("2");
+        assertThat(refused[2])
+                .contains("--job-bootstrap-servers (stack.broker.job_bootstrap_servers) is the job's address of a "
+                        + "Kafka cluster that already runs: it goes with --bootstrap-servers");
+        assertThat(dir.resolve("a")).doesNotExist();
+    }
 }

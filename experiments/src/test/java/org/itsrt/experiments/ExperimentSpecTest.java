@@ -14,6 +14,7 @@ import java.util.stream.Stream;
 import org.itsrt.experiments.spec.ExperimentSpec;
 import org.itsrt.experiments.spec.SpecException;
 import org.itsrt.pipeline.budget.Budgets;
+import org.itsrt.pipeline.plan.BudgetPlan;
 import org.itsrt.pipeline.plan.PhasePlan;
 import org.itsrt.pipeline.plan.StackPlan;
 import org.junit.jupiter.api.Test;
@@ -96,6 +97,25 @@ class ExperimentSpecTest {
         assertThat(ExperimentSpec.read(BUNDLED.resolve("study-rtds.yaml")).rows())
                 .extracting(ExperimentSpec.Row::label)
                 .containsExactly("rtds-100000", "rtds-80000", "rtds-77500", "rtds-76750", "rtds-76000", "rtds-75000");
+    }
+
+    @Test
+    void theCgroupTwinOfTheRtdsTableHasItsRowsLoadAndRepetitions() {
+        ExperimentSpec xen = ExperimentSpec.read(BUNDLED.resolve("study-rtds.yaml"));
+        ExperimentSpec cgroup = ExperimentSpec.read(BUNDLED.resolve("study-rtds-cgroup.yaml"));
+        assertThat(cgroup.backend()).isEqualTo(BudgetPlan.Backend.LINUX_CGROUP);
+        assertThat(cgroup.rows())
+                .extracting(ExperimentSpec.Row::label)
+                .isEqualTo(xen.rows().stream().map(ExperimentSpec.Row::label).toList());
+        // Each row's budget is the one its Xen row names: rtds-76750 is 76750 us of every 100 ms.
+        assertThat(cgroup.rows()).allSatisfy(row -> {
+            assertThat(row.budgetUs()).isEqualTo(Long.parseLong(row.label().replace("rtds-", "")));
+            assertThat(row.periodUs()).isEqualTo(100_000L);
+        });
+        assertThat(cgroup.vcpus()).isEqualTo(xen.vcpus());
+        assertThat(cgroup.load()).isEqualTo(xen.load());
+        assertThat(cgroup.repetitions()).isEqualTo(xen.repetitions());
+        assertThat(cgroup.slo()).isEqualTo(xen.slo());
     }
 
     @Test

@@ -60,6 +60,7 @@ final class ReadingStages {
     /** One model call per reading, or per micro-batch with {@code --max-batch} > 1. */
     static SingleOutputStreamOperator<PredictedFlow> predict(
             DataStream<ValidReading> valid, ModelSettings model, RuntimeSettings runtime) {
+        model.shipWith(valid.getExecutionEnvironment());
         SingleOutputStreamOperator<PredictedFlow> predictions = runtime.maxBatch() == 1
                 ? valid.process(new PredictFlow(model, runtime))
                 : valid.transform(

@@ -122,8 +122,8 @@ final class Measurement {
     RunResult run(Map<String, Long> deadLettersKnown) throws Exception {
         Files.createDirectories(dir);
         String bootstrap = stack.bootstrapServers();
-        JobSettings settings =
-                jobSettings(job, bootstrap, stack.spec().slots(), stack.clientConfig(KafkaSecurity.User.JOB));
+        JobSettings settings = jobSettings(
+                job, stack.jobBootstrapServers(), stack.spec().slots(), stack.clientConfig(KafkaSecurity.User.JOB));
         DeadLetters deadLetters =
                 new DeadLetters(bootstrap, READINGS, DEAD_LETTERS, stack.clientConfig(KafkaSecurity.User.ADMIN));
         Map<String, Long> deadBefore = RunningStack.deadLettersBefore(deadLettersKnown, deadLetters);

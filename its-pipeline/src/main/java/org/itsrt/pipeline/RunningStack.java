@@ -260,6 +260,13 @@ public final class RunningStack implements AutoCloseable {
         return broker.bootstrapServers();
     }
 
+    /** The brokers as the job's tasks reach them: {@link #bootstrapServers} unless the spec says otherwise. */
+    public String jobBootstrapServers() {
+        return spec.broker() instanceof StackSpec.Broker.Existing existing
+                ? existing.jobBootstrapServers()
+                : broker.bootstrapServers();
+    }
+
     /** How {@code user}'s part of a run connects to the broker. */
     public KafkaClientConfig clientConfig(KafkaSecurity.User user) {
         return broker.clientConfig(user);

@@ -142,7 +142,11 @@ public record StackSpec(Broker broker, Cluster cluster, int slots, Map<String, S
                     + "(--bootstrap-servers, --cluster-dir); a broker the run starts is secured with --secure");
         }
         return new StackSpec(
-                new Broker.Existing(existing.bootstrapServers(), config), cluster, slots, pins, cpuLatencyUs);
+                new Broker.Existing(existing.bootstrapServers(), existing.jobBootstrapServers(), config),
+                cluster,
+                slots,
+                pins,
+                cpuLatencyUs);
     }
 
     /** The client properties file every Kafka client of the run uses; none for a broker the run starts. */
@@ -191,23 +195,36 @@ public record StackSpec(Broker broker, Cluster cluster, int slots, Map<String, S
         /**
          * A Kafka cluster that already runs; the pipeline's topics are created there when missing.
          *
+         * @param jobBootstrapServers the same cluster as the job's tasks reach it ({@code
+         *                     --job-bootstrap-servers}); null: {@code bootstrapServers}
          * @param clientConfig a client properties file ({@code --kafka-config}) for every client of
          *                     the run: producers, job, probe, topic and dead-letter checks
          */
-        record Existing(String bootstrapServers, KafkaClientConfig clientConfig) implements Broker {
+        record Existing(String bootstrapServers, String jobBootstrapServers, KafkaClientConfig clientConfig)
+                implements Broker {
             public Existing {
                 if (clientConfig == null) {
                     clientConfig = KafkaClientConfig.none();
                 }
+                if (jobBootstrapServers == null) {
+                    jobBootstrapServers = bootstrapServers;
+                }
             }
 
             public Existing(String bootstrapServers) {
-                this(bootstrapServers, KafkaClientConfig.none());
+                this(bootstrapServers, null, KafkaClientConfig.none());
+            }
+
+            public Existing(String bootstrapServers, KafkaClientConfig clientConfig) {
+                this(bootstrapServers, null, clientConfig);
             }
 
             @Override
             public String describe() {
                 return "existing cluster at " + bootstrapServers
+                        + (jobBootstrapServers.equals(bootstrapServers)
+                                ? ""
+                                : " (the job's tasks: " + jobBootstrapServers + ")")
                         + clientConfig.source().map(f -> ", clients with " + f).orElse("");
             }
         }

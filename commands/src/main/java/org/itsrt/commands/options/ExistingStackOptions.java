@@ -28,6 +28,14 @@ public final class ExistingStackOptions {
     BootstrapServersOption bootstrap;
 
     @Option(
+            names = "--job-bootstrap-servers",
+            paramLabel = "HOST:PORT",
+            description = "with --bootstrap-servers: the same Kafka cluster as the job's tasks reach it, where that "
+                    + "differs from this host's address (on the Docker Compose stack, kafka:19092: the containers' "
+                    + "listener; default: --bootstrap-servers)")
+    String jobBootstrapServers;
+
+    @Option(
             names = "--flink-rest",
             paramLabel = "URL",
             description = "submit the job jar to a Flink cluster that already runs, at this REST address (e.g. "
@@ -83,6 +91,9 @@ public final class ExistingStackOptions {
     public void applyTo(StackPlan.Builder stack, StackPlan.Broker.Builder broker, StackPlan.Flink.Builder flink) {
         if (bootstrap.given() != null) {
             broker.bootstrapServers(bootstrap.given());
+        }
+        if (jobBootstrapServers != null) {
+            broker.jobBootstrapServers(jobBootstrapServers);
         }
         if (kafkaConfig.file() != null) {
             broker.kafkaConfig(kafkaConfig.file());

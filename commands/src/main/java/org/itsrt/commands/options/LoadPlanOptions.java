@@ -17,7 +17,6 @@ import org.itsrt.pipeline.plan.LoadPlan;
 import org.itsrt.pipeline.plan.Workload;
 import org.itsrt.producers.LoadStepOption;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 
 /** What the producers send and how the probe judges it: the load part of a run plan. */
 public final class LoadPlanOptions {
@@ -43,10 +42,8 @@ public final class LoadPlanOptions {
     @Mixin
     RecordsOption records;
 
-    @Option(
-            names = "--quick",
-            description = "a 30-second run: 30 s of measured records at the rate, after a 10 s warm-up")
-    boolean quick;
+    @Mixin
+    QuickOption quick;
 
     @Mixin
     WarmupOptions warmup;
@@ -67,7 +64,7 @@ public final class LoadPlanOptions {
     ConsumerPropertiesOption consumerProps;
 
     public boolean quick() {
-        return quick;
+        return quick.given();
     }
 
     public WarmupOptions warmup() {
@@ -107,7 +104,7 @@ public final class LoadPlanOptions {
         if (rate.given() != null) {
             load.rateHz(rate.given());
         }
-        if (quick) {
+        if (quick.given()) {
             load.quick();
         }
         if (records.given() != null) {

@@ -182,6 +182,11 @@ public record ExperimentSpec(
         return new ExperimentSpec(name, description, others, repetitions, slo, interference, study, accuracyReference);
     }
 
+    /** The same experiment with another number of runs per row. */
+    public ExperimentSpec withRepetitions(int count) {
+        return new ExperimentSpec(name, description, rows, count, slo, interference, study, accuracyReference);
+    }
+
     /** The same experiment judged against another SLO. */
     public ExperimentSpec withSlo(Slo other) {
         return new ExperimentSpec(name, description, rows, repetitions, other, interference, study, accuracyReference);

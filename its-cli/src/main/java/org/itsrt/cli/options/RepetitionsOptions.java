@@ -1,5 +1,6 @@
 package org.itsrt.cli.options;
 
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -8,12 +9,8 @@ import picocli.CommandLine.Option;
  */
 public final class RepetitionsOptions {
 
-    @Option(
-            names = "--repetitions",
-            paramLabel = "N",
-            description =
-                    "runs per point; a point passes only if every run meets the SLO (default: tune 2, capacity 3)")
-    Integer repetitions;
+    @Mixin
+    RepetitionsOption repetitions;
 
     @Option(
             names = "--max-repetitions",
@@ -24,7 +21,7 @@ public final class RepetitionsOptions {
 
     /** The repetitions given, else {@code otherwise}. */
     public int repetitionsOr(int otherwise) {
-        return repetitions != null ? repetitions : otherwise;
+        return repetitions.given() != null ? repetitions.given() : otherwise;
     }
 
     /** The larger count given, or null for the search's default. */
@@ -34,6 +31,6 @@ public final class RepetitionsOptions {
 
     /** The repetitions given, or null for the search's default. */
     public Integer repetitions() {
-        return repetitions;
+        return repetitions.given();
     }
 }

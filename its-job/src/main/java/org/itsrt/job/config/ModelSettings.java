@@ -3,6 +3,8 @@ package org.itsrt.job.config;
 import java.io.Serializable;
 import java.nio.file.Path;
 import java.util.Map;
+import org.apache.flink.api.common.cache.DistributedCache;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.itsrt.model.Engine;
 import org.itsrt.model.ModelBundle;
 import org.itsrt.model.ModelBundleException;
@@ -13,8 +15,9 @@ import org.itsrt.records.ReadingRecord;
  * Which model predicts and how: the bundle, the engine and its threads, the warm-up, or
  * {@code --identity} instead of a model. The bundle is checked where the settings are read, so a
  * missing or incomplete model fails before anything is submitted; the directory is kept as text
- * ({@link Path} is not serializable) and opened again by each subtask, so it must exist at the same
- * path on every TaskManager.
+ * ({@link Path} is not serializable). It travels with the job in Flink's distributed cache
+ * ({@link #shipWith}), and each subtask opens its TaskManager's copy ({@link #bundleIn}), so the
+ * bundle need exist only where the job is built.
  *
  * @param label what advice records carry in {@code model}: bundle name and engine, e.g.
  *              {@code lstm-flow/kernel-bf16}, or {@value #IDENTITY_LABEL}
@@ -28,6 +31,9 @@ public record ModelSettings(
         boolean identity,
         String label)
         implements Serializable {
+
+    /** The bundle's name in Flink's distributed cache ({@link #shipWith}). */
+    static final String SHIPPED_BUNDLE = "its-model-bundle";
 
     /** Model label of advice written by the identity step. */
     public static final String IDENTITY_LABEL = "identity";
@@ -66,9 +72,31 @@ public record ModelSettings(
         return PredictorOptions.defaults().withEngine(Engine.LINEAR);
     }
 
-    /** The bundle directory, to be opened where the predictor runs. */
+    /** The bundle directory where the job is built. */
     public Path path() {
         return Path.of(dir);
+    }
+
+    /**
+     * Ships the bundle with the job in Flink's distributed cache: the client zips the directory and
+     * uploads it with the job graph, and each TaskManager unpacks a copy of its own before the
+     * tasks open. So a cluster whose TaskManagers do not share the client's file system (other
+     * hosts, containers) runs the bundle the client checked, without copying it anywhere first.
+     */
+    public void shipWith(StreamExecutionEnvironment env) {
+        env.registerCachedFile(path().toAbsolutePath().toString(), SHIPPED_BUNDLE);
+    }
+
+    /**
+     * Where a subtask opens the bundle: its TaskManager's copy of the one shipped with the job, or
+     * the path itself for an operator that runs outside such a job (a test harness).
+     */
+    public Path bundleIn(DistributedCache cache) {
+        try {
+            return cache.getFile(SHIPPED_BUNDLE).toPath();
+        } catch (IllegalArgumentException notShipped) {
+            return path();
+        }
     }
 
     /** The options a predictor of this run is opened with. */

@@ -40,11 +40,13 @@ public class PredictFlow extends ProcessFunction<ValidReading, PredictedFlow> {
 
     @Override
     public void open(OpenContext openContext) {
-        predictors = Predictors.open(model, runtime, getRuntimeContext().getMetricGroup());
+        java.nio.file.Path bundle = model.bundleIn(getRuntimeContext().getDistributedCache());
+        predictors = Predictors.open(model, bundle, runtime, getRuntimeContext().getMetricGroup());
         LOG.info(
-                "subtask {}: predicting with {} ({}){}",
+                "subtask {}: predicting with {} ({}, shipped from {}){}",
                 getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
                 model.label(),
+                bundle,
                 model.path().toAbsolutePath(),
                 predictors.degrades() ? ", degrading to linear within " + runtime.deadlineMs() + " ms deadlines" : "");
     }

@@ -79,7 +79,11 @@ public class PredictFlowBatched extends AbstractStreamOperator<PredictedFlow>
     @Override
     public void open() throws Exception {
         super.open();
-        predictors = Predictors.open(model, runtime, getRuntimeContext().getMetricGroup());
+        predictors = Predictors.open(
+                model,
+                model.bundleIn(getRuntimeContext().getDistributedCache()),
+                runtime,
+                getRuntimeContext().getMetricGroup());
         pending = new ArrayList<>(maxBatch);
         deadlines = new long[maxBatch];
         byDeadline = new Integer[maxBatch];

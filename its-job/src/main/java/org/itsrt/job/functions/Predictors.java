@@ -1,5 +1,6 @@
 package org.itsrt.job.functions;
 
+import java.nio.file.Path;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.MetricGroup;
@@ -42,14 +43,17 @@ final class Predictors implements AutoCloseable {
         metrics.gauge("lstmExpectedUs", (Gauge<Long>) () -> policy.expectedLstmNanos() / 1_000);
     }
 
-    /** Opens and warms the job's model, and the linear engine when the run degrades. */
-    static Predictors open(ModelSettings model, RuntimeSettings runtime, MetricGroup metrics) {
-        FlowPredictor primary = FlowPredictors.open(model.path(), model.predictorOptions());
+    /**
+     * Opens and warms the job's model from {@code bundle} (the subtask's copy), and the linear
+     * engine when the run degrades.
+     */
+    static Predictors open(ModelSettings model, Path bundle, RuntimeSettings runtime, MetricGroup metrics) {
+        FlowPredictor primary = FlowPredictors.open(bundle, model.predictorOptions());
         PredictorWarmup.run(primary, model.warmupCalls());
         FlowPredictor fallback = null;
         if (runtime.degrade() && runtime.hasDeadlines()) {
             try {
-                fallback = FlowPredictors.open(model.path(), model.fallbackOptions());
+                fallback = FlowPredictors.open(bundle, model.fallbackOptions());
             } catch (RuntimeException e) {
                 primary.close();
                 throw e;

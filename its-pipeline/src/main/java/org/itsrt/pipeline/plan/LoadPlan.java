@@ -361,12 +361,16 @@ public record LoadPlan(
 
         /**
          * A quick run: {@link #QUICK_MEASURED} of measured records at the rate, after a warm-up of
-         * {@link #QUICK_WARMUP} unless one is given; counts given before are replaced.
+         * {@link #QUICK_WARMUP} unless one is given afterwards; the counts, warm-up and steady-state
+         * cut given before (a plan file's) are replaced.
          */
         @JsonIgnore
         public Builder quick() {
             this.quick = true;
             this.records = null;
+            this.warmupRecords = null;
+            this.warmup = null;
+            this.steadyAfter = null;
             return this;
         }
 

@@ -125,7 +125,8 @@ public record StackPlan(
             return new StackSpec(on.broker(), on.cluster(), on.slots(), on.pins(), latency);
         }
         StackSpec.Broker brokerSpec = broker.bootstrapServers() != null
-                ? new StackSpec.Broker.Existing(broker.bootstrapServers())
+                ? new StackSpec.Broker.Existing(
+                        broker.bootstrapServers(), broker.jobBootstrapServers(), KafkaClientConfig.none())
                 : new StackSpec.Broker.Local(broker.heap(), withJfr(broker.jvmArgs(), profile), broker.secure());
         List<String> clusterArgs = withJfr(flink.jvmArgs(), profile);
         StackSpec.Cluster clusterSpec;
@@ -228,17 +229,28 @@ public record StackPlan(
      * @param jvmArgs          options for a local broker's JVM; a collector chosen here replaces the default G1
      * @param secure           a local broker with SASL_SSL, SCRAM users and ACLs (docs/security.md)
      * @param bootstrapServers a Kafka cluster that already runs; null for a local broker
+     * @param jobBootstrapServers the same cluster as the job's tasks reach it, where that address
+     *                         differs from this host's (a Docker network's listener, kafka:19092 on
+     *                         the Compose stack); null: {@code bootstrapServers}
      * @param kafkaConfig      a client properties file for every client of a run on a cluster it does not start
      */
     @JsonDeserialize(builder = Broker.Builder.class)
-    @JsonPropertyOrder({"heap", "jvm_args", "secure", "bootstrap_servers", "kafka_config"})
-    public record Broker(String heap, List<String> jvmArgs, boolean secure, String bootstrapServers, Path kafkaConfig) {
+    @JsonPropertyOrder({"heap", "jvm_args", "secure", "bootstrap_servers", "job_bootstrap_servers", "kafka_config"})
+    public record Broker(
+            String heap,
+            List<String> jvmArgs,
+            boolean secure,
+            String bootstrapServers,
+            String jobBootstrapServers,
+            Path kafkaConfig) {
 
         public static final PlanField HEAP = new PlanField("stack.broker.heap", "--broker-heap");
         public static final PlanField JVM_ARGS = new PlanField("stack.broker.jvm_args", "--broker-jvm-arg");
         public static final PlanField SECURE = new PlanField("stack.broker.secure", "--secure");
         public static final PlanField BOOTSTRAP =
                 new PlanField("stack.broker.bootstrap_servers", "--bootstrap-servers");
+        public static final PlanField JOB_BOOTSTRAP =
+                new PlanField("stack.broker.job_bootstrap_servers", "--job-bootstrap-servers");
         public static final PlanField KAFKA_CONFIG = new PlanField("stack.broker.kafka_config", "--kafka-config");
 
         public Broker {
@@ -252,6 +264,12 @@ public record StackPlan(
             BOOTSTRAP.require(
                     bootstrapServers == null || bootstrapServers.matches("[^\\s,]+:\\d+(,[^\\s,]+:\\d+)*"),
                     "must be HOST:PORT[,HOST:PORT...], got " + bootstrapServers);
+            JOB_BOOTSTRAP.require(
+                    jobBootstrapServers == null || bootstrapServers != null,
+                    "is the job's address of a Kafka cluster that already runs: it goes with --bootstrap-servers");
+            JOB_BOOTSTRAP.require(
+                    jobBootstrapServers == null || jobBootstrapServers.matches("[^\\s,]+:\\d+(,[^\\s,]+:\\d+)*"),
+                    "must be HOST:PORT[,HOST:PORT...], got " + jobBootstrapServers);
         }
 
         public static Builder builder() {
@@ -264,6 +282,7 @@ public record StackPlan(
                     .jvmArgs(jvmArgs)
                     .secure(secure)
                     .bootstrapServers(bootstrapServers)
+                    .jobBootstrapServers(jobBootstrapServers)
                     .kafkaConfig(kafkaConfig);
         }
 
@@ -274,6 +293,7 @@ public record StackPlan(
             private List<String> jvmArgs = List.of();
             private boolean secure;
             private String bootstrapServers;
+            private String jobBootstrapServers;
             private Path kafkaConfig;
 
             public Builder heap(String size) {
@@ -296,13 +316,18 @@ public record StackPlan(
                 return this;
             }
 
+            public Builder jobBootstrapServers(String servers) {
+                this.jobBootstrapServers = servers;
+                return this;
+            }
+
             public Builder kafkaConfig(Path properties) {
                 this.kafkaConfig = properties;
                 return this;
             }
 
             public Broker build() {
-                return new Broker(heap, jvmArgs, secure, bootstrapServers, kafkaConfig);
+                return new Broker(heap, jvmArgs, secure, bootstrapServers, jobBootstrapServers, kafkaConfig);
             }
         }
     }
