@@ -153,7 +153,8 @@ public final class JobOptions {
     public static final JobOption<String> MODEL_DIR = JobOption.text("model", MODEL, "DIR")
             .defaultsTo("models/lstm-flow")
             .help("model bundle")
-            .why("the shipped bundle; resolved on each TaskManager (section 5)")
+            .why(
+                    "the shipped bundle; checked where the job is built and shipped with the job to every TaskManager (section 5)")
             .shown(s -> s.model().identity()
                     ? s.model().dir() + " (unused)"
                     : s.model().dir())
