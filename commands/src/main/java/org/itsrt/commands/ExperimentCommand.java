@@ -11,10 +11,9 @@ import org.itsrt.cli.options.HelpOption;
 import org.itsrt.cli.options.JobJarOption;
 import org.itsrt.cli.options.ModelOption;
 import org.itsrt.cli.options.OutputOption;
-import org.itsrt.cli.options.RepetitionsOption;
 import org.itsrt.commands.options.ExistingStackOptions;
 import org.itsrt.commands.options.PrintPlanOption;
-import org.itsrt.commands.options.QuickOption;
+import org.itsrt.commands.options.RowChoiceOptions;
 import org.itsrt.experiments.report.Environment;
 import org.itsrt.experiments.report.ExperimentReport;
 import org.itsrt.experiments.run.ExperimentRunner;
@@ -69,19 +68,8 @@ public final class ExperimentCommand implements Callable<Integer> {
     @Mixin
     PrintPlanOption printPlan;
 
-    @Option(
-            names = "--rows",
-            paramLabel = "LABEL",
-            split = ",",
-            description = "run only these rows of the file, by label (--print-plan lists them), in the file's order "
-                    + "(default: every row)")
-    List<String> rows;
-
     @Mixin
-    RepetitionsOption repetitions;
-
-    @Mixin
-    QuickOption quick;
+    RowChoiceOptions choice;
 
     @Mixin
     OutputOption output;
@@ -127,15 +115,9 @@ public final class ExperimentCommand implements Callable<Integer> {
             System.err.println("its-experiment: " + e.getMessage());
             return 2;
         }
-        String refused = chooseRows(spec);
-        if (refused != null) {
-            System.err.println("its-experiment: " + refused);
-            return 2;
-        }
-        spec = chosen(spec);
         if (printPlan.given()) {
             try {
-                spec = withOptions(spec);
+                spec = withOptions(choice.choose(spec, file));
             } catch (IllegalArgumentException e) {
                 System.err.println("its-experiment: " + e.getMessage());
                 return 2;
@@ -169,8 +151,8 @@ public final class ExperimentCommand implements Callable<Integer> {
         String problem = deploymentProblem(spec);
         if (problem == null) {
             try {
-                // Every row's plan with the options over it, resolved as a run resolves it.
-                spec = withOptions(spec);
+                // The rows chosen, each plan with the options over it, resolved as a run resolves it.
+                spec = withOptions(choice.choose(spec, file));
                 for (ExperimentSpec.Row row : spec.rows()) {
                     PlanRunner.prepare(row.plan());
                 }
@@ -203,42 +185,6 @@ public final class ExperimentCommand implements Callable<Integer> {
         return complete ? 0 : 1;
     }
 
-    /** Why --rows or --repetitions cannot apply to {@code spec}; null when they can. */
-    private String chooseRows(ExperimentSpec spec) {
-        if (repetitions.given() != null && repetitions.given() < 1) {
-            return "--repetitions: must be >= 1, got " + repetitions.given();
-        }
-        if (rows == null) {
-            return null;
-        }
-        List<String> labels =
-                spec.rows().stream().map(ExperimentSpec.Row::label).toList();
-        for (String label : rows) {
-            if (!labels.contains(label)) {
-                return "--rows: no row '" + label + "' in " + file + " (its rows: " + String.join(", ", labels) + ")";
-            }
-        }
-        if (spec.accuracyReference() != null && !rows.contains(spec.accuracyReference())) {
-            return "--rows: keep " + spec.accuracyReference() + ", the file's accuracy_reference (the other rows' "
-                    + "predictions are held against its runs)";
-        }
-        return null;
-    }
-
-    /** The rows and repetitions the options choose (checked by {@link #chooseRows}). */
-    private ExperimentSpec chosen(ExperimentSpec spec) {
-        ExperimentSpec out = spec;
-        if (rows != null) {
-            out = out.withRows(out.rows().stream()
-                    .filter(row -> rows.contains(row.label()))
-                    .toList());
-        }
-        if (repetitions.given() != null) {
-            out = out.withRepetitions(repetitions.given());
-        }
-        return out;
-    }
-
     /** Every row's plan with the options given over it. */
     private ExperimentSpec withOptions(ExperimentSpec spec) {
         return spec.withRows(
@@ -248,10 +194,7 @@ public final class ExperimentCommand implements Callable<Integer> {
     /** A row's plan with the options given over it: inputs, parts that already run, the row command. */
     private RunPlan withOptions(RunPlan plan) {
         RunPlan.Builder over = plan.toBuilder();
-        if (quick.given()) {
-            // The file's records, warm-up and steady-state cut give way to the quick run's.
-            over.load().quick();
-        }
+        choice.applyTo(over);
         if (data.given() != null) {
             over.load().data(data.given());
         }
