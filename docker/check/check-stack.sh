@@ -238,9 +238,10 @@ run_experiment_scenario() {
   local started out rows=() quotas=() row status=0
   for row in "${EXPERIMENT_ROWS[@]}"; do rows+=("${row%%:*}"); quotas+=("${row##*:}"); done
   say "$SCENARIO: compose up (ZooKeeper, Kafka, topics, JobManager, TaskManager) ..."
+  # The topics service may have exited by the time up returns: ps -a finds it either way.
   started=$(date +%s)
   if ! compose up -d --quiet-pull topics jobmanager taskmanager > "$up_log" 2>&1 \
-     || [ "$(docker wait "$(container_of topics)")" != 0 ]; then
+     || [ "$(docker wait "$(compose ps -a -q topics)")" != 0 ]; then
     start_failed
     return
   fi
