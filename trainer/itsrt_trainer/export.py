@@ -45,7 +45,7 @@ def export_saved_model(model, n_features: int, directory: Path) -> None:
     archive.write_out(str(directory), verbose=False)
 
 
-def model_json(name: str, features: tuple[str, ...], architecture: str) -> dict:
+def model_json(name: str, features: tuple[str, ...], architecture: str, cell: str, onnx: dict) -> dict:
     return {
         "format": BUNDLE_FORMAT,
         "name": name,
@@ -54,8 +54,9 @@ def model_json(name: str, features: tuple[str, ...], architecture: str) -> dict:
         "features": list(features),
         "target": "flow",
         "timezone": TIMEZONE,
-        "layers": layer_descriptions(architecture),
+        "layers": layer_descriptions(architecture, cell),
         "signature": SIGNATURE,
+        "onnx": onnx,
     }
 
 

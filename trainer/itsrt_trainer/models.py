@@ -16,47 +16,54 @@ ARCHITECTURES = {
     "study": (256, 128, 64),
     "tiny": (16, 8, 8),
 }
+# The recurrent cell of both recurrent layers: the study's LSTM, or a GRU of the same shape (a
+# network the JVM kernel does not run: the onnx and tensorflow engines do).
+CELLS = ("lstm", "gru")
+NETWORK_LABELS = {"lstm": "LSTM", "gru": "GRU"}
 
 
 @dataclasses.dataclass(frozen=True)
 class TrainingConfig:
     architecture: str = "study"
+    cell: str = "lstm"
     epochs: int = 100
     batch_size: int = 128
     learning_rate: float = 1e-3
     patience: int = 5
     plateau_patience: int = 0  # > 0: halve the learning rate after this many epochs without gain
-    dropout: tuple[float, float] = (0.2, 0.4)  # after the second LSTM, after Dense(64)
+    dropout: tuple[float, float] = (0.2, 0.4)  # after the second recurrent layer, after Dense(64)
     validation_fraction: float = 0.1  # the latest part of the training period
     seed: int = 42
 
 
-def build_lstm(n_features: int, architecture: str = "study", dropout: tuple[float, float] = (0.2, 0.4)):
+def build_network(n_features: int, architecture: str = "study", dropout: tuple[float, float] = (0.2, 0.4),
+                  cell: str = "lstm"):
     import keras
 
-    lstm1, lstm2, dense = ARCHITECTURES[architecture]
+    recurrent = {"lstm": keras.layers.LSTM, "gru": keras.layers.GRU}[cell]
+    first, second, dense = ARCHITECTURES[architecture]
     inputs = keras.Input(shape=(WINDOW, n_features), name="flows", dtype="float32")
-    x = keras.layers.LSTM(lstm1, activation="tanh", return_sequences=True, name="lstm_1")(inputs)
-    x = keras.layers.LSTM(lstm2, activation="tanh", name="lstm_2")(x)
+    x = recurrent(first, activation="tanh", return_sequences=True, name=f"{cell}_1")(inputs)
+    x = recurrent(second, activation="tanh", name=f"{cell}_2")(x)
     x = keras.layers.Dropout(dropout[0], name="dropout_1")(x)
     x = keras.layers.Dense(dense, activation="relu", name="dense_1")(x)
     x = keras.layers.Dropout(dropout[1], name="dropout_2")(x)
     outputs = keras.layers.Dense(1, activation="relu", name="flow_next")(x)
-    return keras.Model(inputs, outputs, name="lstm_flow")
+    return keras.Model(inputs, outputs, name=f"{cell}_flow")
 
 
-def layer_descriptions(architecture: str) -> list[dict]:
-    lstm1, lstm2, dense = ARCHITECTURES[architecture]
+def layer_descriptions(architecture: str, cell: str = "lstm") -> list[dict]:
+    first, second, dense = ARCHITECTURES[architecture]
     return [
-        {"name": "lstm_1", "type": "lstm", "units": lstm1, "activation": "tanh", "return_sequences": True},
-        {"name": "lstm_2", "type": "lstm", "units": lstm2, "activation": "tanh", "return_sequences": False},
+        {"name": f"{cell}_1", "type": cell, "units": first, "activation": "tanh", "return_sequences": True},
+        {"name": f"{cell}_2", "type": cell, "units": second, "activation": "tanh", "return_sequences": False},
         {"name": "dense_1", "type": "dense", "units": dense, "activation": "relu"},
         {"name": "flow_next", "type": "dense", "units": 1, "activation": "relu"},
     ]
 
 
 @dataclasses.dataclass
-class LstmResult:
+class NetworkResult:
     model: object
     epochs_run: int
     best_epoch: int
@@ -65,8 +72,8 @@ class LstmResult:
     history: dict
 
 
-def train_lstm(x: np.ndarray, y: np.ndarray, target_time: np.ndarray, config: TrainingConfig,
-               log=print) -> LstmResult:
+def train_network(x: np.ndarray, y: np.ndarray, target_time: np.ndarray, config: TrainingConfig,
+                  log=print) -> NetworkResult:
     """Adam + MSE; early stopping on the latest part of the training period, best weights kept.
 
     x: [n, 12, F] scaled inputs, y: [n] scaled targets, target_time: [n] when each target is.
@@ -81,7 +88,7 @@ def train_lstm(x: np.ndarray, y: np.ndarray, target_time: np.ndarray, config: Tr
     n_val = max(1, int(round(config.validation_fraction * len(x))))
     order = np.argsort(target_time, kind="stable")
     fit_idx, val_idx = np.sort(order[:-n_val]), np.sort(order[-n_val:])
-    model = build_lstm(x.shape[-1], config.architecture, config.dropout)
+    model = build_network(x.shape[-1], config.architecture, config.dropout, config.cell)
     model.compile(optimizer=keras.optimizers.Adam(config.learning_rate), loss="mse")
     stopper = keras.callbacks.EarlyStopping(monitor="val_loss", patience=config.patience,
                                             restore_best_weights=True)
@@ -97,7 +104,7 @@ def train_lstm(x: np.ndarray, y: np.ndarray, target_time: np.ndarray, config: Tr
                         callbacks=callbacks + [progress], verbose=0)
     val_losses = history.history["val_loss"]
     best = int(np.argmin(val_losses))
-    return LstmResult(model, len(val_losses), best + 1, float(val_losses[best]),
+    return NetworkResult(model, len(val_losses), best + 1, float(val_losses[best]),
                       time.monotonic() - started, history.history)
 
 

@@ -62,14 +62,14 @@ def extra_card_lines(metrics: dict, split_name: str, features_label: str) -> lis
     lines = []
     for result in metrics["results"]:
         rows = result["rows"]
-        lstm = next((r for r in rows if r["model"] == "LSTM"), None)
+        lstm = rows[0] if rows and "epochs_run" in rows[0] else None  # the trained network comes first
         naive = next((r for r in rows if r["model"].startswith("Persistence")), None)
         if lstm is None or naive is None or lstm["features"] != features_label:
             continue
         lines.append(
             f"- Split `{result['split']['name']}`: persistence (next flow = last flow) MSE "
             f"{naive['scores']['mse']:.2f}, MAPE {naive['scores']['mape']:.2f} %, R2 {naive['scores']['r2']:.4f}; "
-            f"the LSTM ({features_label}) MSE {lstm['scores']['mse']:.2f}, MAPE {lstm['scores']['mape']:.2f} %"
+            f"the {lstm['model']} ({features_label}) MSE {lstm['scores']['mse']:.2f}, MAPE {lstm['scores']['mape']:.2f} %"
             + (" (the shipped model)." if result["split"]["name"] == split_name else
                " (trained on this split, not shipped)."))
     if lines:
@@ -91,8 +91,10 @@ def model_card(*, name, features, split, config, table_info, lstm, metrics, vers
     lines = [
         f"# Model card: `{name}`", "",
         "Predicts the next 5-minute total flow (veh/5 min) of a PeMS detector station from its last "
-        "12 readings (one hour). The architecture of the study (LSTM 256 -> LSTM 128 -> dropout "
-        f"{config.dropout[0]} -> Dense 64 ReLU -> dropout {config.dropout[1]} -> Dense 1 ReLU; the study's "
+        "12 readings (one hour). "
+        + ("The architecture of the study (LSTM 256 -> LSTM 128 -> dropout " if config.cell == "lstm" else
+           "The study's architecture with GRU cells instead of LSTM ones (GRU 256 -> GRU 128 -> dropout ")
+        + f"{config.dropout[0]} -> Dense 64 ReLU -> dropout {config.dropout[1]} -> Dense 1 ReLU; the study's "
         "paper trained with dropout 0.2 and 0.4)"
         + ("" if config.architecture == "study" else f", reduced to the `{config.architecture}` sizes for tests")
         + ".", "",
@@ -109,7 +111,9 @@ def model_card(*, name, features, split, config, table_info, lstm, metrics, vers
         + (" Unknown speeds (flow-only sources) are filled with the training median speed before "
            "scaling." if "speed" in features else ""),
         f"- Signature `serve`: input `flows` float32 [batch, 12, {len(features)}], output `flow_next` "
-        "float32 [batch, 1] on the scaled axis; see docs/model-bundle.md.", "",
+        "float32 [batch, 1] on the scaled axis; the same as an ONNX graph in `model.onnx` (docs/model-bundle.md)"
+        + ("; the JVM kernel engines do not run a GRU: engines `onnx` and `tensorflow` do." if config.cell == "gru"
+           else "."), "",
         "## Split and training", "",
         f"- Split `{split.name}`: {split.description}.",
         f"- Adam (learning rate {config.learning_rate}), MSE loss, batch {config.batch_size}, up to "
@@ -121,7 +125,7 @@ def model_card(*, name, features, split, config, table_info, lstm, metrics, vers
         f"{lstm.best_val_loss:.6f} scaled), {lstm.seconds:.0f} s.",
         f"- Seed {config.seed}; TensorFlow op determinism on.", "",
         "## Test scores (original scale)", "",
-        f"- LSTM: MSE {lstm_row['scores']['mse']:.2f}, MAPE {lstm_row['scores']['mape']:.2f} %, "
+        f"- {lstm_row['model']}: MSE {lstm_row['scores']['mse']:.2f}, MAPE {lstm_row['scores']['mape']:.2f} %, "
         f"R2 {lstm_row['scores']['r2']:.4f}.",
     ]
     if best_baseline:

@@ -22,8 +22,9 @@ import numpy as np
 
 from . import data as d
 from .export import (export_saved_model, linear_json, model_json, reference_json, write_json)
-from .models import (PERSISTENCE, ARCHITECTURES, TrainingConfig, baseline_models, layer_descriptions,
-                     persistence, score, train_lstm)
+from .models import (CELLS, NETWORK_LABELS, PERSISTENCE, ARCHITECTURES, TrainingConfig, baseline_models,
+                     layer_descriptions, persistence, score, train_network)
+from .onnx_export import ONNX_FILE, export_onnx
 from .precision import engine_rows, weights_of_keras
 from .report import metrics_markdown, model_card
 
@@ -70,6 +71,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--splits", default="chrono-80-20,study",
                    help="comma-separated: chrono-80-20 and/or study; the first trains the shipped model")
     p.add_argument("--architecture", choices=sorted(ARCHITECTURES), default="study")
+    p.add_argument("--cell", choices=CELLS, default="lstm",
+                   help="recurrent cell of both recurrent layers: the study's lstm (every JVM engine runs it) "
+                        "or gru (the onnx and tensorflow engines run it)")
     p.add_argument("--epochs", type=int, default=100)
     p.add_argument("--patience", type=int, default=5, help="early-stopping patience (epochs)")
     p.add_argument("--plateau-patience", type=int, default=0,
@@ -82,6 +86,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--learning-rate", type=float, default=1e-3)
     p.add_argument("--seed", type=int, default=42)
     p.add_argument("--reference-count", type=int, default=256)
+    p.add_argument("--shipped-features-only", action="store_true",
+                   help="train on the shipped model's features only, without the study's flow-only set "
+                        "beside them in the metrics table (half the training time)")
     p.add_argument("--linear-only-baseline", action="store_true",
                    help="skip the tree baselines (quick checks); linear regression always runs, "
                         "it is the bundle's fallback predictor")
@@ -110,10 +117,10 @@ def run(args: argparse.Namespace) -> dict:
         f"(source: {', '.join(sources)})")
 
     feature_sets = [args.features]
-    for extra in [("flow",)] + (args.table_features or []):
+    for extra in ([] if args.shipped_features_only else [("flow",)]) + (args.table_features or []):
         if extra not in feature_sets:
             feature_sets.append(extra)
-    config = TrainingConfig(architecture=args.architecture, epochs=args.epochs,
+    config = TrainingConfig(architecture=args.architecture, cell=args.cell, epochs=args.epochs,
                             batch_size=args.batch_size, learning_rate=args.learning_rate,
                             patience=args.patience, plateau_patience=args.plateau_patience,
                             dropout=args.dropout,
@@ -137,14 +144,15 @@ def run(args: argparse.Namespace) -> dict:
             x_test = d.feature_tensor(test, features, scaler)
             y_train = scaler.scale("flow", train.target).astype(np.float32)
             label = "+".join(features)
-            log(f"  features {label}: training LSTM ({args.architecture})")
-            lstm = train_lstm(x_train, y_train, train.target_time, config, log=log)
-            lstm_scaled = lstm.model.predict(x_test, batch_size=1024, verbose=0)
-            lstm_pred = scaler.unscale_flow(np.asarray(lstm_scaled).reshape(-1))
-            rows = [{"model": "LSTM", "features": label, "scores": score(test.target, lstm_pred),
-                     "epochs_run": lstm.epochs_run, "best_epoch": lstm.best_epoch,
-                     "train_seconds": round(lstm.seconds, 1)}]
-            log(f"    LSTM: {rows[0]['scores']}")
+            network = NETWORK_LABELS[config.cell]
+            log(f"  features {label}: training {network} ({args.architecture})")
+            trained = train_network(x_train, y_train, train.target_time, config, log=log)
+            network_scaled = trained.model.predict(x_test, batch_size=1024, verbose=0)
+            network_pred = scaler.unscale_flow(np.asarray(network_scaled).reshape(-1))
+            rows = [{"model": network, "features": label, "scores": score(test.target, network_pred),
+                     "epochs_run": trained.epochs_run, "best_epoch": trained.best_epoch,
+                     "train_seconds": round(trained.seconds, 1)}]
+            log(f"    {network}: {rows[0]['scores']}")
             fitted = {}
             flat_train, flat_test = x_train.reshape(len(x_train), -1), x_test.reshape(len(x_test), -1)
             for name, estimator in baseline_models(args.seed).items():
@@ -162,7 +170,7 @@ def run(args: argparse.Namespace) -> dict:
             results.append({"split": dataclasses.asdict(split) | {"cutoff": str(split.cutoff)},
                             "train_windows": len(train), "test_windows": len(test), "rows": rows})
             if split_index == 0 and features == args.features:
-                shipped = (split, features, scaler, lstm, fitted["Linear regression"], test)
+                shipped = (split, features, scaler, trained, fitted["Linear regression"], test)
 
     write_bundle(args, shipped, results, table_info={
         "path": str(args.data), "sha256": d.file_sha256(args.data), "readings": len(table),
@@ -188,34 +196,39 @@ def engines_section(split: d.Split, features, scaler: d.FeatureScaler, model, la
 
 
 def write_bundle(args, shipped, results, table_info, config, seconds) -> None:
-    split, features, scaler, lstm, linear, test = shipped
+    split, features, scaler, trained, linear, test = shipped
     out: Path = args.out
     name = args.name or out.name
     staging = out.with_name(out.name + ".tmp")
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
-    export_saved_model(lstm.model, len(features), staging / "saved_model")
-    write_json(staging / "model.json", model_json(name, features, config.architecture))
+    export_saved_model(trained.model, len(features), staging / "saved_model")
+    layers = layer_descriptions(config.architecture, config.cell)
+    onnx = export_onnx(layers, d.WINDOW, len(features), weights_of_keras(trained.model),
+                       lambda x: np.asarray(trained.model(x, training=False)).reshape(-1), staging / ONNX_FILE)
+    write_json(staging / "model.json", model_json(name, features, config.architecture, config.cell, onnx))
     write_json(staging / "scaler.json", scaler.to_json())
     write_json(staging / "linear.json", linear_json(linear, features))
     write_json(staging / "reference.json",
-               reference_json(lstm.model, linear, test, features, scaler, args.reference_count))
+               reference_json(trained.model, linear, test, features, scaler, args.reference_count))
     versions = environment_versions()
-    engines = engines_section(split, features, scaler, lstm.model, layer_descriptions(config.architecture), test)
     metrics = {"results": [{**r, "rows": [{**row, "scores": dataclasses.asdict(row["scores"])}
-                                          for row in r["rows"]]} for r in results],
-               "engines": {**engines, "rows": [{**row, "scores": dataclasses.asdict(row["scores"])}
-                                               for row in engines["rows"]]},
-               "study_table2": STUDY_TABLE2}
+                                          for row in r["rows"]]} for r in results]}
+    if config.cell == "lstm":
+        # The kernel engines' weight precisions apply to the network they run: the LSTM.
+        engines = engines_section(split, features, scaler, trained.model, layers, test)
+        metrics["engines"] = {**engines, "rows": [{**row, "scores": dataclasses.asdict(row["scores"])}
+                                                  for row in engines["rows"]]}
+    metrics["study_table2"] = STUDY_TABLE2
     write_json(staging / "metrics.json", metrics)
     (staging / "metrics.md").write_text(metrics_markdown(metrics), encoding="utf-8")
     (staging / "model-card.md").write_text(model_card(
         name=name, features=features, split=split, config=config, table_info=table_info,
-        lstm=lstm, metrics=metrics, versions=versions, seconds=seconds,
+        lstm=trained, metrics=metrics, versions=versions, seconds=seconds,
         trained_at=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")), encoding="utf-8")
     shutil.rmtree(out, ignore_errors=True)
     staging.rename(out)
-    log(f"wrote {out}/ (saved_model, model.json, scaler.json, linear.json, reference.json, "
+    log(f"wrote {out}/ (saved_model, {ONNX_FILE}, model.json, scaler.json, linear.json, reference.json, "
         f"metrics.md, model-card.md)")
 
 

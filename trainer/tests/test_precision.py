@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from itsrt_trainer import precision
-from itsrt_trainer.models import ARCHITECTURES, build_lstm, layer_descriptions, persistence
+from itsrt_trainer.models import ARCHITECTURES, build_network, layer_descriptions, persistence
 
 
 def test_persistence_predicts_the_last_reading():
@@ -39,7 +39,7 @@ def test_rounding_leaves_biases_alone():
 
 
 def test_the_numpy_forward_pass_equals_keras():
-    model = build_lstm(4, "tiny")
+    model = build_network(4, "tiny")
     x = np.random.default_rng(5).random((7, 12, 4), dtype=np.float32)
     expected = np.asarray(model(x, training=False)).reshape(-1)
     got = precision.forward(precision.weights_of_keras(model), layer_descriptions("tiny"), x)
@@ -53,7 +53,7 @@ def test_engine_rows_measure_each_precision_against_the_reference():
     # A seeded network: the output is a ReLU, and some random starts leave it at 0 for every input,
     # where no rounding of the weights can move a prediction.
     keras.utils.set_random_seed(4)
-    model = build_lstm(4, "tiny")
+    model = build_network(4, "tiny")
     x = np.random.default_rng(6).random((50, 12, 4), dtype=np.float32)
     reference = np.asarray(model(x, training=False)).reshape(-1)
     assert reference.max() > 0, "the network's output is 0 for every input: pick another seed"

@@ -24,9 +24,91 @@ def bundle(tmp_path_factory):
 
 
 def test_bundle_has_every_file(bundle):
-    for name in ("saved_model/saved_model.pb", "model.json", "scaler.json", "linear.json",
+    for name in ("saved_model/saved_model.pb", "model.onnx", "model.json", "scaler.json", "linear.json",
                  "reference.json", "metrics.md", "metrics.json", "model-card.md"):
         assert (bundle / name).is_file(), name
+
+
+def test_the_onnx_graph_is_recorded_and_runs_onnx_recurrent_operators(bundle):
+    import onnx
+
+    section = json.loads((bundle / "model.json").read_text())["onnx"]
+    assert {k: section[k] for k in ("file", "input", "output", "opset")} == {
+        "file": "model.onnx", "input": "flows", "output": "flow_next", "opset": 17}
+    assert section["twin_max_abs_difference"] <= 1e-5
+    graph = onnx.load(str(bundle / "model.onnx")).graph
+    operators = [node.op_type for node in graph.node]
+    # ONNX's own LSTM operator, one per layer, not a Loop stepping through the window.
+    assert operators.count("LSTM") == 2 and "Loop" not in operators
+    assert sorted(set(operators)) == section["operators"]
+    assert [i.name for i in graph.input] == ["flows"] and [o.name for o in graph.output] == ["flow_next"]
+    dims = graph.input[0].type.tensor_type.shape.dim
+    assert not dims[0].HasField("dim_value") and [d.dim_value for d in dims[1:]] == [12, 4]
+
+
+def test_a_gru_bundle_has_the_graph_and_no_kernel_rows(tmp_path):
+    import onnx
+
+    from conftest import canonical_table
+
+    table = tmp_path / "readings.csv"
+    canonical_table(days=4, start="2018-03-21").to_csv(table, index=False)
+    out = tmp_path / "gru-test"
+    assert train.main(["--data", str(table), "--out", str(out), "--architecture", "tiny", "--cell", "gru",
+                       "--epochs", "2", "--splits", "chrono-80-20", "--linear-only-baseline",
+                       "--features", "flow,speed", "--shipped-features-only", "--reference-count", "16"]) == 0
+
+    model = json.loads((out / "model.json").read_text())
+    assert [(layer["name"], layer["type"]) for layer in model["layers"]] == [
+        ("gru_1", "gru"), ("gru_2", "gru"), ("dense_1", "dense"), ("flow_next", "dense")]
+    operators = [node.op_type for node in onnx.load(str(out / "model.onnx")).graph.node]
+    assert operators.count("GRU") == 2 and "Loop" not in operators
+    metrics = json.loads((out / "metrics.json").read_text())
+    assert "engines" not in metrics  # the kernel's weight precisions are the LSTM's
+    assert metrics["results"][0]["rows"][0]["model"] == "GRU"
+    assert [r["rows"][0]["features"] for r in metrics["results"]] == ["flow+speed"]  # no flow-only variant
+    assert "GRU cells" in (out / "model-card.md").read_text()
+
+
+def test_onnx_export_adds_the_graph_to_a_bundle_trained_before(bundle, tmp_path):
+    import shutil
+
+    from itsrt_trainer import onnx_export
+
+    copy = tmp_path / "copy"
+    shutil.copytree(bundle, copy)
+    (copy / "model.onnx").unlink()
+    model = json.loads((copy / "model.json").read_text())
+    expected = model.pop("onnx")
+    (copy / "model.json").write_text(json.dumps(model))
+
+    assert onnx_export.main(["--bundle", str(copy)]) == 0
+
+    # The same graph from the same weights (names of free dimensions aside, which tf2onnx counts).
+    import onnx
+    from onnx import numpy_helper
+
+    mine, trained = (onnx.load(str(b / "model.onnx")).graph for b in (copy, bundle))
+    assert [n.op_type for n in mine.node] == [n.op_type for n in trained.node]
+
+    def weights(graph):
+        arrays = (numpy_helper.to_array(t) for t in graph.initializer)
+        return sorted((a.shape, a.tobytes()) for a in arrays if a.dtype == np.float32 and a.size > 1)
+
+    assert weights(mine) == weights(trained) and len(weights(mine)) >= 6
+    assert json.loads((copy / "model.json").read_text())["onnx"] == expected
+    assert onnx_export.main(["--bundle", str(tmp_path / "nowhere")]) == 2
+
+
+def test_a_twin_whose_weights_do_not_fit_the_layers_is_refused():
+    import numpy as np
+
+    from itsrt_trainer.models import layer_descriptions
+    from itsrt_trainer.onnx_export import OnnxExportError, keras2_twin
+
+    layers = layer_descriptions("tiny")
+    with pytest.raises(OnnxExportError, match="layer 'lstm_1': no weights"):
+        keras2_twin(layers, 12, 1, {"dense_1__kernel": np.zeros((8, 8), np.float32)})
 
 
 def test_saved_model_reproduces_reference_predictions(bundle):

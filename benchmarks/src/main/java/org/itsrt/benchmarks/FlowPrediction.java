@@ -36,8 +36,10 @@ import org.openjdk.jmh.infra.Blackhole;
  * seeded random source and cycled, so every engine sees the same inputs.
  *
  * <p>{@code engine} is an engine name, for {@code tensorflow} with its thread pools as
- * {@code tensorflow:INTRA/INTER} (0 = TensorFlow's choice), so that no run crosses a setting with
- * an engine it does not affect. {@code vectorApi} matters to the kernel only.
+ * {@code tensorflow:INTRA/INTER} (0 = TensorFlow's choice), for {@code onnx} with its intra-op
+ * threads as {@code onnx:INTRA}, or {@code onnx:INTRA/spin} for threads that spin while idle, so
+ * that no run crosses a setting with an engine it does not affect. {@code vectorApi} matters to
+ * the kernel only.
  */
 @State(Scope.Thread)
 @Warmup(iterations = 3, time = 2)
@@ -55,7 +57,7 @@ public class FlowPrediction {
     @Param("models/lstm-flow")
     public String modelDir;
 
-    @Param({"kernel", "kernel-bf16", "kernel-int8", "tensorflow:1/1", "tensorflow:0/0", "linear"})
+    @Param({"kernel", "kernel-bf16", "kernel-int8", "tensorflow:1/1", "tensorflow:0/0", "onnx:1", "linear"})
     public String engine;
 
     @Param({"1", "6", "64"})
@@ -112,20 +114,31 @@ public class FlowPrediction {
 
     /**
      * The predictor a benchmark measures: {@code engine} is an engine name, for TensorFlow with
-     * its thread pools as {@code tensorflow:INTRA/INTER}.
+     * its thread pools as {@code tensorflow:INTRA/INTER}, for ONNX Runtime as {@code onnx:INTRA}
+     * or {@code onnx:INTRA/spin}.
      */
     static FlowPredictor openPredictor(String modelDir, String engine, boolean vectorApi) {
         Path dir = Path.of(modelDir).toAbsolutePath();
         if (!Files.isDirectory(dir)) {
             throw new IllegalArgumentException("no model bundle at " + dir + "; pass -p modelDir=...");
         }
-        int colon = engine.indexOf(':');
-        String[] threads = (colon < 0 ? "1/1" : engine.substring(colon + 1)).split("/");
-        PredictorOptions options = PredictorOptions.defaults()
-                .withEngine(Engine.fromName(colon < 0 ? engine : engine.substring(0, colon)))
-                .withTensorFlowThreads(Integer.parseInt(threads[0]), Integer.parseInt(threads[1]))
-                .withKernelVectorApi(vectorApi);
-        return FlowPredictors.open(dir, options);
+        return FlowPredictors.open(dir, predictorOptions(engine, vectorApi));
+    }
+
+    static PredictorOptions predictorOptions(String engineParam, boolean vectorApi) {
+        int colon = engineParam.indexOf(':');
+        Engine engine = Engine.fromName(colon < 0 ? engineParam : engineParam.substring(0, colon));
+        PredictorOptions options =
+                PredictorOptions.defaults().withEngine(engine).withKernelVectorApi(vectorApi);
+        if (colon < 0) {
+            return options;
+        }
+        String[] setting = engineParam.substring(colon + 1).split("/");
+        if (engine == Engine.ONNX) {
+            return options.withOnnxThreads(
+                    Integer.parseInt(setting[0]), setting.length > 1 && setting[1].equals("spin"));
+        }
+        return options.withTensorFlowThreads(Integer.parseInt(setting[0]), Integer.parseInt(setting[1]));
     }
 
     /** Flows and speeds within the training range (a tenth of speeds unknown), times in March 2018. */

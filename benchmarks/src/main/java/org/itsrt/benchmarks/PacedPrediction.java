@@ -45,7 +45,7 @@ public class PacedPrediction {
     @Param("models/lstm-flow")
     public String modelDir;
 
-    @Param({"kernel", "kernel-bf16", "kernel-int8", "tensorflow:1/1", "linear"})
+    @Param({"kernel", "kernel-bf16", "kernel-int8", "tensorflow:1/1", "onnx:1", "linear"})
     public String engine;
 
     @Param({"0", "1000", "16667"})

@@ -40,7 +40,7 @@ class FlinkConfigAgreementTest {
                 .containsEntry("high-availability.type", "zookeeper")
                 .containsEntry(
                         "classloader.parent-first-patterns.additional",
-                        "org.tensorflow;org.bytedeco;com.google.protobuf")
+                        "org.tensorflow;org.bytedeco;com.google.protobuf;ai.onnxruntime")
                 .containsKey(ClusterConfig.JAVA_OPTS_KEY);
         assertThat(containers.get(ClusterConfig.JAVA_OPTS_KEY)).contains("--add-modules=jdk.incubator.vector");
     }

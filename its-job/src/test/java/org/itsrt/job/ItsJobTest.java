@@ -8,6 +8,7 @@ import static org.itsrt.job.JobTestKit.readings;
 import static org.itsrt.job.JobTestKit.withSeq;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -314,6 +315,40 @@ class ItsJobTest {
                 double single = predict(predictor, recordOf(records, a));
                 assertThat(a.predictedFlow()).isCloseTo(single, within(1e-5 * Math.max(1, single)));
                 assertThat(a.warmup()).isEqualTo(recordOf(records, a).warmup());
+            }
+        }
+    }
+
+    /**
+     * A network the job has no code for (GRU cells), given as a bundle alone: ONNX Runtime runs its
+     * graph, one window at a time and in micro-batches, and every advice carries what the same
+     * graph predicts for that reading.
+     */
+    @Test
+    void aGruBundleRunsOnOnnxRuntimeWithNoCodeOfItsOwn() throws Exception {
+        Path gru = MODEL.resolveSibling("gru-flow");
+        List<ReadingRecord> records =
+                readings(0, 3).stream().map(r -> r.withWarmup(r.seq() == 0)).toList();
+        Run run = run(
+                "gru",
+                values(records),
+                "--model",
+                gru.toString(),
+                "--engine",
+                "onnx",
+                "--parallelism",
+                "1",
+                "--max-batch",
+                "4",
+                "--max-batch-wait-us",
+                "2000");
+        assertThat(run.advice).hasSize(records.size());
+        try (FlowPredictor reference =
+                FlowPredictors.open(gru, PredictorOptions.defaults().withEngine(Engine.ONNX))) {
+            for (AdviceRecord a : run.advice) {
+                assertThat(a.model()).isEqualTo("gru-flow/onnx");
+                double single = predict(reference, recordOf(records, a));
+                assertThat(a.predictedFlow()).isCloseTo(single, within(1e-5 * Math.max(1, single)));
             }
         }
     }

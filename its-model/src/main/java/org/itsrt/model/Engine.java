@@ -22,7 +22,12 @@ public enum Engine {
      * quarter of the bytes), computed in float32: opt-in, its predictions differ from
      * {@link #KERNEL}'s (docs/inference.md).
      */
-    KERNEL_INT8("kernel-int8", WeightPrecision.INT8);
+    KERNEL_INT8("kernel-int8", WeightPrecision.INT8),
+    /**
+     * ONNX Runtime runs the bundle's ONNX graph ({@code model.onnx}): any network whose input and
+     * output have the shapes model.json describes, not only the LSTM the kernel runs.
+     */
+    ONNX("onnx", null);
 
     /** The engine picked when a caller names none: the fastest at batch 1 by measurement. */
     public static final Engine DEFAULT = KERNEL;

@@ -1,6 +1,7 @@
 package org.itsrt.model;
 
 import java.nio.file.Path;
+import java.util.Map;
 
 /**
  * Opens a model bundle (docs/model-bundle.md) with the engine the options name
@@ -8,13 +9,21 @@ import java.nio.file.Path;
  */
 public final class FlowPredictors {
 
+    /** Package of each optional engine library -> what a class path needs to run it. */
+    private static final Map<String, String> OPTIONAL_LIBRARIES = Map.of(
+            "org/tensorflow",
+            "TensorFlow Java (org.tensorflow:tensorflow-core-api and tensorflow-core-native)",
+            "ai/onnxruntime",
+            "ONNX Runtime (com.microsoft.onnxruntime:onnxruntime)");
+
     private FlowPredictors() {}
 
     /**
      * One predictor that owns its model: closing it frees the model.
      *
      * @throws ModelBundleException  naming the file when the bundle is incomplete or malformed
-     * @throws IllegalStateException when the engine needs TensorFlow Java and it is not on the class path
+     * @throws IllegalStateException when the engine needs TensorFlow Java or ONNX Runtime and it is not on
+     *     the class path
      */
     public static FlowPredictor open(Path bundleDir, PredictorOptions options) {
         PredictorFactoryBase factory = load(bundleDir, options);
@@ -30,7 +39,8 @@ public final class FlowPredictors {
      * A loaded model from which independent predictors (one per thread) are made cheaply.
      *
      * @throws ModelBundleException  naming the file when the bundle is incomplete or malformed
-     * @throws IllegalStateException when the engine needs TensorFlow Java and it is not on the class path
+     * @throws IllegalStateException when the engine needs TensorFlow Java or ONNX Runtime and it is not on
+     *     the class path
      */
     public static FlowPredictorFactory factory(Path bundleDir, PredictorOptions options) {
         return load(bundleDir, options);
@@ -42,15 +52,19 @@ public final class FlowPredictors {
             return switch (options.engine()) {
                 case LINEAR -> new LinearFactory(bundle);
                 case TENSORFLOW -> TensorFlowFactory.load(bundle, options);
+                case ONNX -> OnnxFactory.load(bundle, options);
                 case KERNEL, KERNEL_BF16, KERNEL_INT8 -> KernelFactory.load(bundle, options);
             };
         } catch (NoClassDefFoundError e) {
-            if (e.getMessage() != null && e.getMessage().startsWith("org/tensorflow")) {
-                throw new IllegalStateException(
-                        "engine " + options.engine() + " needs TensorFlow Java on the "
-                                + "class path (org.tensorflow:tensorflow-core-api and tensorflow-core-native, optional "
-                                + "dependencies of its-model); add them or use engine " + Engine.LINEAR,
-                        e);
+            String missing = e.getMessage() == null ? "" : e.getMessage();
+            for (Map.Entry<String, String> library : OPTIONAL_LIBRARIES.entrySet()) {
+                if (missing.startsWith(library.getKey())) {
+                    throw new IllegalStateException(
+                            "engine " + options.engine() + " needs " + library.getValue()
+                                    + " on the class path (optional dependencies of its-model); add them or use engine "
+                                    + Engine.LINEAR,
+                            e);
+                }
             }
             throw e;
         }

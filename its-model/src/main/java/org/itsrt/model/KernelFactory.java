@@ -12,7 +12,8 @@ final class KernelFactory extends PredictorFactoryBase {
     }
 
     static KernelFactory load(ModelBundle bundle, PredictorOptions options) {
-        SavedModelWeights weights = SavedModelWeights.read(bundle.savedModel(), bundle.model());
+        KernelNetwork.checkLayers(bundle);
+        SavedModelWeights weights = SavedModelWeights.read(bundle);
         KernelMath math = KernelMathSelector.select(options.kernelVectorApi());
         Engine engine = options.engine();
         return new KernelFactory(bundle, KernelNetwork.build(bundle, weights, math, engine.kernelWeights()), engine);

@@ -23,6 +23,30 @@ final class KernelNetwork {
     }
 
     /**
+     * Refuses, before any weight is read, a model.json that lists no layers or a layer type the
+     * kernel does not run.
+     *
+     * @throws ModelBundleException naming model.json and the layer
+     */
+    static void checkLayers(ModelBundle bundle) {
+        Path modelJson = bundle.directory().resolve(ModelBundle.MODEL_JSON);
+        if (bundle.model().layers().isEmpty()) {
+            throw new ModelBundleException(
+                    modelJson,
+                    "layers: missing; the kernel engines run the network model.json's layers describe "
+                            + "(the onnx and tensorflow engines read it from the graph)");
+        }
+        for (LayerSpec spec : bundle.model().layers()) {
+            if (spec.type() == LayerSpec.Type.GRU) {
+                throw unsupported(
+                        modelJson,
+                        spec,
+                        "a gru layer; the kernel engines run lstm and dense layers (engine onnx or tensorflow runs this model)");
+            }
+        }
+    }
+
+    /**
      * Checks that model.json lists layers the kernel can run (LSTMs that pass sequences on, then
      * dense layers down to one output) and packs their weights.
      */
@@ -33,6 +57,7 @@ final class KernelNetwork {
     /** As {@link #build(ModelBundle, SavedModelWeights, KernelMath)}, the weight matrices stored in {@code precision}. */
     static KernelNetwork build(
             ModelBundle bundle, SavedModelWeights weights, KernelMath math, WeightPrecision precision) {
+        checkLayers(bundle);
         ModelSpec model = bundle.model();
         Path modelJson = bundle.directory().resolve(ModelBundle.MODEL_JSON);
         // First check every layer and collect its matrices, then pack them all together.
@@ -60,7 +85,7 @@ final class KernelNetwork {
                         weights.get(name + "__lstm_cell__recurrent_kernel", units, 4L * units), units, 4 * units));
                 biases.add(weights.get(name + "__lstm_cell__bias", 4L * units));
                 sequence = spec.returnSequences();
-            } else {
+            } else if (spec.type() == LayerSpec.Type.DENSE) {
                 if (sequence) {
                     throw unsupported(modelJson, spec, "a dense layer must follow an lstm with return_sequences false");
                 }

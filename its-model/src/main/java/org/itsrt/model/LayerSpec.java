@@ -5,7 +5,7 @@ package org.itsrt.model;
  * identity at inference).
  *
  * @param name            Keras layer name; its weights are named after it in the SavedModel
- * @param type            lstm or dense
+ * @param type            lstm, gru or dense (the kernel engines run lstm and dense)
  * @param units           output width
  * @param activation      tanh for an lstm (its recurrent activation is Keras' sigmoid); relu
  *                        or linear for a dense layer
@@ -15,6 +15,7 @@ public record LayerSpec(String name, Type type, int units, String activation, bo
 
     public enum Type {
         LSTM,
+        GRU,
         DENSE
     }
 }

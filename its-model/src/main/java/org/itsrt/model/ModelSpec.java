@@ -14,10 +14,12 @@ import java.util.List;
  * @param intervalSeconds seconds between two readings of a window
  * @param features        input features, in the order of the input's last axis
  * @param timezone        where time-of-day features are read
- * @param layers          the network, input to output
- * @param signatureName   the SavedModel signature that predicts
- * @param signatureInput  its input name
- * @param signatureOutput its output name
+ * @param layers          the network, input to output, as the kernel engines run it; empty when
+ *                        model.json lists none (a network only ONNX Runtime or TensorFlow runs)
+ * @param signature       the SavedModel signature that predicts; null when the bundle has no
+ *                        SavedModel (the tensorflow and kernel engines then refuse it)
+ * @param onnx            the ONNX graph that predicts; null when the bundle has none (the onnx
+ *                        engine then refuses it)
  */
 public record ModelSpec(
         String name,
@@ -26,9 +28,26 @@ public record ModelSpec(
         List<Feature> features,
         ZoneId timezone,
         List<LayerSpec> layers,
-        String signatureName,
-        String signatureInput,
-        String signatureOutput) {
+        Signature signature,
+        OnnxGraph onnx) {
+
+    /**
+     * The SavedModel signature that predicts (model.json {@code signature}).
+     *
+     * @param name   the signature's key, e.g. {@code serve}
+     * @param input  its input, {@code [batch, window, features]}
+     * @param output its output, {@code [batch, 1]}: the next flow on the scaled axis
+     */
+    public record Signature(String name, String input, String output) {}
+
+    /**
+     * The ONNX graph the {@code onnx} engine runs (model.json {@code onnx}).
+     *
+     * @param file   the graph's file name inside the bundle, e.g. {@code model.onnx}
+     * @param input  its input's name, {@code [batch, window, features]}
+     * @param output its output's name, {@code [batch, 1]}
+     */
+    public record OnnxGraph(String file, String input, String output) {}
 
     /** The bundle format this reader understands. */
     public static final int FORMAT = 1;
@@ -65,18 +84,32 @@ public record ModelSpec(
         } catch (DateTimeException e) {
             throw json.problem("timezone", "not a time zone: '" + zoneName + "'");
         }
-        List<LayerSpec> layers = layers(json, root);
-        JsonNode signature = json.object(root, "", "signature");
+        List<LayerSpec> layers = root.has("layers") ? layers(json, root) : List.of();
         return new ModelSpec(
-                name,
-                window,
-                interval,
-                features,
-                zone,
-                layers,
+                name, window, interval, features, zone, layers, signature(json, root), onnxGraph(json, root));
+    }
+
+    private static Signature signature(BundleJson json, JsonNode root) {
+        if (!root.has("signature")) {
+            return null;
+        }
+        JsonNode signature = json.object(root, "", "signature");
+        return new Signature(
                 json.text(signature, "signature", "name"),
                 json.text(signature, "signature", "input"),
                 json.text(signature, "signature", "output"));
+    }
+
+    private static OnnxGraph onnxGraph(BundleJson json, JsonNode root) {
+        if (!root.has("onnx")) {
+            return null;
+        }
+        JsonNode onnx = json.object(root, "", "onnx");
+        String file = json.text(onnx, "onnx", "file");
+        if (file.contains("/") || file.contains("\\") || file.startsWith(".")) {
+            throw json.problem("onnx.file", "expected a file name inside the bundle, found '" + file + "'");
+        }
+        return new OnnxGraph(file, json.text(onnx, "onnx", "input"), json.text(onnx, "onnx", "output"));
     }
 
     static List<Feature> features(BundleJson json, JsonNode parent) {
@@ -108,10 +141,14 @@ public record ModelSpec(
             LayerSpec.Type layerType =
                     switch (type) {
                         case "lstm" -> LayerSpec.Type.LSTM;
+                        case "gru" -> LayerSpec.Type.GRU;
                         case "dense" -> LayerSpec.Type.DENSE;
                         default ->
                             throw json.problem(
-                                    where + ".type", "unknown layer type '" + type + "'; known: lstm, dense");
+                                    where + ".type",
+                                    "unknown layer type '" + type + "'; known: lstm, gru, dense (a network of "
+                                            + "other layers leaves 'layers' out: the onnx engine reads its shapes "
+                                            + "from the graph)");
                     };
             layers.add(new LayerSpec(
                     json.text(layer, where, "name"),

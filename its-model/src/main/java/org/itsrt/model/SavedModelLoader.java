@@ -31,21 +31,21 @@ final class SavedModelLoader {
      * @throws ModelBundleException naming the SavedModel when the signature, its input or the
      *     input's shape differ from model.json
      */
-    static void checkServingInput(SavedModelBundle savedModel, Path dir, ModelSpec model) {
-        Signature signature = signature(savedModel, dir, model.signatureName());
-        Signature.TensorDescription input = signature.getInputs().get(model.signatureInput());
+    static void checkServingInput(SavedModelBundle savedModel, Path dir, ModelSpec model, ModelSpec.Signature serving) {
+        Signature signature = signature(savedModel, dir, serving.name());
+        Signature.TensorDescription input = signature.getInputs().get(serving.input());
         if (input == null) {
             throw new ModelBundleException(
                     dir,
-                    "signature '" + model.signatureName() + "' has inputs " + signature.inputNames()
-                            + "; model.json expects input '" + model.signatureInput() + "'");
+                    "signature '" + serving.name() + "' has inputs " + signature.inputNames()
+                            + "; model.json expects input '" + serving.input() + "'");
         }
         Shape expected =
                 Shape.of(Shape.UNKNOWN_SIZE, model.window(), model.features().size());
         if (!input.shape.isCompatibleWith(expected)) {
             throw new ModelBundleException(
                     dir,
-                    "signature '" + model.signatureName() + "' input '" + model.signatureInput() + "' has shape "
+                    "signature '" + serving.name() + "' input '" + serving.input() + "' has shape "
                             + input.shape + "; model.json expects [batch, window " + model.window() + ", "
                             + model.features().size() + " features " + model.features() + "]");
         }

@@ -34,16 +34,18 @@ final class SavedModelWeights {
      * describes (the kernel runs the weights, but a SavedModel trained on another window or other
      * features would give wrong predictions without any shape disagreeing).
      */
-    static SavedModelWeights read(Path savedModel, ModelSpec model) {
+    static SavedModelWeights read(ModelBundle bundle) {
+        Path savedModel = bundle.savedModel();
+        ModelSpec.Signature serving = bundle.signature();
         ConfigProto oneThread = ConfigProto.newBuilder()
                 .setIntraOpParallelismThreads(1)
                 .setInterOpParallelismThreads(1)
                 .build();
         Map<String, Weight> weights = new HashMap<>();
-        try (SavedModelBundle bundle = SavedModelLoader.load(savedModel, oneThread)) {
-            SavedModelLoader.checkServingInput(bundle, savedModel, model);
-            SavedModelLoader.signature(bundle, savedModel, SIGNATURE);
-            try (Result result = bundle.function(SIGNATURE).call(Map.of())) {
+        try (SavedModelBundle loaded = SavedModelLoader.load(savedModel, oneThread)) {
+            SavedModelLoader.checkServingInput(loaded, savedModel, bundle.model(), serving);
+            SavedModelLoader.signature(loaded, savedModel, SIGNATURE);
+            try (Result result = loaded.function(SIGNATURE).call(Map.of())) {
                 for (Map.Entry<String, Tensor> output : result) {
                     if (!(output.getValue() instanceof TFloat32 tensor)) {
                         throw new ModelBundleException(

@@ -30,18 +30,18 @@ final class TensorFlowFactory extends PredictorFactoryBase {
         Path dir = bundle.savedModel();
         SavedModelBundle savedModel = SavedModelLoader.load(dir, config);
         try {
-            ModelSpec model = bundle.model();
-            SavedModelLoader.checkServingInput(savedModel, dir, model);
-            Signature signature = SavedModelLoader.signature(savedModel, dir, model.signatureName());
-            Signature.TensorDescription input = signature.getInputs().get(model.signatureInput());
-            Signature.TensorDescription output = signature.getOutputs().get(model.signatureOutput());
+            ModelSpec.Signature expected = bundle.signature();
+            SavedModelLoader.checkServingInput(savedModel, dir, bundle.model(), expected);
+            Signature signature = SavedModelLoader.signature(savedModel, dir, expected.name());
+            Signature.TensorDescription input = signature.getInputs().get(expected.input());
+            Signature.TensorDescription output = signature.getOutputs().get(expected.output());
             if (input == null || output == null) {
                 throw new ModelBundleException(
                         dir,
-                        "signature '" + model.signatureName() + "' has inputs "
+                        "signature '" + expected.name() + "' has inputs "
                                 + signature.inputNames() + " and outputs " + signature.outputNames()
-                                + "; model.json expects input '" + model.signatureInput() + "' and output '"
-                                + model.signatureOutput() + "'");
+                                + "; model.json expects input '" + expected.input() + "' and output '"
+                                + expected.output() + "'");
             }
             return new TensorFlowFactory(bundle, savedModel, input.name, output.name);
         } catch (RuntimeException e) {

@@ -14,6 +14,8 @@ class EngineTest {
         assertThat(Engine.fromName(" Linear ")).isEqualTo(Engine.LINEAR);
         assertThat(Engine.fromName("kernel-bf16")).isEqualTo(Engine.KERNEL_BF16);
         assertThat(Engine.fromName("KERNEL-INT8")).isEqualTo(Engine.KERNEL_INT8);
+        assertThat(Engine.fromName("onnx")).isEqualTo(Engine.ONNX);
+        assertThat(Engine.ONNX.isKernel()).isFalse();
         assertThat(Engine.KERNEL_INT8.isKernel()).isTrue();
         assertThat(Engine.TENSORFLOW.isKernel()).isFalse();
         for (Engine engine : Engine.values()) {
@@ -23,10 +25,10 @@ class EngineTest {
 
     @Test
     void anUnknownNameListsTheValidOnes() {
-        assertThatThrownBy(() -> Engine.fromName("onnx"))
+        assertThatThrownBy(() -> Engine.fromName("tflite"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("'onnx'")
-                .hasMessageContaining("valid engines: kernel, tensorflow, linear, kernel-bf16, kernel-int8");
+                .hasMessageContaining("'tflite'")
+                .hasMessageContaining("valid engines: kernel, tensorflow, linear, kernel-bf16, kernel-int8, onnx");
     }
 
     @Test
@@ -36,9 +38,14 @@ class EngineTest {
         assertThat(defaults.tensorFlowIntraOpThreads()).isEqualTo(1);
         assertThat(defaults.tensorFlowInterOpThreads()).isEqualTo(1);
         assertThat(defaults.kernelVectorApi()).isTrue();
+        assertThat(defaults.onnxIntraOpThreads()).isEqualTo(1);
+        assertThat(defaults.onnxSpinning()).isFalse();
 
         PredictorOptions changed = defaults.withEngine(Engine.TENSORFLOW).withTensorFlowThreads(0, 2);
-        assertThat(changed).isEqualTo(new PredictorOptions(Engine.TENSORFLOW, 0, 2, true));
+        assertThat(changed).isEqualTo(new PredictorOptions(Engine.TENSORFLOW, 0, 2, true, 1, false));
+        assertThat(changed.withOnnxThreads(2, true))
+                .isEqualTo(new PredictorOptions(Engine.TENSORFLOW, 0, 2, true, 2, true));
+        assertThatThrownBy(() -> defaults.withOnnxThreads(0, false)).isInstanceOf(IllegalArgumentException.class);
         assertThat(changed.withKernelVectorApi(false).kernelVectorApi()).isFalse();
         assertThatThrownBy(() -> defaults.withTensorFlowThreads(-1, 1)).isInstanceOf(IllegalArgumentException.class);
     }

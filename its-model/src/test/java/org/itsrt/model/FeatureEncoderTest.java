@@ -154,6 +154,14 @@ class FeatureEncoderTest {
     }
 
     private static ModelSpec model(List<Feature> features) {
-        return new ModelSpec("test", 12, 300, features, PACIFIC, List.of(), "serve", "flows", "flow_next");
+        return new ModelSpec(
+                "test",
+                12,
+                300,
+                features,
+                PACIFIC,
+                List.of(),
+                new ModelSpec.Signature("serve", "flows", "flow_next"),
+                null);
     }
 }

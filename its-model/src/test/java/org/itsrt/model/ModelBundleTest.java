@@ -36,9 +36,8 @@ class ModelBundleTest {
                 .containsExactly("lstm_1", "lstm_2", "dense_1", "flow_next");
         assertThat(model.layers().get(0)).isEqualTo(new LayerSpec("lstm_1", LayerSpec.Type.LSTM, 16, "tanh", true));
         assertThat(model.layers().get(1).returnSequences()).isFalse();
-        assertThat(model.signatureName()).isEqualTo("serve");
-        assertThat(model.signatureInput()).isEqualTo("flows");
-        assertThat(model.signatureOutput()).isEqualTo("flow_next");
+        assertThat(model.signature()).isEqualTo(new ModelSpec.Signature("serve", "flows", "flow_next"));
+        assertThat(model.onnx()).isEqualTo(new ModelSpec.OnnxGraph("model.onnx", "flows", "flow_next"));
 
         assertThat(bundle.scaler().flow()).isEqualTo(new FeatureRange(83.0, 409.0, Double.NaN));
         assertThat(bundle.scaler().speed()).isEqualTo(new FeatureRange(49.7, 72.4, 67.7));
@@ -46,6 +45,7 @@ class ModelBundleTest {
         assertThat(bundle.linear().coefficients()[0]).isEqualTo(-0.023252001032233238);
         assertThat(bundle.linear().intercept()).isEqualTo(-0.013211488723754883);
         assertThat(bundle.savedModel()).isDirectory();
+        assertThat(bundle.onnxFile()).isRegularFile();
     }
 
     @Test
@@ -215,6 +215,76 @@ class ModelBundleTest {
     }
 
     @Test
+    void aMissingOrCorruptOnnxGraphIsNamedByTheOnnxEngine() throws IOException {
+        Path missing = copyOfTinyFeatures();
+        Files.delete(missing.resolve("model.onnx"));
+        assertThatThrownBy(() -> FlowPredictors.open(missing, onnx()))
+                .isInstanceOf(ModelBundleException.class)
+                .hasMessageStartingWith(missing.resolve("model.onnx") + ": missing; model.json's onnx.file names it");
+
+        Path corrupt = copyOfTinyFeatures();
+        Files.writeString(corrupt.resolve("model.onnx"), "not a protocol buffer");
+        assertThatThrownBy(() -> FlowPredictors.open(corrupt, onnx()))
+                .isInstanceOf(ModelBundleException.class)
+                .hasMessageStartingWith(corrupt.resolve("model.onnx") + ": ONNX Runtime cannot load it: ");
+
+        Path unnamed = copyOfTinyFeatures();
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode model =
+                (ObjectNode) json.readTree(unnamed.resolve("model.json").toFile());
+        model.remove("onnx");
+        json.writeValue(unnamed.resolve("model.json").toFile(), model);
+        assertThatThrownBy(() -> FlowPredictors.open(unnamed, onnx()))
+                .isInstanceOf(ModelBundleException.class)
+                .hasMessageStartingWith(unnamed.resolve("model.json") + ": onnx: missing; the onnx engine runs");
+        // The graph is the onnx engine's alone: the others open the bundle without it.
+        try (FlowPredictor kernel = FlowPredictors.open(missing, PredictorOptions.defaults())) {
+            assertThat(kernel.engine()).isEqualTo(Engine.KERNEL);
+        }
+    }
+
+    @Test
+    void anOnnxGraphOfAnotherShapeIsRefusedNamingTheShapeExpected() throws IOException {
+        // tiny-features' graph takes 4 features per reading; tiny-flow's model.json describes one.
+        Path dir = copyOf(TestBundles.TINY_FLOW);
+        Files.copy(
+                TestBundles.dir(TestBundles.TINY_FEATURES).resolve("model.onnx"),
+                dir.resolve("model.onnx"),
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+
+        assertThatThrownBy(() -> FlowPredictors.open(dir, onnx()))
+                .isInstanceOf(ModelBundleException.class)
+                .hasMessage(dir.resolve("model.onnx") + ": input 'flows' has shape [free, 12, 4] of FLOAT; "
+                        + "model.json expects [batch, window 12, 1 features [flow]] of float32, batch free");
+
+        Path renamed = copyOfTinyFeatures();
+        edit(
+                renamed.resolve("model.json"),
+                "\"model.onnx\",\n    \"input\": \"flows\"",
+                "\"model.onnx\",\n    \"input\": \"readings\"");
+        assertThatThrownBy(() -> FlowPredictors.open(renamed, onnx()))
+                .isInstanceOf(ModelBundleException.class)
+                .hasMessageStartingWith(renamed.resolve("model.onnx") + ": has inputs [flows]; model.json's "
+                        + "onnx.input names 'readings'");
+    }
+
+    @Test
+    void aGruBundleIsRefusedByTheKernelNamingTheLayer() throws IOException {
+        Path dir = copyOfTinyFeatures();
+        edit(dir.resolve("model.json"), "\"type\": \"lstm\"", "\"type\": \"gru\"");
+
+        assertThat(ModelBundle.load(dir).model().layers().get(0).type()).isEqualTo(LayerSpec.Type.GRU);
+        assertThatThrownBy(() -> FlowPredictors.open(dir, PredictorOptions.defaults()))
+                .isInstanceOf(ModelBundleException.class)
+                .hasMessage(dir.resolve("model.json") + ": layer 'lstm_1': a gru layer; the kernel engines run lstm "
+                        + "and dense layers (engine onnx or tensorflow runs this model)");
+    }
+
+    private static PredictorOptions onnx() {
+        return PredictorOptions.defaults().withEngine(Engine.ONNX);
+    }
+
+    @Test
     void aScalerWithoutAKeyOrWithMinNotBelowMaxIsNamed() throws IOException {
         Path noMax = copyOfTinyFeatures();
         edit(noMax.resolve("scaler.json"), ",\n    \"max\": 409.0", "");
@@ -252,7 +322,11 @@ class ModelBundleTest {
     }
 
     private Path copyOfTinyFeatures() throws IOException {
-        Path source = TestBundles.dir(TestBundles.TINY_FEATURES);
+        return copyOf(TestBundles.TINY_FEATURES);
+    }
+
+    private Path copyOf(String bundle) throws IOException {
+        Path source = TestBundles.dir(bundle);
         Path target = Files.createTempDirectory(temp, "bundle");
         try (Stream<Path> files = Files.walk(source)) {
             for (Path file : files.toList()) {

@@ -23,6 +23,10 @@ class PredictorReferenceTest {
         return TestBundles.all().toList();
     }
 
+    static List<String> anyNetwork() {
+        return TestBundles.anyNetwork().toList();
+    }
+
     @AfterAll
     static void closeAll() {
         OPEN.values().forEach(FlowPredictor::close);
@@ -45,7 +49,7 @@ class PredictorReferenceTest {
     }
 
     @ParameterizedTest
-    @MethodSource("bundles")
+    @MethodSource("anyNetwork")
     void tensorflowReproducesKeras(String bundle) {
         TestBundles.Reference reference = TestBundles.Reference.of(TestBundles.dir(bundle));
         FlowPredictor tf = tensorflow(bundle);
@@ -99,7 +103,25 @@ class PredictorReferenceTest {
     }
 
     @ParameterizedTest
-    @MethodSource("bundles")
+    @MethodSource("anyNetwork")
+    void onnxRuntimeEqualsTensorFlowOnTheReferenceAndOnRandomInputs(String bundle) {
+        TestBundles.Reference reference = TestBundles.Reference.of(TestBundles.dir(bundle));
+        FlowPredictor tf = tensorflow(bundle);
+        FlowPredictor onnx = predictor(bundle, PredictorOptions.defaults().withEngine(Engine.ONNX));
+        float[] inputs = encode(tf, reference.windows());
+        assertEqualOneAtATime(onnx, inputs, predictScaled(tf, inputs, reference.count()), 1e-5, "reference");
+
+        int count = 300;
+        float[] random = randomInputs(tf.bundle().model(), count, new Random(20180328L));
+        float[] expected = predictScaled(tf, random, count);
+        assertEqualOneAtATime(onnx, random, expected, 1e-5, "random");
+        assertThat(predictScaled(onnx, random, count))
+                .as("onnx, one batch of %d", count)
+                .containsExactly(expected, within(1e-5f));
+    }
+
+    @ParameterizedTest
+    @MethodSource("anyNetwork")
     void linearReproducesPython(String bundle) {
         TestBundles.Reference reference = TestBundles.Reference.of(TestBundles.dir(bundle));
         FlowPredictor linear = predictor(bundle, PredictorOptions.defaults().withEngine(Engine.LINEAR));
@@ -126,6 +148,7 @@ class PredictorReferenceTest {
                 tensorflow(bundle),
                 kernel(bundle, true),
                 kernel(bundle, false),
+                predictor(bundle, PredictorOptions.defaults().withEngine(Engine.ONNX)),
                 predictor(bundle, PredictorOptions.defaults().withEngine(Engine.LINEAR)));
         double flowSpan = predictors.get(0).bundle().scaler().flow().max()
                 - predictors.get(0).bundle().scaler().flow().min();
@@ -166,12 +189,12 @@ class PredictorReferenceTest {
                     .isCloseTo(expected[i], within((float) tolerance));
         }
         System.out.printf(
-                "%s: max |kernel (%s) - tensorflow| on %d %s windows, scaled: %.3g%n",
-                predictor.bundle().model().name(), mathOf(predictor), expected.length, what, worst);
+                "%s: max |%s%s - tensorflow| on %d %s windows, scaled: %.3g%n",
+                predictor.bundle().model().name(), predictor.engine(), mathOf(predictor), expected.length, what, worst);
     }
 
     private static String mathOf(FlowPredictor predictor) {
-        return predictor instanceof KernelPredictor kernel ? kernel.mathDescription() : "";
+        return predictor instanceof KernelPredictor kernel ? " (" + kernel.mathDescription() + ")" : "";
     }
 
     static float[] encode(FlowPredictor predictor, List<ReadingWindow> windows) {

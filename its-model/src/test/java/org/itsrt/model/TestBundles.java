@@ -19,13 +19,21 @@ import java.util.stream.Stream;
 final class TestBundles {
     static final String TINY_FLOW = "tiny-flow";
     static final String TINY_FEATURES = "tiny-features";
+    /** The tiny shape with GRU cells: a network the kernel engines do not run. */
+    static final String TINY_GRU = "tiny-gru";
     /** The shipped model, tested when it is present at the repository root. */
     static final String SHIPPED = "models/lstm-flow";
 
     private TestBundles() {}
 
+    /** The LSTM bundles: every engine runs them. */
     static Stream<String> all() {
         return Stream.of(TINY_FLOW, TINY_FEATURES, SHIPPED);
+    }
+
+    /** Every bundle, the GRU among them: what the engines that read the network from the graph run. */
+    static Stream<String> anyNetwork() {
+        return Stream.concat(all(), Stream.of(TINY_GRU));
     }
 
     /** A test bundle's folder; skips the test when the shipped model is not there yet. */

@@ -180,7 +180,7 @@ public final class JobOptions {
             .help("TensorFlow threads inside an op, 0 = all cores")
             .why("one thread per predictor was faster on the 2-core machine and keeps a subtask on its core; "
                     + "0 = TensorFlow's choice")
-            .shown(s -> String.valueOf(s.model().tfIntraOpThreads()))
+            .shown(s -> String.valueOf(s.model().predictorOptions().tensorFlowIntraOpThreads()))
             .build();
 
     public static final JobOption<Long> TF_INTER_OP_THREADS = JobOption.number(
@@ -188,7 +188,17 @@ public final class JobOptions {
             .defaultsTo(1L)
             .help("TensorFlow ops side by side, 0 = all cores")
             .why("as `--tf-intra-op-threads`")
-            .shown(s -> String.valueOf(s.model().tfInterOpThreads()))
+            .shown(s -> String.valueOf(s.model().predictorOptions().tensorFlowInterOpThreads()))
+            .build();
+
+    public static final JobOption<Long> ONNX_INTRA_OP_THREADS = JobOption.number(
+                    "onnx-intra-op-threads", MODEL, "N", 1, 256)
+            .defaultsTo(1L)
+            .help("ONNX Runtime threads inside an operator, the calling one included")
+            .why(
+                    "1: the subtask's own thread runs the graph, so ONNX Runtime starts no thread of its own and "
+                            + "the predictor keeps to the subtask's core; its threads never spin ([inference.md](inference.md), \"ONNX Runtime\")")
+            .shown(s -> String.valueOf(s.model().predictorOptions().onnxIntraOpThreads()))
             .build();
 
     public static final JobOption<Long> WARMUP_CALLS = JobOption.number("warmup-calls", MODEL, "N", 0, 1_000_000)

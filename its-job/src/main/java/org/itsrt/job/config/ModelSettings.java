@@ -6,6 +6,7 @@ import java.util.Map;
 import org.apache.flink.api.common.cache.DistributedCache;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.itsrt.model.Engine;
+import org.itsrt.model.FlowPredictors;
 import org.itsrt.model.ModelBundle;
 import org.itsrt.model.ModelBundleException;
 import org.itsrt.model.PredictorOptions;
@@ -19,17 +20,12 @@ import org.itsrt.records.ReadingRecord;
  * ({@link #shipWith}), and each subtask opens its TaskManager's copy ({@link #bundleIn}), so the
  * bundle need exist only where the job is built.
  *
+ * @param predictorOptions the engine and its threads, as each subtask opens the bundle
  * @param label what advice records carry in {@code model}: bundle name and engine, e.g.
  *              {@code lstm-flow/kernel-bf16}, or {@value #IDENTITY_LABEL}
  */
 public record ModelSettings(
-        String dir,
-        Engine engine,
-        int tfIntraOpThreads,
-        int tfInterOpThreads,
-        int warmupCalls,
-        boolean identity,
-        String label)
+        String dir, PredictorOptions predictorOptions, int warmupCalls, boolean identity, String label)
         implements Serializable {
 
     /** The bundle's name in Flink's distributed cache ({@link #shipWith}). */
@@ -49,13 +45,21 @@ public record ModelSettings(
 
     static ModelSettings from(Map<String, String> options) {
         boolean identity = JobOptions.IDENTITY.read(options);
-        Engine engine = JobOptions.ENGINE.read(options);
-        int intraOp = JobOptions.TF_INTRA_OP_THREADS.read(options).intValue();
-        int interOp = JobOptions.TF_INTER_OP_THREADS.read(options).intValue();
+        PredictorOptions predictor = PredictorOptions.defaults()
+                .withEngine(JobOptions.ENGINE.read(options))
+                .withTensorFlowThreads(
+                        JobOptions.TF_INTRA_OP_THREADS.read(options).intValue(),
+                        JobOptions.TF_INTER_OP_THREADS.read(options).intValue())
+                .withOnnxThreads(JobOptions.ONNX_INTRA_OP_THREADS.read(options).intValue(), false);
         int warmupCalls = JobOptions.WARMUP_CALLS.read(options).intValue();
         String dir = JobOptions.MODEL_DIR.read(options);
-        String label = identity ? IDENTITY_LABEL : checkBundle(Path.of(dir), engine);
-        return new ModelSettings(dir, engine, intraOp, interOp, warmupCalls, identity, label);
+        String label = identity ? IDENTITY_LABEL : checkBundle(Path.of(dir), predictor);
+        return new ModelSettings(dir, predictor, warmupCalls, identity, label);
+    }
+
+    /** The engine that predicts. */
+    public Engine engine() {
+        return predictorOptions.engine();
     }
 
     /**
@@ -99,18 +103,21 @@ public record ModelSettings(
         }
     }
 
-    /** The options a predictor of this run is opened with. */
-    public PredictorOptions predictorOptions() {
-        return PredictorOptions.defaults().withEngine(engine).withTensorFlowThreads(tfIntraOpThreads, tfInterOpThreads);
-    }
-
-    /** Loads the bundle as a subtask will, and returns its label; fails naming the file at fault. */
-    private static String checkBundle(Path dir, Engine engine) {
+    /**
+     * Loads the bundle as a subtask will, and returns its label; fails naming the file at fault.
+     * An ONNX graph is opened once here, so that a corrupt graph or one of another input shape
+     * fails before anything is submitted (ONNX Runtime loads it in milliseconds; the SavedModel
+     * engines check that the SavedModel is there and leave loading it to the subtasks).
+     */
+    private static String checkBundle(Path dir, PredictorOptions predictor) {
         String option = JobOptions.MODEL_DIR.flag();
+        Engine engine = predictor.engine();
         ModelBundle bundle;
         try {
             bundle = ModelBundle.load(dir);
-            if (engine != Engine.LINEAR) {
+            if (engine == Engine.ONNX) {
+                FlowPredictors.open(dir, predictor).close();
+            } else if (engine != Engine.LINEAR) {
                 bundle.savedModel();
             }
         } catch (ModelBundleException e) {

@@ -71,7 +71,7 @@ public final class ReplayCommand implements Callable<Integer> {
     @Option(
             names = "--engine",
             paramLabel = "NAME",
-            description = "kernel, tensorflow, linear, kernel-bf16 or kernel-int8 (default: kernel)")
+            description = "kernel, kernel-bf16, kernel-int8, tensorflow, onnx or linear (default: kernel)")
     String engine;
 
     @Option(

@@ -9,6 +9,7 @@ import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -44,8 +45,10 @@ class JobSettingsTest {
         assertThat(s.kafka().groupId()).isEqualTo("its-job");
         assertThat(s.kafka().startingOffsets()).isEqualTo(KafkaSettings.StartingOffsets.LATEST);
         assertThat(s.model().engine()).isEqualTo(ModelSettings.DEFAULT_ENGINE).isEqualTo(Engine.KERNEL_BF16);
-        assertThat(s.model().tfIntraOpThreads()).isEqualTo(1);
-        assertThat(s.model().tfInterOpThreads()).isEqualTo(1);
+        assertThat(s.model().predictorOptions().tensorFlowIntraOpThreads()).isEqualTo(1);
+        assertThat(s.model().predictorOptions().tensorFlowInterOpThreads()).isEqualTo(1);
+        assertThat(s.model().predictorOptions().onnxIntraOpThreads()).isEqualTo(1);
+        assertThat(s.model().predictorOptions().onnxSpinning()).isFalse();
         assertThat(s.routing().origin()).isEqualTo(764598);
         assertThat(s.routing().destination()).isEqualTo(774445);
         assertThat(s.routing().graphMeta()).isNull();
@@ -85,6 +88,8 @@ class JobSettingsTest {
                 "2",
                 "--tf-inter-op-threads",
                 "0",
+                "--onnx-intra-op-threads",
+                "2",
                 "--origin",
                 "764598",
                 "--destination",
@@ -112,6 +117,7 @@ class JobSettingsTest {
         assertThat(s.model().engine()).isEqualTo(Engine.LINEAR);
         assertThat(s.model().predictorOptions().tensorFlowIntraOpThreads()).isEqualTo(2);
         assertThat(s.model().predictorOptions().tensorFlowInterOpThreads()).isZero();
+        assertThat(s.model().predictorOptions().onnxIntraOpThreads()).isEqualTo(2);
         assertThat(s.routing().destination()).isEqualTo(717731);
         assertThat(s.runtime().parallelism()).isEqualTo(3);
         assertThat(s.runtime().bufferTimeoutMs()).isEqualTo(-1);
@@ -187,6 +193,33 @@ class JobSettingsTest {
         assertThat(s.model().label()).isEqualTo("identity");
     }
 
+    /**
+     * A bundle whose ONNX graph is missing or corrupt fails where the job is built, in one line
+     * naming the option and the file, before anything is submitted.
+     */
+    @Test
+    void anOnnxBundleWithABadGraphFailsBeforeTheJobIsBuilt() throws Exception {
+        Path bundle = dir.resolve("lstm-flow");
+        Files.createDirectories(bundle);
+        for (String file : List.of("model.json", "scaler.json", "linear.json")) {
+            Files.copy(Path.of(MODEL, file), bundle.resolve(file));
+        }
+        assertThatThrownBy(() -> parse("--model", bundle.toString(), "--engine", "onnx"))
+                .isInstanceOf(JobSettingsException.class)
+                .hasMessageStartingWith("--model: " + bundle.resolve("model.onnx") + ": missing");
+
+        Files.writeString(bundle.resolve("model.onnx"), "not a graph");
+        assertThatThrownBy(() -> parse("--model", bundle.toString(), "--engine", "onnx"))
+                .isInstanceOf(JobSettingsException.class)
+                .hasMessageStartingWith("--model: " + bundle.resolve("model.onnx") + ": ONNX Runtime cannot load it");
+
+        Files.copy(Path.of(MODEL, "model.onnx"), bundle.resolve("model.onnx"), StandardCopyOption.REPLACE_EXISTING);
+        assertThat(parse("--model", bundle.toString(), "--engine", "onnx")
+                        .model()
+                        .label())
+                .isEqualTo("lstm-flow/onnx");
+    }
+
     @Test
     void survivesJavaSerialization() throws Exception {
         JobSettings s = parse("--graph-meta", studyMeta().toString(), "--consumer.a", "b");
@@ -219,7 +252,7 @@ class JobSettingsTest {
                 "--output-topic      | its.readings | --output-topic: 'its.readings' is also the input topic",
                 "--dead-letter-topic | its.advice   | --dead-letter-topic: 'its.advice' is also the output topic",
                 "--starting-offsets  | newest       | --starting-offsets: 'newest' is neither latest nor earliest",
-                "--engine            | onnx         | --engine: unknown engine 'onnx'; valid engines: kernel, tensorflow, linear, kernel-bf16, kernel-int8",
+                "--engine            | tflite       | --engine: unknown engine 'tflite'; valid engines: kernel, tensorflow, linear, kernel-bf16, kernel-int8, onnx",
                 "--origin            | 999999       | --origin: detector 999999 is not in the study network",
                 "--destination       | 12           | --destination: detector 12 is not in the study network",
                 "--destination       | 764598x      | --destination: not a whole number: '764598x'",
@@ -227,6 +260,7 @@ class JobSettingsTest {
                 "--parallelism       | 0            | --parallelism: 0 is out of range 1..4096",
                 "--buffer-timeout-ms | -2           | --buffer-timeout-ms: -2 is out of range -1..60000",
                 "--tf-intra-op-threads | -1         | --tf-intra-op-threads: -1 is out of range 0..256",
+                "--onnx-intra-op-threads | 0        | --onnx-intra-op-threads: 0 is out of range 1..256",
                 "--max-batch         | 0            | --max-batch: 0 is out of range 1..4096",
                 "--max-batch-wait-us | -5           | --max-batch-wait-us: -5 is out of range 0..10000000",
                 "--checkpoint-interval-ms | 5       | --checkpoint-interval-ms: 5 is below Flink's minimum of 10 ms",
@@ -337,6 +371,7 @@ class JobSettingsTest {
                         "--engine",
                         "--tf-intra-op-threads",
                         "--tf-inter-op-threads",
+                        "--onnx-intra-op-threads",
                         "--origin",
                         "--destination",
                         "--graph-meta",

@@ -34,6 +34,6 @@ class OptionsTableTest {
                     .contains("| `" + option.synopsis().replace("|", "\\|") + "` |");
             assertThat(JobSettings.usage()).contains("  " + option.synopsis() + " ");
         }
-        assertThat(JobOptions.all()).hasSize(31);
+        assertThat(JobOptions.all()).hasSize(32);
     }
 }

@@ -53,7 +53,7 @@ class ReplayCommandTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"kernel", "linear"})
+    @ValueSource(strings = {"kernel", "onnx", "linear"})
     void everyFullWindowGetsAdviceWithThePredictorsOwnPrediction(String engine) throws Exception {
         Path out = dir.resolve("out-" + engine);
         int exit = run(
@@ -105,6 +105,32 @@ class ReplayCommandTest {
                         "## Time per reading",
                         "## Routes advised",
                         "El Segundo > ");
+    }
+
+    @Test
+    void aGruBundleReplaysOnOnnxRuntime() throws Exception {
+        Path gru = TINY_MODEL.resolveSibling("tiny-gru");
+        Path out = dir.resolve("out-gru");
+        StringBuilder err = new StringBuilder();
+        int exit = run(
+                err,
+                "--data",
+                table.toString(),
+                "--model",
+                gru.toString(),
+                "--engine",
+                "onnx",
+                "--out",
+                out.toString());
+
+        assertThat(exit).as(err.toString()).isZero();
+        assertThat(Files.readAllLines(out.resolve("advice.csv"))).hasSize(1 + readings.size() - 6 * 11);
+        assertThat(Files.readString(out.resolve("summary.md"))).contains("engine `onnx`", "tiny-gru");
+
+        StringBuilder refused = new StringBuilder();
+        assertThat(run(refused, "--data", table.toString(), "--model", gru.toString(), "--out", out.toString()))
+                .isNotZero();
+        assertThat(refused.toString()).contains("layer 'gru_1': a gru layer; the kernel engines run lstm and dense");
     }
 
     @Test

@@ -146,6 +146,9 @@ public final class ClusterConfig {
         }
     }
 
+    /** Task off-heap memory of each TaskManager: the model engine's native memory (see {@link #settings}). */
+    static final String TASK_OFF_HEAP = "128m";
+
     private ClusterConfig() {}
 
     /**
@@ -159,6 +162,15 @@ public final class ClusterConfig {
         all.putAll(placement.settings(options));
         all.put("jobmanager.memory.process.size", options.jobManagerMemory());
         all.put("taskmanager.memory.process.size", options.taskManagerMemory());
+        // The job keeps its state on the heap, so Flink's managed memory (RocksDB's and batch
+        // operators' budget) would go unused: none is set aside, and the model engines' native
+        // memory, outside the heap, gets a budget instead. ONNX Runtime's library and session
+        // take about 25 MB of it per TaskManager (docs/inference.md, section 5); TensorFlow's
+        // (engines tensorflow and kernel*, which load it to read the weights) grows the process
+        // by about 300 MB, more than a 1 GB TaskManager can set aside: those engines live on the
+        // JVM overhead's margin.
+        all.put("taskmanager.memory.managed.size", "0m");
+        all.put("taskmanager.memory.task.off-heap.size", TASK_OFF_HEAP);
         all.put("taskmanager.numberOfTaskSlots", Integer.toString(options.slotsPerTaskManager()));
         all.put("classloader.parent-first-patterns.additional", MiniClusterSetup.PARENT_FIRST_PATTERNS);
         // A failed job restarts after a second, again and again (RESTART_ATTEMPTS), whether or not

@@ -23,11 +23,11 @@ import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 public final class MiniClusterSetup {
 
     /**
-     * Classes a job jar must never bring its own copy of: TensorFlow loads a native library, which
-     * one JVM can load into one class loader only (docs/job.md). The same setting as a cluster's
-     * {@code classloader.parent-first-patterns.additional}.
+     * Classes a job jar must never bring its own copy of: TensorFlow and ONNX Runtime load native
+     * libraries, which one JVM can load into one class loader only (docs/job.md). The same
+     * setting as a cluster's {@code classloader.parent-first-patterns.additional}.
      */
-    public static final String PARENT_FIRST_PATTERNS = "org.tensorflow;org.bytedeco;com.google.protobuf";
+    public static final String PARENT_FIRST_PATTERNS = "org.tensorflow;org.bytedeco;com.google.protobuf;ai.onnxruntime";
 
     private MiniClusterSetup() {}
 

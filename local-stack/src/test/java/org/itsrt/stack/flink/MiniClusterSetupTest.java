@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 class MiniClusterSetupTest {
 
     @Test
-    void loopbackOnAFreePortFilesUnderTheFolderAndTensorFlowFromTheParent(@TempDir Path dir) {
+    void loopbackOnAFreePortFilesUnderTheFolderAndNativeEnginesFromTheParent(@TempDir Path dir) {
         Path tmp = dir.resolve("flink-tmp");
         Configuration conf = MiniClusterSetup.configuration(tmp);
 
@@ -26,7 +26,7 @@ class MiniClusterSetupTest {
         assertThat(conf.get(CoreOptions.TMP_DIRS)).isEqualTo(tmp.toString());
         assertThat(conf.get(WebOptions.TMP_DIR)).isEqualTo(tmp.toString());
         assertThat(conf.get(CoreOptions.ALWAYS_PARENT_FIRST_LOADER_PATTERNS_ADDITIONAL))
-                .containsExactly("org.tensorflow", "org.bytedeco", "com.google.protobuf");
+                .containsExactly("org.tensorflow", "org.bytedeco", "com.google.protobuf", "ai.onnxruntime");
     }
 
     @Test

@@ -139,7 +139,7 @@ class StandaloneFlinkTest {
         assertThat(read.get(PipelineOptions.NAME)).isEqualTo("a: b # c 'd'");
         assertThat(read.get(CoreOptions.FLINK_JVM_OPTIONS)).isEqualTo(String.join(" ", ClusterConfig.JVM_OPTIONS));
         assertThat(read.get(CoreOptions.ALWAYS_PARENT_FIRST_LOADER_PATTERNS_ADDITIONAL))
-                .containsExactly("org.tensorflow", "org.bytedeco", "com.google.protobuf");
+                .containsExactly("org.tensorflow", "org.bytedeco", "com.google.protobuf", "ai.onnxruntime");
     }
 
     /** With high availability: ZooKeeper, the shared HA folder, short sessions; and for every cluster how jobs recover. */

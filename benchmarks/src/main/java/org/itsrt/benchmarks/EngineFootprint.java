@@ -1,0 +1,239 @@
+package org.itsrt.benchmarks;
+
+import com.sun.management.OperatingSystemMXBean;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.itsrt.model.FlowPredictor;
+import org.itsrt.model.ReadingWindow;
+
+/**
+ * What an engine costs beside its latency, each engine in a JVM of its own (a native library's
+ * memory is not given back when its model closes): the memory the process grows by when the
+ * model opens and after it has predicted (resident set; of it the anonymous pages, which are
+ * allocated memory rather than a library's code mapped from its file; the Java heap's growth
+ * apart, so the rest is native: TensorFlow's or ONNX Runtime's), the threads it starts, and the CPU a paced call
+ * costs on the calling thread and on every other thread of the process (an engine's own thread
+ * pools; the JVM's compiler and collector threads too, which the {@code linear} row shows alone).
+ *
+ * <pre>
+ * java -cp ... org.itsrt.benchmarks.EngineFootprint [--model DIR] [--calls N] [--pause-us US]
+ *     [--out FILE.md] ENGINE...      (ENGINE as FlowPrediction's engine parameter, e.g. onnx:2/spin)
+ * </pre>
+ */
+public final class EngineFootprint {
+    private static final String ONE = "--one";
+
+    /** One engine's figures. */
+    record Footprint(
+            String engine,
+            int threadsAdded,
+            double openMb,
+            double afterCallsMb,
+            double anonymousMb,
+            double heapMb,
+            double callerUsPerCall,
+            double otherThreadsUsPerCall,
+            double wallUsPerCall) {
+
+        String csv() {
+            return String.format(
+                    Locale.ROOT,
+                    "%s,%d,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f",
+                    engine,
+                    threadsAdded,
+                    openMb,
+                    afterCallsMb,
+                    anonymousMb,
+                    heapMb,
+                    callerUsPerCall,
+                    otherThreadsUsPerCall,
+                    wallUsPerCall);
+        }
+
+        static Footprint parse(String line) {
+            String[] f = line.split(",");
+            double[] v = new double[f.length - 2];
+            for (int i = 0; i < v.length; i++) {
+                v[i] = Double.parseDouble(f[i + 2]);
+            }
+            return new Footprint(f[0], Integer.parseInt(f[1]), v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
+        }
+    }
+
+    private EngineFootprint() {}
+
+    public static void main(String[] args) throws Exception {
+        String model = "models/lstm-flow";
+        int calls = 600;
+        long pauseUs = 16_667;
+        Path out = null;
+        List<String> engines = new ArrayList<>();
+        boolean one = false;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--model" -> model = args[++i];
+                case "--calls" -> calls = Integer.parseInt(args[++i]);
+                case "--pause-us" -> pauseUs = Long.parseLong(args[++i]);
+                case "--out" -> out = Path.of(args[++i]);
+                case ONE -> one = true;
+                default -> engines.add(args[i]);
+            }
+        }
+        if (engines.isEmpty()) {
+            engines = List.of("kernel", "kernel-bf16", "tensorflow:1/1", "onnx:1", "onnx:2", "onnx:2/spin", "linear");
+        }
+        if (one) {
+            System.out.println("footprint "
+                    + measure(model, engines.get(0), calls, pauseUs).csv());
+            return;
+        }
+        List<Footprint> rows = new ArrayList<>();
+        for (String engine : engines) {
+            rows.add(inOwnJvm(model, engine, calls, pauseUs));
+            System.err.printf("%s done (%d of %d)%n", engine, rows.size(), engines.size());
+        }
+        String table = markdown(rows, model, calls, pauseUs);
+        System.out.print(table);
+        if (out != null) {
+            Files.createDirectories(out.toAbsolutePath().getParent());
+            Files.writeString(out, table);
+        }
+    }
+
+    private static Footprint inOwnJvm(String model, String engine, int calls, long pauseUs)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--add-modules",
+                "jdk.incubator.vector",
+                "-Xmx512m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                EngineFootprint.class.getName(),
+                ONE,
+                "--model",
+                model,
+                "--calls",
+                Integer.toString(calls),
+                "--pause-us",
+                Long.toString(pauseUs),
+                engine));
+        Process process = new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (process.waitFor() != 0) {
+            throw new IllegalStateException("measuring " + engine + " failed:\n" + output);
+        }
+        return output.lines()
+                .filter(line -> line.startsWith("footprint "))
+                .map(line -> Footprint.parse(line.substring("footprint ".length())))
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("no figures from " + engine + ":\n" + output));
+    }
+
+    static Footprint measure(String model, String engine, int calls, long pauseUs) throws IOException {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        System.gc();
+        long rssBefore = status("VmRSS");
+        long anonymousBefore = status("RssAnon");
+        long threadsBefore = status("Threads");
+        long heapBefore = heapUsed();
+
+        FlowPredictor predictor = FlowPrediction.openPredictor(model, engine, true);
+        List<ReadingWindow> windows = FlowPrediction.randomWindows(predictor.bundle(), new Random(FlowPrediction.SEED));
+        long rssOpen = status("VmRSS");
+        float sink = 0;
+        for (int call = 0; call < 2_000; call++) {
+            sink += predictor.predict(windows.get(call % windows.size()));
+        }
+
+        long callerStart = threads.getCurrentThreadCpuTime();
+        long processStart = os.getProcessCpuTime();
+        long wallStart = System.nanoTime();
+        long busy = 0;
+        for (int call = 0; call < calls; call++) {
+            LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(pauseUs));
+            long t0 = System.nanoTime();
+            sink += predictor.predict(windows.get(call % windows.size()));
+            busy += System.nanoTime() - t0;
+        }
+        long caller = threads.getCurrentThreadCpuTime() - callerStart;
+        long process = os.getProcessCpuTime() - processStart;
+        long wall = System.nanoTime() - wallStart;
+        long rssCalls = status("VmRSS");
+        long anonymousCalls = status("RssAnon");
+        long threadsAfter = status("Threads");
+        long heapAfter = heapUsed();
+        if (Float.isNaN(sink) || wall <= 0) {
+            throw new IllegalStateException("the predictor returned NaN");
+        }
+        predictor.close();
+        double mb = 1024.0;
+        return new Footprint(
+                engine,
+                (int) (threadsAfter - threadsBefore),
+                (rssOpen - rssBefore) / mb,
+                (rssCalls - rssBefore) / mb,
+                (anonymousCalls - anonymousBefore) / mb,
+                (heapAfter - heapBefore) / (1024.0 * 1024.0),
+                caller / 1_000.0 / calls,
+                Math.max(0, process - caller) / 1_000.0 / calls,
+                busy / 1_000.0 / calls);
+    }
+
+    private static long heapUsed() {
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
+    /** A number of /proc/self/status, e.g. VmRSS in kB or Threads. */
+    private static long status(String key) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+            if (line.startsWith(key + ":")) {
+                return Long.parseLong(line.substring(key.length() + 1).trim().split("\\s+")[0]);
+            }
+        }
+        throw new IllegalStateException("/proc/self/status has no " + key);
+    }
+
+    static String markdown(List<Footprint> rows, String model, int calls, long pauseUs) {
+        StringBuilder text = new StringBuilder();
+        text.append(String.format(
+                Locale.ROOT,
+                "# Engine footprint: %s, %d calls of batch 1 every %d us after 2,000 back to back, a JVM per engine%n%n",
+                model,
+                calls,
+                pauseUs));
+        text.append(
+                "| engine | threads started | resident growth at open (MB) | after the calls (MB) | of it anonymous (MB) "
+                        + "| Java heap growth (MB) | CPU per call, calling thread (us) "
+                        + "| CPU per call, other threads (us) | wall per call (us) |\n");
+        text.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (Footprint row : rows) {
+            text.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %d | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f |%n",
+                    row.engine(),
+                    row.threadsAdded(),
+                    row.openMb(),
+                    row.afterCallsMb(),
+                    row.anonymousMb(),
+                    row.heapMb(),
+                    row.callerUsPerCall(),
+                    row.otherThreadsUsPerCall(),
+                    row.wallUsPerCall()));
+        }
+        return text.toString();
+    }
+}
