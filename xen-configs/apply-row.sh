@@ -103,10 +103,24 @@ list_rows() {
 # --- xl ----------------------------------------------------------------------------------
 
 CONTEXT=
-# Changes go through here, echoed, so a run's log shows exactly what was applied.
+# Changes go through here, echoed, so a run's log shows exactly what was applied. A refusal
+# ends the run in one line: the row, the rows file, the call and xl's own words.
 xl_change() {
   printf '+ xl %s\n' "$*" >&2
-  xl "$@" || die "$CONTEXT: xl $* failed"
+  local out
+  if ! out=$(xl "$@" 2>&1); then
+    die "$CONTEXT ($ROWS): xl $* refused: $(xl_words "$out")"
+  fi
+  [ -z "$out" ] || printf '%s\n' "$out" >&2
+}
+
+# What xl said, in one line: its first error line (libxl names the cause before the clean-up),
+# else its last line.
+xl_words() {
+  local said
+  said=$(sed '/^[[:space:]]*$/d; /^Parsing config from/d; /^Using config file/d' <<<"$1")
+  [ -n "$said" ] || { echo "(xl printed nothing)"; return; }
+  { grep -i -m1 'error\|invalid\|failed\|illegal\|not \|incorrect\|must' <<<"$said" || tail -1 <<<"$said"; } | head -1
 }
 
 # The cpupool DOMAIN is in: the last column of `xl list -c DOMAIN`.

@@ -7,6 +7,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 XC=$(dirname "$HERE")
 APPLY=$XC/apply-row.sh
+ROWS_FILE=$XC/study-rows.tsv
 export PATH="$HERE/bin:$PATH"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
@@ -309,6 +310,17 @@ test_default_row_in_wrong_pool() {
   expect_status 1
   expect_err "row default-credit: cpupool rt-rtds runs rtds, expected credit"
   expect_calls "list -c rt-vm" "cpupool-list rt-rtds"
+}
+
+# A setting xl refuses ends the row in one line: the row, the rows file, the call and xl's own
+# message, not xl's several lines after a generic failure.
+test_refused_setting_is_one_line() {
+  fresh_host
+  FAKE_XL_REFUSE=sched-credit apply credit-cap153
+  expect_status 1
+  [ "$(grep -c 'refused\|libxl' <<<"$ERR")" = 1 ] && [[ $(tail -1 <<<"$ERR") == "apply-row: row credit-cap153"* ]] \
+    || fail "expected xl's refusal once, in the last line"
+  expect_err "apply-row: row credit-cap153 ($ROWS_FILE): xl sched-credit -d rt-vm -w 256 -c 153 refused: libxl: error: libxl_sched.c:123:sched_credit_domain_set: Domain 2:setting domain sched credit: Invalid argument"
 }
 
 test_other_domain() {
