@@ -8,6 +8,8 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROWS=$HERE/study-rows.tsv
 POOLS=$HERE/pools
+# shellcheck source=xl-words.sh
+. "$HERE/xl-words.sh"
 DOMAIN=rt-vm
 COLUMNS_WANTED="row sched pool period_us budget_us extratime weight cap source study_max_ms"
 
@@ -112,15 +114,6 @@ xl_change() {
     die "$CONTEXT ($ROWS): xl $* refused: $(xl_words "$out")"
   fi
   [ -z "$out" ] || printf '%s\n' "$out" >&2
-}
-
-# What xl said, in one line: its first error line (libxl names the cause before the clean-up),
-# else its last line.
-xl_words() {
-  local said
-  said=$(sed '/^[[:space:]]*$/d; /^Parsing config from/d; /^Using config file/d' <<<"$1")
-  [ -n "$said" ] || { echo "(xl printed nothing)"; return; }
-  { grep -i -m1 'error\|invalid\|failed\|illegal\|not \|incorrect\|must' <<<"$said" || tail -1 <<<"$said"; } | head -1
 }
 
 # The cpupool DOMAIN is in: the last column of `xl list -c DOMAIN`.

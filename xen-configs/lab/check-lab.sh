@@ -39,21 +39,16 @@ log "booting the lab and creating the bundled domains (logs: $OUT)"
 # 1.78-1.81 CPUs for a row that allows 1.535 (1.52 on the quiet lab); the msg-vm is created
 # from its config after the rows.
 "$LAB" up --logs "$OUT" --no-domains 2>&1 | sed -u 's/^/  /'
-STATE=${ITS_XEN_LAB_STATE:-/run/its-rt/xen-lab}
-disk_of() { sed -n "s/^$1=//p" "$STATE/disks"; }
-create() {
-  "$LAB" ssh dom0 /opt/its-rt/xen-configs/lab/create-domains.sh --type pv "$@" 2>&1 | sed -u 's/^/  dom0: /'
-}
-create --disk "rt-vm=$(disk_of rt-vm)" || fail "creating the rt-vm failed (above)"
+"$LAB" create rt-vm 2>&1 | sed -u 's/^/  /' || fail "creating the rt-vm failed (above)"
 booted=$(date +%s)
 
 # A config xl refuses: the bundled rt-vm asking for more memory than the machine has. The
 # error is one line with the file and xl's own words; nothing is left behind.
 log "a domain config xl refuses"
-refused=$("$LAB" ssh dom0 'd=$(mktemp -d); mkdir -p $d/domains $d/lab; cp /opt/its-rt/xen-configs/lab/create-domains.sh $d/lab/;
+refused=$("$LAB" ssh dom0 'd=$(mktemp -d); mkdir -p $d/domains;
   sed -e "s/^name = .*/name = \"too-big\"/" -e "s/^memory = .*/memory = 1048576/" -e "s/^maxmem = .*/maxmem = 1048576/" \
       -e "s/^pool = .*/pool = \"Pool-0\"/" /opt/its-rt/xen-configs/domains/rt-vm.cfg >$d/domains/too-big.cfg;
-  truncate -s 1M $d/disk.img; $d/lab/create-domains.sh --type pv --disk too-big=$d/disk.img --wait 5 2>&1 >/dev/null; echo "exit=$?"; xl list too-big 2>&1 | tail -1' || true)
+  truncate -s 1M $d/disk.img; /opt/its-rt/xen-configs/lab/create-domains.sh --configs $d --type pv --disk too-big=$d/disk.img --wait 5 2>&1 >/dev/null; echo "exit=$?"; xl list too-big 2>&1 | tail -1' || true)
 grep -q '^create-domains: xl create .*/domains/too-big.cfg refused: .' <<<"$refused" \
   || fail "expected one line naming too-big.cfg and xl's message, got: $refused"
 [ "$(grep -c 'refused' <<<"$refused")" = 1 ] || fail "the refusal took more than one line: $refused"
@@ -79,9 +74,8 @@ done <"$OUT/cpu-share.tsv"
 grep -q "restored to .* defaults" "$OUT/cpu-share.log" || fail "the scheduler's defaults were not restored (log: $OUT/cpu-share.log)"
 
 log "the other bundled domains, created with xl and left booting"
-for name in $(ls "$HERE/../domains" | sed 's/\.cfg$//'); do
-  [ "$name" = rt-vm ] || create --disk "$name=$(disk_of "$name")" --ready none || fail "creating $name failed (above)"
-done
+others=$(ls "$HERE/../domains" | sed 's/\.cfg$//' | grep -vx rt-vm)
+"$LAB" create $others --no-wait 2>&1 | sed -u 's/^/  /' || fail "creating $others failed (above)"
 domains=$("$LAB" ssh dom0 'xl list' | awk 'NR > 1 { print $1 }' | tr '\n' ' ')
 for name in $(ls "$HERE/../domains" | sed 's/\.cfg$//'); do
   [[ " $domains" == *" $name "* ]] || fail "domain $name is not running (xl list: $domains)"

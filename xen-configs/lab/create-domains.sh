@@ -10,6 +10,8 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CONFIGS=$(dirname "$HERE")
 FILLED=/run/its-lab
 ADDRESSES=/etc/its-lab/addresses
+# shellcheck source=../xl-words.sh
+. "$(dirname "$HERE")/xl-words.sh"
 
 usage() {
   cat <<'EOF'
@@ -24,6 +26,8 @@ usage: xen-configs/lab/create-domains.sh --disk DOMAIN=DEVICE... [--bridge BRIDG
                         as a setting after the file (xl create FILE 'type="pv"'); the file stays
                         as it is. For hosts without hardware virtualization (QEMU TCG)
   --wait SECONDS        how long each domain may take to answer SSH (default: 600)
+  --configs DIR         the folder of domains/ and pools/ (default: the xen-configs/ this
+                        script is in)
   --ready DOMAIN,...    wait for these domains only (default: all); the others are created and
                         left booting, which under emulation takes minutes for an 8-vCPU domain
 EOF
@@ -47,6 +51,7 @@ while [ $# -gt 0 ]; do
     --type) TYPE=${2:?}; shift ;;
     --wait) WAIT=${2:?}; shift ;;
     --ready) READY=${2:?}; shift ;;
+    --configs) CONFIGS=$(cd "${2:?}" && pwd); shift ;;
     -h|--help) usage; exit 0 ;;
     *) usage >&2; die "unknown argument: $1" ;;
   esac
@@ -61,14 +66,6 @@ config_value() {
   sed -n "s/^[[:space:]]*$2[[:space:]]*=[[:space:]]*\"\{0,1\}\([^\"]*\)\"\{0,1\}[[:space:]]*\$/\1/p" "$1" | tail -1
 }
 
-# xl's own words for a refusal: its first error line (libxl reports the cause first and the
-# clean-up after it), else its last line that is not the "Parsing config" banner.
-xl_said() {
-  local said
-  said=$(grep -v '^Parsing config from' "$1" | sed '/^[[:space:]]*$/d')
-  { grep -i -m1 'error\|invalid\|failed\|cannot\|not ' <<<"$said" || tail -1 <<<"$said"; } | head -1
-}
-
 # Takes the pool's pCPUs out of Pool-0 and creates the pool, unless it exists already.
 ensure_pool() {
   local pool=$1 file=$CONFIGS/pools/$1.cfg out cpus
@@ -80,9 +77,9 @@ ensure_pool() {
   out=$(mktemp)
   echo "+ xl cpupool-cpu-remove Pool-0 $cpus"
   xl cpupool-cpu-remove Pool-0 "$cpus" >"$out" 2>&1 \
-    || die "xl cpupool-cpu-remove Pool-0 $cpus (for $file) refused: $(xl_said "$out")"
+    || die "xl cpupool-cpu-remove Pool-0 $cpus (for $file) refused: $(xl_words "$(cat "$out")")"
   echo "+ xl cpupool-create $file"
-  xl cpupool-create "$file" >"$out" 2>&1 || die "xl cpupool-create $file refused: $(xl_said "$out")"
+  xl cpupool-create "$file" >"$out" 2>&1 || die "xl cpupool-create $file refused: $(xl_words "$(cat "$out")")"
   rm -f "$out"
 }
 
@@ -104,7 +101,7 @@ create_domain() {
   out=$(mktemp)
   if ! xl create "$filled" "${extra[@]}" >"$out" 2>&1; then
     cat "$out" >>/var/log/xen/create-domains.log
-    die "xl create $file refused: $(xl_said "$out")"
+    die "xl create $file refused: $(xl_words "$(cat "$out")")"
   fi
   rm -f "$out"
 }

@@ -22,6 +22,7 @@ usage() {
   cat <<'EOF'
 usage: ./its xen up [--accel auto|tcg|kvm] [--logs DIR] [--no-domains] [--ready DOMAIN,...]
                    [--domain-type pv|as-configured]
+       ./its xen create DOMAIN... [--no-wait]
        ./its xen status
        ./its xen down
        ./its xen ssh [dom0|DOMAIN] [COMMAND...]
@@ -41,6 +42,8 @@ usage: ./its xen up [--accel auto|tcg|kvm] [--logs DIR] [--no-domains] [--ready 
             --domain-type  pv (default under TCG): the domains are created as PV guests, given
                            to xl after the file; as-configured: the configs' own type (PVH),
                            which needs hardware virtualization (default under KVM)
+  create  creates bundled domains in a running lab (after up --no-domains), as up does;
+          --no-wait: leave them booting
   status  whether a lab runs, its domains and cpupools
   down    stops the lab: QEMU, its disk layers and state; keeps the logs
   ssh     a shell or COMMAND on dom0 (default) or a domain, as root
@@ -253,6 +256,7 @@ cmd_up() {
   echo "$build" >"$STATE/build"
   echo "$logs" >"$STATE/logs"
   echo "$accel" >"$STATE/accel"
+  echo "$domain_type" >"$STATE/domain-type"
   date -u +%FT%TZ >"$STATE/started"
   # From here on an interrupted up stops what it started.
   trap 'log "interrupted: stopping the lab"; stop_lab; exit 130' INT TERM HUP
@@ -260,18 +264,40 @@ cmd_up() {
   wait_for_dom0 "$logs"
   copy_configs
   if [ "$domains" = 1 ]; then
-    local args=() spec
-    while read -r spec; do args+=(--disk "$spec"); done <"$STATE/disks"
-    [ -z "$domain_type" ] || args+=(--type "$domain_type")
-    args+=(--ready "$ready")
-    log "creating the bundled cpupools and domains with xl in dom0${domain_type:+ (as $domain_type guests)}"
-    if ! dom0_ssh /opt/its-rt/xen-configs/lab/create-domains.sh "${args[@]}" 2>&1 | sed -u 's/^/  dom0: /' >&2; then
-      stop_lab
-      die "creating the domains failed (above); the lab was stopped, its logs are in $logs"
-    fi
+    create_domains "$domain_type" "$ready" $(config_domains) \
+      || { stop_lab; die "creating the domains failed (above); the lab was stopped, its logs are in $logs"; }
   fi
   trap - INT TERM HUP
   cmd_status
+}
+
+# Creates the named domains from their bundled configs with create-domains.sh in dom0, each on
+# its disk layer and as the lab's domain type; waits for those in READY (all, none or a list).
+create_domains() {
+  local domain_type=$1 ready=$2 name spec args=()
+  shift 2
+  for name in "$@"; do
+    spec=$(grep "^$name=" "$STATE/disks") || die "no bundled domain config $name (xen-configs/domains/)"
+    args+=(--disk "$spec")
+  done
+  [ -z "$domain_type" ] || args+=(--type "$domain_type")
+  log "creating $* with xl in dom0${domain_type:+ (as $domain_type guests)}"
+  dom0_ssh /opt/its-rt/xen-configs/lab/create-domains.sh "${args[@]}" --ready "$ready" 2>&1 | sed -u 's/^/  dom0: /' >&2
+}
+
+cmd_create() {
+  [ -n "$(qemu_pid || true)" ] || die "no lab is running (./its xen up --no-domains)"
+  local ready=all names=()
+  while [ $# -gt 0 ]; do
+    case $1 in
+      --no-wait) ready=none ;;
+      -*) die "create: unknown option $1 (./its xen --help)" ;;
+      *) names+=("$1") ;;
+    esac
+    shift
+  done
+  [ ${#names[@]} -gt 0 ] || die "create: name the bundled domains to create ($(config_domains | tr '\n' ' '))"
+  create_domains "$(cat "$STATE/domain-type")" "$ready" "${names[@]}"
 }
 
 # --- status, down, ssh ---------------------------------------------------------------------
@@ -353,6 +379,7 @@ command=$1
 shift
 case $command in
   up) cmd_up "$@" ;;
+  create) cmd_create "$@" ;;
   status) cmd_status ;;
   down) cmd_down ;;
   ssh) cmd_ssh "$@" ;;
