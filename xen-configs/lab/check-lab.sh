@@ -33,6 +33,18 @@ mkdir -p "$OUT"
 trap '"$LAB" down >/dev/null 2>&1 || true' EXIT
 trap 'exit 130' INT TERM
 
+# The same rows as cgroup quotas on this host, before QEMU shares its CPUs: `./its budget apply
+# --row` on the busy loops, through the script and report of `./its xen shares`.
+log "the same rows as cgroup quotas on this host (./its xen shares --no-lab, a ${WINDOW_S} s window each)"
+"$HERE/budget-shares.sh" --no-lab --repetitions 1 --window "$WINDOW_S" --out "$OUT/host-shares" "${ROWS[@]}" \
+  >"$OUT/host-shares.log" 2>&1 || { cat "$OUT/host-shares.log" >&2; fail "./its xen shares --no-lab failed (above)"; }
+[ "$(grep -c '^host-cgroup-v[12]' "$OUT/host-shares/shares.tsv")" = ${#ROWS[@]} ] \
+  || fail "./its xen shares --no-lab measured other than ${#ROWS[@]} rows ($OUT/host-shares/shares.tsv)"
+grep -q "^\*\*Every row's mean share is within" "$OUT/host-shares/shares.md" \
+  || fail "a row's cgroup quota gave a share outside the band: $(grep -m1 '^\*\*' "$OUT/host-shares/shares.md")"
+sed -n 's/^| \([a-z0-9-]*\) | .* | \([0-9.]*\) | \([0-9.]*\) (.*$/  \1: \3 CPUs of \2 allowed/p' "$OUT/host-shares/shares.md"
+[ -z "$(pgrep -f 'while :; do :; done' || true)" ] || fail "./its xen shares --no-lab left its busy loops running"
+
 log "booting the lab and creating the bundled domains (logs: $OUT)"
 # Xen and dom0 first, then the rt-vm alone: the rows are measured on a quiet machine. Under
 # TCG the msg-vm's eight vCPUs booting beside the measurement made RTDS give the busy rt-vm

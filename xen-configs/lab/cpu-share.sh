@@ -60,10 +60,10 @@ for row in "${rows[@]}"; do
   case $sched in
     rtds)
       params="period $period us, budget $budget us, extratime $extratime"
-      if [ "$extratime" = 1 ]; then expected=$vcpus; else expected=$(awk -v v="$vcpus" -v b="$budget" -v p="$period" 'BEGIN { printf "%.3f", v * b / p }'); fi ;;
+      if [ "$extratime" = 1 ]; then expected=$(printf "%d.000" "$vcpus"); else expected=$(awk -v v="$vcpus" -v b="$budget" -v p="$period" 'BEGIN { printf "%.3f", v * b / p }'); fi ;;
     *)
       params="cap $cap"
-      if [ "$cap" = 0 ]; then expected=$vcpus; else expected=$(awk -v c="$cap" -v v="$vcpus" 'BEGIN { e = c / 100; if (e > v) e = v; printf "%.3f", e }'); fi ;;
+      if [ "$cap" = 0 ]; then expected=$(printf "%d.000" "$vcpus"); else expected=$(awk -v c="$cap" -v v="$vcpus" 'BEGIN { e = c / 100; if (e > v) e = v; printf "%.3f", e }'); fi ;;
   esac
   # The load outlives the window by far and is stopped after it: on a loaded host the calls
   # around the window take seconds, and a load that ended inside the window would be measured.

@@ -27,6 +27,8 @@ usage: ./its xen up [--accel auto|tcg|kvm] [--logs DIR] [--no-domains] [--ready 
        ./its xen down
        ./its xen ssh [dom0|DOMAIN] [COMMAND...]
        ./its xen build
+       ./its xen shares [--repetitions N] [--window S] [--out DIR] [--no-host | --no-lab] [ROW...]
+       ./its xen report --in shares.tsv --out DIR
 
   up      boots the lab (building it first, once per Debian release, into ~/.cache/its-rt/xen-lab):
           Xen with RTDS, Credit and Credit2 under QEMU, dom0, then the cpupools and domains of
@@ -48,6 +50,9 @@ usage: ./its xen up [--accel auto|tcg|kvm] [--logs DIR] [--no-domains] [--ready 
   down    stops the lab: QEMU, its disk layers and state; keeps the logs
   ssh     a shell or COMMAND on dom0 (default) or a domain, as root
   build   builds (or finds) the cached lab without booting it
+  shares  each study row's CPU share for a CPU-bound rt-vm on the real schedulers, beside the
+          same row as a cgroup quota on this host: a table and a plot (--help for more)
+  report  the table and plot of a shares.tsv that `shares` wrote
 EOF
 }
 
@@ -384,6 +389,7 @@ case $command in
   down) cmd_down ;;
   ssh) cmd_ssh "$@" ;;
   build) preflight; "$HERE/build-lab.sh" >/dev/null ;;
+  shares) exec "$HERE/budget-shares.sh" "$@" ;;
   -h|--help|help) usage ;;
   *) usage >&2; die "unknown xen command: $command" ;;
 esac

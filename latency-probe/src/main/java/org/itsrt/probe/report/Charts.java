@@ -252,11 +252,22 @@ public final class Charts {
      */
     public static CategoryChart bars(
             String title, String yTitle, List<String> categories, List<String> seriesNames, List<List<Double>> values) {
+        return bars(title, "stage", yTitle, categories, seriesNames, values);
+    }
+
+    /** Bars as {@link #bars(String, String, List, List, List)}, the categories' axis titled {@code xTitle}. */
+    public static CategoryChart bars(
+            String title,
+            String xTitle,
+            String yTitle,
+            List<String> categories,
+            List<String> seriesNames,
+            List<List<Double>> values) {
         CategoryChart chart = new CategoryChartBuilder()
                 .width(WIDTH)
                 .height(HEIGHT)
                 .title(title)
-                .xAxisTitle("stage")
+                .xAxisTitle(xTitle)
                 .yAxisTitle(yTitle)
                 .build();
         style(chart.getStyler());

@@ -13,7 +13,6 @@ import org.itsrt.cli.Durations;
 import org.itsrt.cli.options.HelpOption;
 import org.itsrt.cli.options.VerboseOption;
 import org.itsrt.scheduling.budget.Reservation;
-import org.itsrt.scheduling.budget.XenLimits;
 import org.itsrt.scheduling.linux.AppliedBudget;
 import org.itsrt.scheduling.linux.CgroupBackend;
 import org.itsrt.scheduling.linux.CgroupBandwidth;
@@ -43,7 +42,8 @@ import picocli.CommandLine.Spec;
             "Puts a CPU budget on a running process with a Linux backend: linux-cgroup (the whole process "
                     + "tree in a new cgroup with quota vcpus x budget every period, optionally pinned), "
                     + "linux-deadline (SCHED_DEADLINE budget/period on each thread whose name matches "
-                    + "--threads) or none. Optionally starts an interference load in a sibling cgroup. Holds "
+                    + "--threads) or none; the budget given as --budget-us/--period-us or as a study row "
+                    + "(--row, e.g. rtds-76750 or credit-cap153). Optionally starts an interference load in a sibling cgroup. Holds "
                     + "until the process exits, --for has passed, or Ctrl-C; then restores everything and prints "
                     + "what was set and measured (throttling counters, CPU time). Needs root. Before it applies "
                     + "anything it restores the budgets that killed runs left in force (as 'its budget restore')."
@@ -58,6 +58,9 @@ final class ApplyCommand implements Callable<Integer> {
 
     @Mixin
     ReservationOptions reservation;
+
+    @Mixin
+    StudyRowOptions studyRows;
 
     @Mixin
     VerboseOption verboseOption;
@@ -137,8 +140,10 @@ final class ApplyCommand implements Callable<Integer> {
         AppliedBudget applied = null;
         InterferenceLoad interference = null;
         Map<String, Object> facts = new LinkedHashMap<>();
+        long appliedAt = 0;
         try {
             applied = chosen.apply(pid);
+            appliedAt = System.nanoTime();
             err.println("its budget apply: " + applied.description());
             if (interferenceOptions.load != null) {
                 interference = interferenceOptions.start(spec.commandLine(), cgroupRoot, cgroupParent);
@@ -166,8 +171,11 @@ final class ApplyCommand implements Callable<Integer> {
                 interference.close();
             }
             if (applied != null) {
+                // How long the budget held, so that its CPU time reads as a share of the CPUs.
+                long heldNanos = System.nanoTime() - appliedAt;
                 applied.close();
                 facts.put("budget", applied.facts());
+                facts.put("held_ms", heldNanos / 1_000_000);
                 if (interference != null) {
                     facts.put("load", interference.facts());
                 }
@@ -198,20 +206,12 @@ final class ApplyCommand implements Callable<Integer> {
         if (backend.equals(NoneBackend.NAME)) {
             return LinuxBackends.none();
         }
-        if (reservation.budgetUs == null || reservation.period.one() == null) {
-            throw new CommandLine.ParameterException(
-                    cmd, "--backend " + backend + " needs --budget-us and --period-us");
+        if (studyRows.rowsFile != null && studyRows.row == null) {
+            throw new CommandLine.ParameterException(cmd, "--rows names the file --row reads: give --row too");
         }
-        if (reservation.budgetUs < 1 || reservation.budgetUs > reservation.period.one()) {
-            throw new CommandLine.ParameterException(
-                    cmd,
-                    "--budget-us must be in 1..--period-us (" + reservation.period.one() + "), got "
-                            + reservation.budgetUs);
-        }
-        if (reservation.period.one() > XenLimits.MAX_PERIOD_US) {
-            throw new CommandLine.ParameterException(cmd, "--period-us must be at most " + XenLimits.MAX_PERIOD_US);
-        }
-        Reservation r = new Reservation(reservation.budgetUs, reservation.period.one());
+        Reservation r = studyRows.row != null
+                ? studyRows.reservation(cmd, reservation)
+                : reservation.given(cmd, "--backend " + backend);
         try {
             if (backend.equals(CgroupBackend.NAME)) {
                 CgroupBandwidth bw = CgroupBandwidth.of(r, reservation.vcpus);

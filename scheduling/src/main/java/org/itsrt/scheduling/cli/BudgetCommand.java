@@ -7,7 +7,6 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.itsrt.cli.MissingDefaultException;
 import org.itsrt.cli.OneLineErrors;
-import org.itsrt.cli.ProjectPaths;
 import org.itsrt.cli.options.HelpOption;
 import org.itsrt.scheduling.budget.BudgetRefusal;
 import org.itsrt.scheduling.budget.ComposeCpu;
@@ -175,15 +174,9 @@ public final class BudgetCommand implements Callable<Integer> {
     private int byRow(CommandLine cmd) {
         PoolCheck.Pool pool = poolOptions.pool(cmd);
         StudyRows rows;
-        String rowsShown;
+        String rowsShown = studyRows.rowsShown();
         try {
-            if (studyRows.rowsFile != null) {
-                rows = StudyRows.read(studyRows.rowsFile);
-                rowsShown = studyRows.rowsFile.toString();
-            } else {
-                rows = StudyRows.read(ProjectPaths.locate().studyRows());
-                rowsShown = ProjectPaths.STUDY_ROWS;
-            }
+            rows = studyRows.rows();
         } catch (IllegalArgumentException | MissingDefaultException e) {
             cmd.getErr().println("its budget: " + e.getMessage());
             cmd.getErr().flush();

@@ -1,5 +1,8 @@
 package org.itsrt.scheduling.cli;
 
+import org.itsrt.scheduling.budget.Reservation;
+import org.itsrt.scheduling.budget.XenLimits;
+import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -31,6 +34,26 @@ final class ReservationOptions {
             description = "what to print: text or json; ./its budget also compose, the Docker Compose override file "
                     + "that gives the reservation to the stack's TaskManager container (default: text)")
     String format = "text";
+
+    /**
+     * The reservation of --budget-us and --period-us, within Xen's limits as a row's would be.
+     *
+     * @param user what needs it, for the message: {@code --backend linux-cgroup}
+     */
+    Reservation given(CommandLine cmd, String user) {
+        Long periodUs = period.one();
+        if (budgetUs == null || periodUs == null) {
+            throw new CommandLine.ParameterException(cmd, user + " needs --budget-us and --period-us, or --row");
+        }
+        if (budgetUs < 1 || budgetUs > periodUs) {
+            throw new CommandLine.ParameterException(
+                    cmd, "--budget-us must be in 1..--period-us (" + periodUs + "), got " + budgetUs);
+        }
+        if (periodUs > XenLimits.MAX_PERIOD_US) {
+            throw new CommandLine.ParameterException(cmd, "--period-us must be at most " + XenLimits.MAX_PERIOD_US);
+        }
+        return new Reservation(budgetUs, periodUs);
+    }
 
     /** What is wrong with the format or the vCPUs, naming the option; null when nothing is. */
     String problem(java.util.List<String> formats) {

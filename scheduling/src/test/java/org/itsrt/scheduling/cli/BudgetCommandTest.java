@@ -301,4 +301,23 @@ class BudgetCommandTest {
         assertThat(negative.code()).isEqualTo(2);
         assertThat(negative.err()).contains("--seconds");
     }
+
+    @Test
+    void applyTakesAStudyRowAndRefusesOneWithoutALimitOrBesideABudgetBeforeTouchingTheProcess() {
+        // pid 1 is never budgeted: each of these fails while reading the options.
+        Run unlimited = run("apply", "--backend", "linux-cgroup", "--pid", "1", "--row", "credit2");
+        assertThat(unlimited.code()).isEqualTo(2);
+        assertThat(unlimited.err())
+                .contains("--row credit2 has no CPU limit (weight 256, cap 0 (none)): there is no budget to apply");
+        Run both = run(
+                "apply", "--backend", "linux-cgroup", "--pid", "1", "--row", "rtds-76750", "--budget-us", "5");
+        assertThat(both.code()).isEqualTo(2);
+        assertThat(both.err()).contains("--row takes the reservation from the row");
+        Run unknown = run("apply", "--backend", "linux-cgroup", "--pid", "1", "--row", "rtds-1");
+        assertThat(unknown.code()).isEqualTo(2);
+        assertThat(unknown.err()).contains("--row: ").contains("rtds-1");
+        Run neither = run("apply", "--backend", "linux-cgroup", "--pid", "1");
+        assertThat(neither.code()).isEqualTo(2);
+        assertThat(neither.err()).contains("--backend linux-cgroup needs --budget-us and --period-us, or --row");
+    }
 }
