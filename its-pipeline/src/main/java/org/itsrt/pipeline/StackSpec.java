@@ -113,6 +113,10 @@ public record StackSpec(Broker broker, Cluster cluster, int slots, Map<String, S
     /** {@link #onCluster(Path, Path, int, Map)} for a cluster known by its descriptor. */
     public static StackSpec onCluster(ClusterDescriptor cluster, Path jobJar, int slots, Map<String, String> pins)
             throws InterruptedException {
+        if (cluster.kafka() == null) {
+            throw new IllegalArgumentException("the cluster in " + cluster.dir() + " has no Kafka (--brokers 0): "
+                    + "reach it with --flink-rest and its brokers with --bootstrap-servers instead of --cluster");
+        }
         URI leader = new FlinkRest()
                 .leader(cluster.restAddresses(), cluster.flink().clientOptions())
                 .orElse(cluster.restAddresses().get(0));

@@ -29,6 +29,7 @@ import java.util.Map;
  * @param startedEpochMs when the cluster was up
  * @param shape         what it is, in one line
  * @param zookeeper     null without high availability
+ * @param kafka         null for a Flink-only cluster ({@code --brokers 0}), whose job's brokers run elsewhere
  */
 public record ClusterDescriptor(
         String format,
@@ -123,7 +124,9 @@ public record ClusterDescriptor(
         if (zookeeper != null) {
             all.add(zookeeper.process());
         }
-        all.addAll(kafka.brokers());
+        if (kafka != null) {
+            all.addAll(kafka.brokers());
+        }
         flink.jobManagers().forEach(jm -> all.add(jm.process()));
         all.addAll(flink.taskManagers());
         return all;

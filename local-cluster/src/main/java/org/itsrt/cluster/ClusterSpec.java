@@ -57,8 +57,9 @@ public record ClusterSpec(
             throw new IllegalArgumentException("--jobmanagers, --taskmanagers and --slots must be >= 1, got "
                     + jobManagers + ", " + taskManagers + ", " + slots);
         }
-        if (brokers != 1 && brokers != 3) {
-            throw new IllegalArgumentException("--brokers must be 1 or 3 (replication factor 3), got " + brokers);
+        if (brokers != 0 && brokers != 1 && brokers != 3) {
+            throw new IllegalArgumentException("--brokers must be 0 (Flink only, for a Kafka cluster that runs "
+                    + "elsewhere), 1, or 3 (replication factor 3), got " + brokers);
         }
         if (restBindAddress == null || restBindAddress.isBlank()) {
             throw new IllegalArgumentException("--rest-bind-address must name an address, e.g. " + LOOPBACK);

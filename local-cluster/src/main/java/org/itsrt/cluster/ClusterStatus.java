@@ -71,7 +71,9 @@ public record ClusterStatus(
                 problems.add(taskManagers.size() + " of " + expected + " TaskManagers registered");
             }
         }
-        List<PartitionState> partitions = partitions(descriptor.kafka().bootstrapServers(), problems);
+        List<PartitionState> partitions = descriptor.kafka() == null
+                ? List.of()
+                : partitions(descriptor.kafka().bootstrapServers(), problems);
         for (PartitionState p : partitions) {
             if (p.isr().size() < p.replicas().size()) {
                 problems.add(p.topic() + "-" + p.partition() + ": in-sync replicas " + p.isr() + " of " + p.replicas());
@@ -136,7 +138,10 @@ public record ClusterStatus(
         for (FlinkRest.Job job : jobs) {
             text.append(String.format("  job %s %s: %s%n", job.id(), job.name(), job.state()));
         }
-        text.append("\nKafka ").append(descriptor.kafka().bootstrapServers()).append('\n');
+        text.append(descriptor.kafka() == null
+                        ? "\nKafka: none in this cluster (--brokers 0)"
+                        : "\nKafka " + descriptor.kafka().bootstrapServers())
+                .append('\n');
         for (PartitionState p : partitions) {
             text.append(String.format(
                     "  %-16s partition %d  leader %d  replicas %s  in sync %s%n",

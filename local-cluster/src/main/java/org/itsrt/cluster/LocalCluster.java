@@ -65,19 +65,27 @@ public final class LocalCluster implements AutoCloseable {
                 zooKeeper = LocalZooKeeper.start(LocalZooKeeper.Options.defaults()
                         .withPort(spec.zooKeeperPort())
                         .withParentDir(folder)
-                        .withStartTimeout(spec.startTimeout()));
+                        // --start-timeout where it allows more than Kafka's own wait, on a slow machine.
+                        .withStartTimeout(max(spec.startTimeout(), LocalKafka.defaultStartTimeout(spec.brokers()))));
                 log.println("its-cluster: ZooKeeper up at " + zooKeeper.connectString());
             }
-            log.println("its-cluster: starting "
-                    + (spec.brokers() == 1 ? "a Kafka broker" : spec.brokers() + " Kafka brokers") + " (KRaft) ...");
-            kafka = LocalKafka.start(LocalKafka.Options.defaults()
-                    .withBrokers(spec.brokers())
-                    .withPorts(spec.kafkaPorts(), spec.kafkaControllerPorts())
-                    .withParentDir(folder));
-            // Returns once every replica of them is in sync.
-            kafka.createTopics(Topics.PIPELINE, spec.partitions());
-            log.println("its-cluster: Kafka up at " + kafka.bootstrapServers() + ", topics " + Topics.PIPELINE
-                    + ", every replica in sync");
+            if (spec.brokers() == 0) {
+                log.println("its-cluster: no Kafka (--brokers 0): the job's brokers run elsewhere");
+            } else {
+                log.println("its-cluster: starting "
+                        + (spec.brokers() == 1 ? "a Kafka broker" : spec.brokers() + " Kafka brokers")
+                        + " (KRaft) ...");
+                kafka = LocalKafka.start(LocalKafka.Options.defaults()
+                        .withBrokers(spec.brokers())
+                        .withPorts(spec.kafkaPorts(), spec.kafkaControllerPorts())
+                        .withParentDir(folder)
+                        // --start-timeout where it allows more than Kafka's own wait, on a slow machine.
+                        .withStartTimeout(max(spec.startTimeout(), LocalKafka.defaultStartTimeout(spec.brokers()))));
+                // Returns once every replica of them is in sync.
+                kafka.createTopics(Topics.PIPELINE, spec.partitions());
+                log.println("its-cluster: Kafka up at " + kafka.bootstrapServers() + ", topics " + Topics.PIPELINE
+                        + ", every replica in sync");
+            }
 
             log.println("its-cluster: starting Flink (" + spec.describe() + ") ...");
             flink = StandaloneFlink.start(spec.flinkOptions()
@@ -93,6 +101,10 @@ public final class LocalCluster implements AutoCloseable {
             closeAll(flink, kafka, zooKeeper, false);
             throw e;
         }
+    }
+
+    private static java.time.Duration max(java.time.Duration a, java.time.Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
     }
 
     /** The cluster folder, made sure to exist, be writable and hold no cluster. */
@@ -122,8 +134,8 @@ public final class LocalCluster implements AutoCloseable {
             List<ClusterDescriptor.Part> alive = existing.alive();
             if (!alive.isEmpty() || existing.keeperAlive()) {
                 return "a cluster is already up in " + folder + " (" + existing.shape() + "; web UI "
-                        + existing.restAddresses().get(0) + ", Kafka "
-                        + existing.kafka().bootstrapServers() + ", "
+                        + existing.restAddresses().get(0)
+                        + (existing.kafka() == null ? "" : ", Kafka " + existing.kafka().bootstrapServers()) + ", "
                         + alive.size() + " processes running): ./its cluster down --dir " + folder + " first";
             }
             return "the cluster folder " + folder + " holds a cluster that is down but not cleaned up: "
@@ -189,7 +201,7 @@ public final class LocalCluster implements AutoCloseable {
                                 zooKeeper.dir(),
                                 zooKeeper.dir().resolve("zookeeper.log")));
         List<ClusterDescriptor.Part> brokers = new ArrayList<>();
-        for (int id = 1; id <= kafka.brokers(); id++) {
+        for (int id = 1; kafka != null && id <= kafka.brokers(); id++) {
             ChildJvm broker = kafka.broker(id);
             brokers.add(part("kafka-" + id, broker.pid(), broker.dir(), broker.log()));
         }
@@ -212,8 +224,10 @@ public final class LocalCluster implements AutoCloseable {
                 startedEpochMs,
                 spec.describe(),
                 zk,
-                new ClusterDescriptor.KafkaPart(
-                        kafka.bootstrapServers(), spec.brokers(), Math.min(2, spec.brokers()), brokers),
+                kafka == null
+                        ? null
+                        : new ClusterDescriptor.KafkaPart(
+                                kafka.bootstrapServers(), spec.brokers(), Math.min(2, spec.brokers()), brokers),
                 new ClusterDescriptor.FlinkPart(
                         flink.configFile().toString(), jobManagers, taskManagers, clientOptions(flink.configFile())));
     }

@@ -49,4 +49,14 @@ class ClusterSpecTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("--rest-bind-address");
     }
+
+    @Test
+    void brokersAreNoneOneOrThree() {
+        assertThat(ClusterSpec.defaults().withBrokers(0).describe())
+                .isEqualTo("1 JobManager, 1 TaskManager x 1 slot, 0 Kafka brokers");
+        assertThatThrownBy(() -> ClusterSpec.defaults().withBrokers(2))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("--brokers must be 0 (Flink only, for a Kafka cluster that runs elsewhere), 1, or 3 "
+                        + "(replication factor 3), got 2");
+    }
 }

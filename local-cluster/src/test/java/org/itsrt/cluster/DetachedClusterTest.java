@@ -71,6 +71,45 @@ class DetachedClusterTest {
     }
 
     @Test
+    void aFlinkOnlyClusterRunsNoBrokerAndItsJobNeedsTheBrokersGiven(@TempDir Path parent) throws Exception {
+        Path dir = parent.resolve("cluster");
+        ClusterSpec spec = ClusterSpec.defaults().withPorts(ClusterSpec.PortChoice.FREE).withBrokers(0);
+        ByteArrayOutputStream progress = new ByteArrayOutputStream();
+        ClusterDescriptor cluster =
+                DetachedCluster.up(spec, dir, new PrintStream(progress, true, StandardCharsets.UTF_8));
+        List<ClusterDescriptor.Part> processes = cluster.processes();
+        try {
+            assertThat(progress.toString(StandardCharsets.UTF_8))
+                    .contains("its-cluster: no Kafka (--brokers 0)")
+                    .doesNotContain("Kafka up at");
+            assertThat(processes)
+                    .extracting(ClusterDescriptor.Part::name)
+                    .containsExactly("jobmanager-1", "taskmanager-1");
+            ClusterDescriptor read = ClusterDescriptor.read(dir);
+            assertThat(read.kafka()).isNull();
+            ClusterStatus status = ClusterStatus.of(read);
+            assertThat(status.problems()).isEmpty();
+            assertThat(status.partitions()).isEmpty();
+            assertThat(status.render()).contains("Kafka: none in this cluster (--brokers 0)", "healthy");
+            assertThatThrownBy(() -> org.itsrt.cluster.cli.ClusterCommand.jobArguments(
+                            read, List.of("--identity"), null))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("give the job's --bootstrap-servers HOST:PORT after --");
+            assertThat(org.itsrt.cluster.cli.ClusterCommand.jobArguments(
+                            read, List.of("--identity", "--bootstrap-servers", "10.0.0.1:9092"), null))
+                    .containsExactly("--identity", "--bootstrap-servers", "10.0.0.1:9092");
+        } finally {
+            DetachedCluster.down(dir, false, System.err);
+        }
+        for (ClusterDescriptor.Part part : processes) {
+            assertThat(ProcessHandle.of(part.pid()).map(ProcessHandle::isAlive))
+                    .as(part.name() + " after down")
+                    .isNotEqualTo(java.util.Optional.of(true));
+        }
+        assertThat(dir).doesNotExist();
+    }
+
+    @Test
     void aPartThatNeverAnswersFailsUpWithItsReasonAndLeavesNothing(@TempDir Path parent) throws Exception {
         Path dir = parent.resolve("cluster");
         // One second is far too little for a broker to start: the same path as a broker that never answers.

@@ -495,13 +495,32 @@ public final class ChildJvm implements AutoCloseable {
      * @param purpose what would listen there: "Flink REST of JobManager 1"
      */
     public static void requireFreePort(int port, String purpose) {
+        requireFreePort(InetAddress.getLoopbackAddress().getHostAddress(), port, purpose);
+    }
+
+    /**
+     * As {@link #requireFreePort(int, String)} on {@code host}, an address of this machine.
+     *
+     * @throws IllegalStateException naming the port, or the address when this machine has none such
+     */
+    public static void requireFreePort(String host, int port, String purpose) {
         try (ServerSocket socket = new ServerSocket()) {
             socket.setReuseAddress(true);
-            socket.bind(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
+            socket.bind(new java.net.InetSocketAddress(InetAddress.getByName(host), port), 1);
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalStateException("port " + port + " on " + host + " (" + purpose + "): no such address ("
+                    + e.getMessage() + ")");
+        } catch (java.net.BindException e) {
+            if (e.getMessage() == null || !e.getMessage().contains("in use")) {
+                throw new IllegalStateException("port " + port + " on " + host + " (" + purpose + ") cannot be bound ("
+                        + e.getMessage() + "): is " + host + " an address of this machine?");
+            }
+            throw new IllegalStateException("port " + port + " on " + host + " (" + purpose
+                    + ") is taken by another process (" + e.getMessage() + ")");
         } catch (IOException e) {
             throw new IllegalStateException(
-                    "port " + port + " on " + InetAddress.getLoopbackAddress().getHostAddress() + " (" + purpose
-                            + ") is taken by another process (" + e.getMessage() + ")");
+                    "port " + port + " on " + host + " (" + purpose + ") is taken by another process ("
+                            + e.getMessage() + ")");
         }
     }
 

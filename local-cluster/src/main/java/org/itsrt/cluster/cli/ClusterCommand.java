@@ -58,12 +58,16 @@ public final class ClusterCommand implements Callable<Integer> {
                         ", ",
                         cluster.restAddresses().stream().map(Object::toString).toList()))
                 .append('\n');
-        text.append("  Kafka          ").append(cluster.kafka().bootstrapServers());
-        text.append(" (replication factor ")
-                .append(cluster.kafka().replicationFactor())
-                .append(", min.insync.replicas ")
-                .append(cluster.kafka().minInsyncReplicas())
-                .append(")\n");
+        if (cluster.kafka() == null) {
+            text.append("  Kafka          none (--brokers 0): the job's brokers run elsewhere\n");
+        } else {
+            text.append("  Kafka          ").append(cluster.kafka().bootstrapServers());
+            text.append(" (replication factor ")
+                    .append(cluster.kafka().replicationFactor())
+                    .append(", min.insync.replicas ")
+                    .append(cluster.kafka().minInsyncReplicas())
+                    .append(")\n");
+        }
         if (cluster.zookeeper() != null) {
             text.append("  ZooKeeper      ")
                     .append(cluster.zookeeper().connectString())
@@ -95,6 +99,10 @@ public final class ClusterCommand implements Callable<Integer> {
             throws IOException {
         List<String> args = new ArrayList<>(jobOptions);
         if (!args.contains("--bootstrap-servers")) {
+            if (cluster.kafka() == null) {
+                throw new IllegalArgumentException("the cluster has no Kafka (--brokers 0): give the job's "
+                        + "--bootstrap-servers HOST:PORT after --");
+            }
             args.add("--bootstrap-servers");
             args.add(cluster.kafka().bootstrapServers());
         }

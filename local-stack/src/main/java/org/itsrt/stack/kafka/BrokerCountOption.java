@@ -8,8 +8,8 @@ public final class BrokerCountOption {
     @Option(
             names = "--brokers",
             paramLabel = "N",
-            description = "Kafka brokers: 1, or 3 with every topic replicated 3 times and min.insync.replicas 2 "
-                    + "(default: 1)")
+            description = "Kafka brokers: 1, or 3 with every topic replicated 3 times and min.insync.replicas 2; "
+                    + "./its cluster also takes 0: Flink only, for brokers that run elsewhere (default: 1)")
     int brokers = 1;
 
     public int count() {

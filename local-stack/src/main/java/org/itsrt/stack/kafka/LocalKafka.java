@@ -70,6 +70,9 @@ public final class LocalKafka implements AutoCloseable {
      */
     private static final Set<Integer> SIZES = Set.of(1, 3);
 
+    /** Where the nodes listen unless {@link Options#withHost} says otherwise. */
+    public static final String LOOPBACK = "127.0.0.1";
+
     /** For the node of a one-node cluster, from its start to its first answer. */
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
     /** The same for each node of three: they share the cores and none answers before a quorum runs. */
@@ -95,6 +98,8 @@ public final class LocalKafka implements AutoCloseable {
     private final KafkaClientConfig adminConfig;
 
     private final List<Integer> brokerPorts;
+    /** The address of the client listeners ({@link Options#host()}). */
+    private final String host;
     private final List<NodeCheck> checks;
     /** Node id N at index N-1; null until that node has started. */
     private final AtomicReferenceArray<ChildJvm> nodes;
@@ -117,6 +122,10 @@ public final class LocalKafka implements AutoCloseable {
      * @param secure          clients connect with SASL_SSL as one of the users of
      *                        {@link KafkaSecurity}, under ACLs; else PLAINTEXT without
      *                        authentication
+     * @param host            the address the client listeners bind and advertise: loopback, or
+     *                        one of this machine's addresses that other machines reach
+     * @param startTimeout    for each node from its start to its first answer; null: 90 s for one
+     *                        node, 180 s for each of three
      */
     public record Options(
             String heap,
@@ -126,12 +135,15 @@ public final class LocalKafka implements AutoCloseable {
             int brokers,
             List<Integer> brokerPorts,
             List<Integer> controllerPorts,
-            boolean secure) {
+            boolean secure,
+            String host,
+            Duration startTimeout) {
 
         public Options {
             extraJvmArgs = List.copyOf(extraJvmArgs);
             brokerPorts = List.copyOf(brokerPorts);
             controllerPorts = List.copyOf(controllerPorts);
+            host = host == null ? LOOPBACK : host;
             if (!SIZES.contains(brokers)) {
                 throw new IllegalArgumentException("a local Kafka cluster has 1 or 3 brokers, not " + brokers
                         + " (3: replication factor 3 with min.insync.replicas 2, so that one broker may be down)");
@@ -146,20 +158,21 @@ public final class LocalKafka implements AutoCloseable {
             String classPath = Stream.of(System.getProperty("java.class.path").split(File.pathSeparator))
                     .filter(entry -> !entry.contains("slf4j-simple"))
                     .collect(Collectors.joining(File.pathSeparator));
-            return new Options("512m", List.of(), null, classPath, 1, List.of(), List.of(), false);
+            return new Options(
+                    "512m", List.of(), null, classPath, 1, List.of(), List.of(), false, LOOPBACK, null);
         }
 
         public Options withHeap(String heap) {
-            return new Options(heap, extraJvmArgs, parentDir, classPath, brokers, brokerPorts, controllerPorts, secure);
+            return new Options(heap, extraJvmArgs, parentDir, classPath, brokers, brokerPorts, controllerPorts, secure, host, startTimeout);
         }
 
         public Options withExtraJvmArgs(List<String> args) {
-            return new Options(heap, args, parentDir, classPath, brokers, brokerPorts, controllerPorts, secure);
+            return new Options(heap, args, parentDir, classPath, brokers, brokerPorts, controllerPorts, secure, host, startTimeout);
         }
 
         /** Where the temporary cluster folder goes (default: java.io.tmpdir). */
         public Options withParentDir(Path parent) {
-            return new Options(heap, extraJvmArgs, parent, classPath, brokers, brokerPorts, controllerPorts, secure);
+            return new Options(heap, extraJvmArgs, parent, classPath, brokers, brokerPorts, controllerPorts, secure, host, startTimeout);
         }
 
         /**
@@ -168,7 +181,7 @@ public final class LocalKafka implements AutoCloseable {
          * @throws IllegalArgumentException for a count other than 1 or 3
          */
         public Options withBrokers(int count) {
-            return new Options(heap, extraJvmArgs, parentDir, classPath, count, brokerPorts, controllerPorts, secure);
+            return new Options(heap, extraJvmArgs, parentDir, classPath, count, brokerPorts, controllerPorts, secure, host, startTimeout);
         }
 
         /**
@@ -187,7 +200,7 @@ public final class LocalKafka implements AutoCloseable {
                     throw new IllegalArgumentException("port " + port + " is not a TCP port (1..65535)");
                 }
             }
-            return new Options(heap, extraJvmArgs, parentDir, classPath, brokers, brokerPorts, controllerPorts, secure);
+            return new Options(heap, extraJvmArgs, parentDir, classPath, brokers, brokerPorts, controllerPorts, secure, host, startTimeout);
         }
 
         /**
@@ -195,7 +208,31 @@ public final class LocalKafka implements AutoCloseable {
          * passwords, ACLs and a client properties file per user ({@link KafkaSecurity}).
          */
         public Options withSecurity(boolean on) {
-            return new Options(heap, extraJvmArgs, parentDir, classPath, brokers, brokerPorts, controllerPorts, on);
+            return new Options(
+                    heap, extraJvmArgs, parentDir, classPath, brokers, brokerPorts, controllerPorts, on, host, startTimeout);
+        }
+
+        /**
+         * The address the client listener binds and advertises, for clients on other machines
+         * (e.g. a broker in Xen's dom0 at {@code 10.0.0.1} for a job in another domain): one node,
+         * PLAINTEXT; the controller stays on loopback.
+         *
+         * @throws IllegalArgumentException for a secured or three-node cluster
+         */
+        public Options withHost(String address) {
+            if (!address.equals(LOOPBACK) && (brokers != 1 || secure)) {
+                throw new IllegalArgumentException("a broker listening on " + address + " is one PLAINTEXT node: "
+                        + "three nodes and a secured cluster listen on loopback only");
+            }
+            return new Options(
+                    heap, extraJvmArgs, parentDir, classPath, brokers, brokerPorts, controllerPorts, secure, address,
+                    startTimeout);
+        }
+
+        /** How long each node may take to answer after its start: more on an emulated or loaded machine. */
+        public Options withStartTimeout(Duration timeout) {
+            return new Options(
+                    heap, extraJvmArgs, parentDir, classPath, brokers, brokerPorts, controllerPorts, secure, host, timeout);
         }
     }
 
@@ -225,8 +262,9 @@ public final class LocalKafka implements AutoCloseable {
         }
     }
 
-    private LocalKafka(Path dir, List<Integer> brokerPorts, KafkaSecurity security) throws IOException {
+    private LocalKafka(Path dir, List<Integer> brokerPorts, String host, KafkaSecurity security) throws IOException {
         this.dir = dir;
+        this.host = host;
         this.security = security;
         this.brokerPorts = List.copyOf(brokerPorts);
         if (security != null) {
@@ -236,7 +274,7 @@ public final class LocalKafka implements AutoCloseable {
             this.adminConfig = KafkaClientConfig.none();
         }
         this.checks = IntStream.rangeClosed(1, brokerPorts.size())
-                .mapToObj(id -> new NodeCheck(id, address(brokerPorts.get(id - 1)), adminConfig))
+                .mapToObj(id -> new NodeCheck(id, clientAddress(brokerPorts.get(id - 1)), adminConfig))
                 .toList();
         this.nodes = new AtomicReferenceArray<>(brokerPorts.size());
         // The nodes' own hooks stop them; this one also removes the cluster folder around them.
@@ -276,7 +314,8 @@ public final class LocalKafka implements AutoCloseable {
         // Before anything starts: a taken fixed port is named here, not found in a dead node's log.
         for (int id = 1; id <= n; id++) {
             if (!options.brokerPorts().isEmpty()) {
-                ChildJvm.requireFreePort(options.brokerPorts().get(id - 1), "Kafka broker " + id + " listener");
+                ChildJvm.requireFreePort(
+                        options.host(), options.brokerPorts().get(id - 1), "Kafka broker " + id + " listener");
             }
             if (!options.controllerPorts().isEmpty()) {
                 ChildJvm.requireFreePort(options.controllerPorts().get(id - 1), "Kafka controller " + id + " listener");
@@ -299,7 +338,8 @@ public final class LocalKafka implements AutoCloseable {
         }
         LocalKafka kafka;
         try {
-            kafka = new LocalKafka(dir, brokerPorts, options.secure() ? KafkaSecurity.create(dir) : null);
+            kafka = new LocalKafka(
+                    dir, brokerPorts, options.host(), options.secure() ? KafkaSecurity.create(dir) : null);
         } catch (IOException | RuntimeException e) {
             ChildJvm.deleteQuietly(dir);
             throw new IllegalStateException("could not prepare the secured local Kafka cluster: " + e.getMessage(), e);
@@ -408,11 +448,11 @@ public final class LocalKafka implements AutoCloseable {
                             description(id),
                             dir,
                             "broker-" + id + "-",
-                            n == 1 ? START_TIMEOUT : CLUSTER_START_TIMEOUT,
+                            options.startTimeout() != null ? options.startTimeout() : defaultStartTimeout(n),
                             nodeDir -> prepare(
                                     options,
                                     nodeDir,
-                                    new NodeConfig(id, n, brokerPorts.get(id - 1), controllerPort, voters),
+                                    new NodeConfig(id, n, host, brokerPorts.get(id - 1), controllerPort, voters),
                                     clusterId,
                                     security),
                             check));
@@ -421,13 +461,21 @@ public final class LocalKafka implements AutoCloseable {
         }
     }
 
+    /** How long each node of a cluster of {@code brokers} may take to answer unless the options say. */
+    public static Duration defaultStartTimeout(int brokers) {
+        return brokers == 1 ? START_TIMEOUT : CLUSTER_START_TIMEOUT;
+    }
+
     private String description(int id) {
         return brokerPorts.size() == 1 ? "the local Kafka broker" : "Kafka broker " + id + " of the local cluster";
     }
 
-    /** Every broker's address, node 1 first: {@code 127.0.0.1:P1,127.0.0.1:P2,127.0.0.1:P3}. */
+    /**
+     * Every broker's address, node 1 first: {@code 127.0.0.1:P1,127.0.0.1:P2,127.0.0.1:P3}, or
+     * the {@link Options#withHost host} given.
+     */
     public String bootstrapServers() {
-        return brokerPorts.stream().map(LocalKafka::address).collect(Collectors.joining(","));
+        return brokerPorts.stream().map(this::clientAddress).collect(Collectors.joining(","));
     }
 
     /** The users, passwords and client files of a secured cluster; empty for a PLAINTEXT one. */
@@ -815,8 +863,13 @@ public final class LocalKafka implements AutoCloseable {
         }
     }
 
+    /** A controller's address: always loopback. */
     private static String address(int port) {
-        return "127.0.0.1:" + port;
+        return LOOPBACK + ":" + port;
+    }
+
+    private String clientAddress(int port) {
+        return host + ":" + port;
     }
 
     private static Admin admin(String bootstrapServers, KafkaClientConfig clientConfig) {
@@ -877,7 +930,7 @@ public final class LocalKafka implements AutoCloseable {
     }
 
     /** What sets one node apart from the others of its cluster. */
-    private record NodeConfig(int nodeId, int brokers, int brokerPort, int controllerPort, String voters) {}
+    private record NodeConfig(int nodeId, int brokers, String host, int brokerPort, int controllerPort, String voters) {}
 
     /** A node's configuration and formatted KRaft storage in {@code dir}; what to run on them. */
     private static ChildJvm.Launch prepare(
@@ -961,8 +1014,9 @@ public final class LocalKafka implements AutoCloseable {
         p.setProperty("controller.quorum.voters", node.voters());
         p.setProperty(
                 "listeners",
-                "PLAINTEXT://" + address(node.brokerPort()) + ",CONTROLLER://" + address(node.controllerPort()));
-        p.setProperty("advertised.listeners", "PLAINTEXT://" + address(node.brokerPort()));
+                "PLAINTEXT://" + node.host() + ":" + node.brokerPort() + ",CONTROLLER://"
+                        + address(node.controllerPort()));
+        p.setProperty("advertised.listeners", "PLAINTEXT://" + node.host() + ":" + node.brokerPort());
         p.setProperty("controller.listener.names", "CONTROLLER");
         p.setProperty("inter.broker.listener.name", "PLAINTEXT");
         p.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
