@@ -150,7 +150,7 @@ cgroup_version() {
 total=$((REPETITIONS * ${#rows[@]}))
 window_cost=$((SETTLE_S + WINDOW_S + 8))
 if [ -n "$HOST" ]; then
-  if "$LAB" status | grep -q '^lab running'; then
+  if "$LAB" status | grep '^lab running' >/dev/null; then
     log "a lab runs on this host: its emulation shares the CPUs with the host's windows (./its xen down first for a quiet host)"
   fi
   log "host: ${#rows[@]} rows x $REPETITIONS as $(cgroup_version) quotas on $(nproc) CPUs, ~$((total * window_cost / 60)) min"
@@ -164,7 +164,7 @@ if [ -n "$HOST" ]; then
   done
 fi
 
-if [ -n "$LAB_TOO" ] && ! "$LAB" status | grep -q '^lab running'; then
+if [ -n "$LAB_TOO" ] && ! "$LAB" status | grep '^lab running' >/dev/null; then
   log "booting the lab: Xen and dom0, then the rt-vm (logs: $OUT/lab)"
   booted=1
   "$LAB" up --logs "$OUT/lab" --no-domains 2>&1 | sed -u 's/^/  /' >&2

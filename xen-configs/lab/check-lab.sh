@@ -23,7 +23,7 @@ log() { echo "[xen-lab check] $*"; }
 [ "$(id -u)" = 0 ] || skip "it boots Xen in QEMU with images it builds with debootstrap, which needs root (as root: xen-configs/lab/check-lab.sh)"
 command -v qemu-system-x86_64 >/dev/null || command -v apt-get >/dev/null \
   || skip "QEMU (qemu-system-x86_64) is not installed and this host has no apt-get to install it"
-if "$LAB" status | grep -q '^lab running\|QEMU runs'; then
+if "$LAB" status | grep '^lab running\|QEMU runs' >/dev/null; then
   fail "a lab is already running here: the check boots its own (./its xen down first)"
 fi
 
@@ -95,7 +95,7 @@ done
 
 "$LAB" down >/dev/null
 trap - EXIT
-"$LAB" status | grep -q '^no lab is running' || fail "the lab still runs after ./its xen down"
+"$LAB" status | grep '^no lab is running' >/dev/null || fail "the lab still runs after ./its xen down"
 ! pgrep -f "qemu-system-x86_64 -name its-rt-xen-lab" >/dev/null || fail "a QEMU of the lab is left after ./its xen down"
 end=$(date +%s)
 log "boot and domains $((booted - start)) s, rows and checks $((end - booted)) s, total $((end - start)) s"

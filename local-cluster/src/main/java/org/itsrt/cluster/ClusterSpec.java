@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.IntStream;
 import org.itsrt.stack.flink.StandaloneFlink;
 
@@ -14,7 +15,7 @@ import org.itsrt.stack.flink.StandaloneFlink;
  * @param taskManagers Flink TaskManager processes
  * @param slots        task slots of each TaskManager
  * @param brokers      Kafka KRaft nodes (broker and controller each): 1, or 3 for replication factor 3 and
- *                     {@code min.insync.replicas} 2
+ *                     {@code min.insync.replicas} 2; 0 for Flink only, whose job's brokers run elsewhere
  * @param ha           a ZooKeeper server and ZooKeeper leader election for the JobManagers
  * @param ports        the well-known ports of each product, or free ones
  * @param taskManagerMemory {@code taskmanager.memory.process.size} of each TaskManager
@@ -51,6 +52,8 @@ public record ClusterSpec(
     public static final int FLINK_RPC_PORT = 6123;
     /** Flink's REST endpoint listens on loopback only unless {@code --rest-bind-address} says otherwise. */
     public static final String LOOPBACK = "127.0.0.1";
+    /** Bind addresses that listen on every interface, and so name none to reach the endpoint at. */
+    private static final Set<String> WILDCARDS = Set.of("0.0.0.0", "::", "[::]");
 
     public ClusterSpec {
         if (jobManagers < 1 || taskManagers < 1 || slots < 1) {
@@ -140,8 +143,24 @@ public record ClusterSpec(
                 .startTimeout(startTimeout)
                 // Over the placement's loopback address only when told: an open REST endpoint
                 // lets anyone who reaches it submit code.
-                .flinkOptions(
-                        restBindAddress.equals(LOOPBACK) ? Map.of() : Map.of("rest.bind-address", restBindAddress));
+                .flinkOptions(restSettings());
+    }
+
+    /**
+     * Where the REST endpoint listens, over loopback when {@code --rest-bind-address} says: the
+     * endpoint binds that address and, unless it is a wildcard (0.0.0.0), is reached there too
+     * (rest.address: what Flink's clients and a leader's record in ZooKeeper name, what {@code up},
+     * {@code status} and {@code submit} ask). The JobManagers and TaskManagers keep talking over
+     * loopback whatever this says.
+     */
+    private Map<String, String> restSettings() {
+        if (restBindAddress.equals(LOOPBACK)) {
+            return Map.of();
+        }
+        if (WILDCARDS.contains(restBindAddress)) {
+            return Map.of("rest.bind-address", restBindAddress);
+        }
+        return Map.of("rest.bind-address", restBindAddress, "rest.address", restBindAddress);
     }
 
     /** Partitions of each pipeline topic: one per slot, so a job that uses every slot reads from every partition. */

@@ -138,9 +138,10 @@ public record ClusterStatus(
         for (FlinkRest.Job job : jobs) {
             text.append(String.format("  job %s %s: %s%n", job.id(), job.name(), job.state()));
         }
-        text.append(descriptor.kafka() == null
-                        ? "\nKafka: none in this cluster (--brokers 0)"
-                        : "\nKafka " + descriptor.kafka().bootstrapServers())
+        text.append(
+                        descriptor.kafka() == null
+                                ? "\nKafka: none in this cluster (--brokers 0)"
+                                : "\nKafka " + descriptor.kafka().bootstrapServers())
                 .append('\n');
         for (PartitionState p : partitions) {
             text.append(String.format(

@@ -3,6 +3,9 @@ package org.itsrt.cluster;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +23,8 @@ import org.itsrt.stack.zookeeper.LocalZooKeeper;
 
 /**
  * The pipeline's cluster on one host, each part a process of its own: a ZooKeeper server (with
- * {@code ha}), one or three Kafka KRaft nodes with the pipeline's topics, and a Flink standalone
+ * {@code ha}), one or three Kafka KRaft nodes with the pipeline's topics (none for a Flink-only
+ * cluster, {@code brokers} 0, whose job's Kafka runs elsewhere), and a Flink standalone
  * session cluster of JobManagers and TaskManagers on one {@code config.yaml}. Everything lives in
  * one folder: a folder per process with its log, and {@value ClusterDescriptor#FILE}.
  *
@@ -65,8 +69,7 @@ public final class LocalCluster implements AutoCloseable {
                 zooKeeper = LocalZooKeeper.start(LocalZooKeeper.Options.defaults()
                         .withPort(spec.zooKeeperPort())
                         .withParentDir(folder)
-                        // --start-timeout where it allows more than Kafka's own wait, on a slow machine.
-                        .withStartTimeout(max(spec.startTimeout(), LocalKafka.defaultStartTimeout(spec.brokers()))));
+                        .withStartTimeout(spec.startTimeout()));
                 log.println("its-cluster: ZooKeeper up at " + zooKeeper.connectString());
             }
             if (spec.brokers() == 0) {
@@ -103,7 +106,7 @@ public final class LocalCluster implements AutoCloseable {
         }
     }
 
-    private static java.time.Duration max(java.time.Duration a, java.time.Duration b) {
+    private static Duration max(Duration a, Duration b) {
         return a.compareTo(b) >= 0 ? a : b;
     }
 
@@ -135,7 +138,9 @@ public final class LocalCluster implements AutoCloseable {
             if (!alive.isEmpty() || existing.keeperAlive()) {
                 return "a cluster is already up in " + folder + " (" + existing.shape() + "; web UI "
                         + existing.restAddresses().get(0)
-                        + (existing.kafka() == null ? "" : ", Kafka " + existing.kafka().bootstrapServers()) + ", "
+                        + (existing.kafka() == null
+                                ? ""
+                                : ", Kafka " + existing.kafka().bootstrapServers()) + ", "
                         + alive.size() + " processes running): ./its cluster down --dir " + folder + " first";
             }
             return "the cluster folder " + folder + " holds a cluster that is down but not cleaned up: "
@@ -159,9 +164,24 @@ public final class LocalCluster implements AutoCloseable {
         }
         List<Integer> restPorts = spec.flinkRestPorts();
         List<Integer> rpcPorts = spec.flinkRpcPorts();
+        if (!spec.restBindAddress().equals(ClusterSpec.LOOPBACK)) {
+            requireAddressOfThisMachine(spec.restBindAddress());
+        }
         for (int i = 0; i < restPorts.size(); i++) {
-            ChildJvm.requireFreePort(restPorts.get(i), "Flink REST and web UI of JobManager " + (i + 1));
+            ChildJvm.requireFreePort(
+                    spec.restBindAddress(), restPorts.get(i), "Flink REST and web UI of JobManager " + (i + 1));
             ChildJvm.requireFreePort(rpcPorts.get(i), "Flink RPC of JobManager " + (i + 1));
+        }
+    }
+
+    /** Whatever the ports: an address the REST endpoint cannot bind is named before anything starts. */
+    private static void requireAddressOfThisMachine(String address) {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.bind(new InetSocketAddress(InetAddress.getByName(address), 0), 1);
+        } catch (IOException e) {
+            throw new IllegalStateException(
+                    "--rest-bind-address " + address + ": Flink's REST endpoint cannot bind it (" + e.getMessage()
+                            + "); is it an address of this machine?");
         }
     }
 

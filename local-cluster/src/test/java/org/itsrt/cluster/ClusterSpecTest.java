@@ -32,8 +32,10 @@ class ClusterSpecTest {
                 .containsSequence("--rest-bind-address", "192.0.2.10")
                 .containsSequence("--slots", "2");
         // The keeper reads them with ./its cluster up's own options, back into the very same spec.
-        for (ClusterSpec given :
-                java.util.List.of(spec, ClusterSpec.defaults().withBrokers(3).withHa(true))) {
+        for (ClusterSpec given : java.util.List.of(
+                spec,
+                ClusterSpec.defaults().withBrokers(3).withHa(true),
+                ClusterSpec.defaults().withBrokers(0))) {
             ClusterKeeper keeper = new ClusterKeeper();
             new picocli.CommandLine(keeper)
                     .parseArgs(ClusterKeeper.arguments(given, DIR).toArray(String[]::new));
@@ -41,6 +43,24 @@ class ClusterSpecTest {
                     .isEqualTo(given);
             assertThat(keeper.folder.resolve()).isEqualTo(DIR);
         }
+    }
+
+    @Test
+    void aRestEndpointOnAnotherAddressIsReachedThereWhileTheProcessesTalkOverLoopback() {
+        ClusterSpec rtVm = ClusterSpec.defaults().withBrokers(0).withRestBindAddress("10.0.0.2");
+        assertThat(ClusterConfigFile.hostSettings(rtVm, DIR))
+                // Where clients, the leader's record and up/status/submit reach the endpoint.
+                .containsEntry("rest.bind-address", "10.0.0.2")
+                .containsEntry("rest.address", "10.0.0.2")
+                // The JobManager's RPC and the TaskManagers stay on loopback.
+                .containsEntry("jobmanager.rpc.address", "127.0.0.1")
+                .containsEntry("jobmanager.bind-host", "127.0.0.1")
+                .containsEntry("taskmanager.host", "127.0.0.1")
+                .containsEntry("taskmanager.bind-host", "127.0.0.1");
+        // Every interface names none to reach: this host reaches it over loopback.
+        assertThat(ClusterConfigFile.hostSettings(ClusterSpec.defaults().withRestBindAddress("0.0.0.0"), DIR))
+                .containsEntry("rest.address", "127.0.0.1")
+                .containsEntry("jobmanager.bind-host", "127.0.0.1");
     }
 
     @Test

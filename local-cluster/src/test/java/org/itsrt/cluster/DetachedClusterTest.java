@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -73,7 +77,8 @@ class DetachedClusterTest {
     @Test
     void aFlinkOnlyClusterRunsNoBrokerAndItsJobNeedsTheBrokersGiven(@TempDir Path parent) throws Exception {
         Path dir = parent.resolve("cluster");
-        ClusterSpec spec = ClusterSpec.defaults().withPorts(ClusterSpec.PortChoice.FREE).withBrokers(0);
+        ClusterSpec spec =
+                ClusterSpec.defaults().withPorts(ClusterSpec.PortChoice.FREE).withBrokers(0);
         ByteArrayOutputStream progress = new ByteArrayOutputStream();
         ClusterDescriptor cluster =
                 DetachedCluster.up(spec, dir, new PrintStream(progress, true, StandardCharsets.UTF_8));
@@ -85,27 +90,47 @@ class DetachedClusterTest {
             assertThat(processes)
                     .extracting(ClusterDescriptor.Part::name)
                     .containsExactly("jobmanager-1", "taskmanager-1");
+            assertThat(ProcessHandle.of(cluster.keeperPid()).orElseThrow().descendants())
+                    .as("no broker among the keeper's processes")
+                    .noneMatch(p -> p.info().commandLine().orElse("").contains("org.itsrt.stack.kafka"));
+            // The REST endpoint answers, on loopback as before (--rest-bind-address not given).
+            URI rest = cluster.restAddresses().get(0);
+            assertThat(rest.getHost()).isEqualTo(ClusterSpec.LOOPBACK);
+            HttpResponse<String> overview = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(rest.resolve("/overview"))
+                                    .timeout(Duration.ofSeconds(10))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
+            assertThat(overview.statusCode()).isEqualTo(200);
+            assertThat(overview.body()).contains("\"taskmanagers\":1");
             ClusterDescriptor read = ClusterDescriptor.read(dir);
             assertThat(read.kafka()).isNull();
+            assertThat(org.itsrt.cluster.cli.ClusterCommand.describeUp(read))
+                    .contains("Kafka          none (--brokers 0)", "-- --bootstrap-servers HOST:PORT")
+                    .doesNotContain("--cluster");
             ClusterStatus status = ClusterStatus.of(read);
             assertThat(status.problems()).isEmpty();
             assertThat(status.partitions()).isEmpty();
             assertThat(status.render()).contains("Kafka: none in this cluster (--brokers 0)", "healthy");
-            assertThatThrownBy(() -> org.itsrt.cluster.cli.ClusterCommand.jobArguments(
-                            read, List.of("--identity"), null))
+            assertThatThrownBy(
+                            () -> org.itsrt.cluster.cli.ClusterCommand.jobArguments(read, List.of("--identity"), null))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("give the job's --bootstrap-servers HOST:PORT after --");
             assertThat(org.itsrt.cluster.cli.ClusterCommand.jobArguments(
                             read, List.of("--identity", "--bootstrap-servers", "10.0.0.1:9092"), null))
                     .containsExactly("--identity", "--bootstrap-servers", "10.0.0.1:9092");
         } finally {
-            DetachedCluster.down(dir, false, System.err);
+            List<String> stopped = DetachedCluster.down(dir, false, System.err);
+            assertThat(stopped).anyMatch(line -> line.contains("stopped the cluster"));
         }
         for (ClusterDescriptor.Part part : processes) {
             assertThat(ProcessHandle.of(part.pid()).map(ProcessHandle::isAlive))
                     .as(part.name() + " after down")
                     .isNotEqualTo(java.util.Optional.of(true));
         }
+        assertThat(ProcessHandle.of(cluster.keeperPid()).map(ProcessHandle::isAlive))
+                .isNotEqualTo(java.util.Optional.of(true));
         assertThat(dir).doesNotExist();
     }
 

@@ -34,6 +34,19 @@ class LocalClusterTest {
     }
 
     @Test
+    void aRestAddressThisMachineDoesNotHaveIsNamedBeforeAnyProcessStarts(@TempDir Path dir) {
+        // TEST-NET-1 (RFC 5737) is never an address of this machine: only a bind is tried.
+        ClusterSpec spec = ClusterSpec.defaults()
+                .withBrokers(0)
+                .withPorts(ClusterSpec.PortChoice.FREE)
+                .withRestBindAddress("192.0.2.1");
+        assertThatThrownBy(() -> LocalCluster.start(spec, dir.resolve("cluster"), System.err))
+                .hasMessageStartingWith("--rest-bind-address 192.0.2.1: Flink's REST endpoint cannot bind it")
+                .hasMessageEndingWith("is it an address of this machine?");
+        assertThat(DetachedClusterTest.javaProcessesMentioning(dir)).isEmpty();
+    }
+
+    @Test
     void zooKeeperThatNeverAnswersFailsTheStartAndLeavesNoProcess(@TempDir Path dir) {
         ClusterSpec spec = ClusterSpec.defaults()
                 .withHa(true)

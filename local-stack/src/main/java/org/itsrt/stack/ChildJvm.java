@@ -508,8 +508,8 @@ public final class ChildJvm implements AutoCloseable {
             socket.setReuseAddress(true);
             socket.bind(new java.net.InetSocketAddress(InetAddress.getByName(host), port), 1);
         } catch (java.net.UnknownHostException e) {
-            throw new IllegalStateException("port " + port + " on " + host + " (" + purpose + "): no such address ("
-                    + e.getMessage() + ")");
+            throw new IllegalStateException(
+                    "port " + port + " on " + host + " (" + purpose + "): no such address (" + e.getMessage() + ")");
         } catch (java.net.BindException e) {
             if (e.getMessage() == null || !e.getMessage().contains("in use")) {
                 throw new IllegalStateException("port " + port + " on " + host + " (" + purpose + ") cannot be bound ("
@@ -518,9 +518,8 @@ public final class ChildJvm implements AutoCloseable {
             throw new IllegalStateException("port " + port + " on " + host + " (" + purpose
                     + ") is taken by another process (" + e.getMessage() + ")");
         } catch (IOException e) {
-            throw new IllegalStateException(
-                    "port " + port + " on " + host + " (" + purpose + ") is taken by another process ("
-                            + e.getMessage() + ")");
+            throw new IllegalStateException("port " + port + " on " + host + " (" + purpose
+                    + ") is taken by another process (" + e.getMessage() + ")");
         }
     }
 

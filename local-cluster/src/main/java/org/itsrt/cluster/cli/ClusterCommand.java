@@ -46,7 +46,7 @@ public final class ClusterCommand implements Callable<Integer> {
     }
 
     /** What {@code up} prints: where everything is, and what to do next. */
-    static String describeUp(ClusterDescriptor cluster) {
+    public static String describeUp(ClusterDescriptor cluster) {
         StringBuilder text = new StringBuilder();
         text.append("cluster up in ")
                 .append(cluster.dir())
@@ -79,11 +79,16 @@ public final class ClusterCommand implements Callable<Integer> {
                 .append(ClusterDescriptor.file(Path.of(cluster.dir())))
                 .append('\n');
         String dirOption = " --dir " + cluster.dir();
-        text.append("next: ./its cluster submit")
-                .append(dirOption)
-                .append(" | ./its demo --cluster ")
-                .append(cluster.dir())
-                .append(" | ./its cluster status")
+        text.append("next: ./its cluster submit").append(dirOption);
+        if (cluster.kafka() == null) {
+            // No broker here: the job and the run are told where Kafka is.
+            text.append(" -- --bootstrap-servers HOST:PORT | ./its demo --flink-rest ")
+                    .append(cluster.restAddresses().get(0))
+                    .append(" --bootstrap-servers HOST:PORT");
+        } else {
+            text.append(" | ./its demo --cluster ").append(cluster.dir());
+        }
+        text.append(" | ./its cluster status")
                 .append(dirOption)
                 .append(" | ./its cluster down")
                 .append(dirOption)

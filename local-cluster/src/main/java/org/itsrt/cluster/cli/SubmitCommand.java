@@ -22,7 +22,8 @@ import picocli.CommandLine.Parameters;
         name = "submit",
         description = {
             "submit the job jar as `flink run --detached` does, with Flink's own client: it finds the leading "
-                    + "JobManager (through ZooKeeper with --ha). The job reads and writes the cluster's Kafka.",
+                    + "JobManager (through ZooKeeper with --ha). The job reads and writes the cluster's Kafka; "
+                    + "a cluster without one (--brokers 0) needs the job's -- --bootstrap-servers HOST:PORT.",
             "Job options follow `--`, e.g. ./its cluster submit -- --identity (docs/job.md)."
         })
 final class SubmitCommand implements Callable<Integer> {

@@ -108,6 +108,8 @@ public final class StandaloneFlink implements AutoCloseable {
     static final int RESTART_ATTEMPTS = 1000;
 
     private static final String LOOPBACK = "127.0.0.1";
+    private static final String REST_ADDRESS_KEY = "rest.address";
+    private static final String REST_BIND_ADDRESS_KEY = "rest.bind-address";
     private static final Duration SETUP_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration POLL = Duration.ofMillis(200);
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -414,7 +416,10 @@ public final class StandaloneFlink implements AutoCloseable {
         List<Integer> fixedRpc = fixedPorts(options, options.rpcPorts(), RPC_PORT_KEY);
         for (int i = 0; i < options.jobManagers(); i++) {
             if (fixedRest.get(i) != null) {
-                ChildJvm.requireFreePort(fixedRest.get(i), "Flink REST of JobManager " + (i + 1));
+                ChildJvm.requireFreePort(
+                        options.flinkOptions().getOrDefault(REST_BIND_ADDRESS_KEY, LOOPBACK),
+                        fixedRest.get(i),
+                        "Flink REST of JobManager " + (i + 1));
             }
             if (fixedRpc.get(i) != null) {
                 ChildJvm.requireFreePort(fixedRpc.get(i), "Flink RPC of JobManager " + (i + 1));
@@ -441,8 +446,11 @@ public final class StandaloneFlink implements AutoCloseable {
             }
             Map<String, String> config = writeConfig(
                     conf, dir, options, ports.get(0).rpc(), ports.get(0).rest());
+            // Where clients reach the REST endpoints: loopback, or the one address the endpoint was
+            // told to bind (rest.address); the JobManagers and TaskManagers talk over loopback.
+            String restHost = config.getOrDefault(REST_ADDRESS_KEY, LOOPBACK);
             List<URI> restAddresses = ports.stream()
-                    .map(p -> URI.create("http://" + LOOPBACK + ":" + p.rest() + "/"))
+                    .map(p -> URI.create("http://" + restHost + ":" + p.rest() + "/"))
                     .toList();
             HttpClient http = HttpClient.newBuilder()
                     .connectTimeout(Duration.ofSeconds(2))

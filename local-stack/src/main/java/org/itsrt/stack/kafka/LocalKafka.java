@@ -100,6 +100,7 @@ public final class LocalKafka implements AutoCloseable {
     private final List<Integer> brokerPorts;
     /** The address of the client listeners ({@link Options#host()}). */
     private final String host;
+
     private final List<NodeCheck> checks;
     /** Node id N at index N-1; null until that node has started. */
     private final AtomicReferenceArray<ChildJvm> nodes;
@@ -144,6 +145,10 @@ public final class LocalKafka implements AutoCloseable {
             brokerPorts = List.copyOf(brokerPorts);
             controllerPorts = List.copyOf(controllerPorts);
             host = host == null ? LOOPBACK : host;
+            if (!host.equals(LOOPBACK) && (brokers != 1 || secure)) {
+                throw new IllegalArgumentException("a broker listening on " + host + " is one PLAINTEXT node: "
+                        + "three nodes and a secured cluster listen on loopback only");
+            }
             if (!SIZES.contains(brokers)) {
                 throw new IllegalArgumentException("a local Kafka cluster has 1 or 3 brokers, not " + brokers
                         + " (3: replication factor 3 with min.insync.replicas 2, so that one broker may be down)");
@@ -158,21 +163,50 @@ public final class LocalKafka implements AutoCloseable {
             String classPath = Stream.of(System.getProperty("java.class.path").split(File.pathSeparator))
                     .filter(entry -> !entry.contains("slf4j-simple"))
                     .collect(Collectors.joining(File.pathSeparator));
-            return new Options(
-                    "512m", List.of(), null, classPath, 1, List.of(), List.of(), false, LOOPBACK, null);
+            return new Options("512m", List.of(), null, classPath, 1, List.of(), List.of(), false, LOOPBACK, null);
         }
 
         public Options withHeap(String heap) {
-            return new Options(heap, extraJvmArgs, parentDir, classPath, brokers, brokerPorts, controllerPorts, secure, host, startTimeout);
+            return new Options(
+                    heap,
+                    extraJvmArgs,
+                    parentDir,
+                    classPath,
+                    brokers,
+                    brokerPorts,
+                    controllerPorts,
+                    secure,
+                    host,
+                    startTimeout);
         }
 
         public Options withExtraJvmArgs(List<String> args) {
-            return new Options(heap, args, parentDir, classPath, brokers, brokerPorts, controllerPorts, secure, host, startTimeout);
+            return new Options(
+                    heap,
+                    args,
+                    parentDir,
+                    classPath,
+                    brokers,
+                    brokerPorts,
+                    controllerPorts,
+                    secure,
+                    host,
+                    startTimeout);
         }
 
         /** Where the temporary cluster folder goes (default: java.io.tmpdir). */
         public Options withParentDir(Path parent) {
-            return new Options(heap, extraJvmArgs, parent, classPath, brokers, brokerPorts, controllerPorts, secure, host, startTimeout);
+            return new Options(
+                    heap,
+                    extraJvmArgs,
+                    parent,
+                    classPath,
+                    brokers,
+                    brokerPorts,
+                    controllerPorts,
+                    secure,
+                    host,
+                    startTimeout);
         }
 
         /**
@@ -181,7 +215,17 @@ public final class LocalKafka implements AutoCloseable {
          * @throws IllegalArgumentException for a count other than 1 or 3
          */
         public Options withBrokers(int count) {
-            return new Options(heap, extraJvmArgs, parentDir, classPath, count, brokerPorts, controllerPorts, secure, host, startTimeout);
+            return new Options(
+                    heap,
+                    extraJvmArgs,
+                    parentDir,
+                    classPath,
+                    count,
+                    brokerPorts,
+                    controllerPorts,
+                    secure,
+                    host,
+                    startTimeout);
         }
 
         /**
@@ -200,7 +244,17 @@ public final class LocalKafka implements AutoCloseable {
                     throw new IllegalArgumentException("port " + port + " is not a TCP port (1..65535)");
                 }
             }
-            return new Options(heap, extraJvmArgs, parentDir, classPath, brokers, brokerPorts, controllerPorts, secure, host, startTimeout);
+            return new Options(
+                    heap,
+                    extraJvmArgs,
+                    parentDir,
+                    classPath,
+                    brokers,
+                    brokerPorts,
+                    controllerPorts,
+                    secure,
+                    host,
+                    startTimeout);
         }
 
         /**
@@ -209,7 +263,16 @@ public final class LocalKafka implements AutoCloseable {
          */
         public Options withSecurity(boolean on) {
             return new Options(
-                    heap, extraJvmArgs, parentDir, classPath, brokers, brokerPorts, controllerPorts, on, host, startTimeout);
+                    heap,
+                    extraJvmArgs,
+                    parentDir,
+                    classPath,
+                    brokers,
+                    brokerPorts,
+                    controllerPorts,
+                    on,
+                    host,
+                    startTimeout);
         }
 
         /**
@@ -220,19 +283,32 @@ public final class LocalKafka implements AutoCloseable {
          * @throws IllegalArgumentException for a secured or three-node cluster
          */
         public Options withHost(String address) {
-            if (!address.equals(LOOPBACK) && (brokers != 1 || secure)) {
-                throw new IllegalArgumentException("a broker listening on " + address + " is one PLAINTEXT node: "
-                        + "three nodes and a secured cluster listen on loopback only");
-            }
             return new Options(
-                    heap, extraJvmArgs, parentDir, classPath, brokers, brokerPorts, controllerPorts, secure, address,
+                    heap,
+                    extraJvmArgs,
+                    parentDir,
+                    classPath,
+                    brokers,
+                    brokerPorts,
+                    controllerPorts,
+                    secure,
+                    address,
                     startTimeout);
         }
 
         /** How long each node may take to answer after its start: more on an emulated or loaded machine. */
         public Options withStartTimeout(Duration timeout) {
             return new Options(
-                    heap, extraJvmArgs, parentDir, classPath, brokers, brokerPorts, controllerPorts, secure, host, timeout);
+                    heap,
+                    extraJvmArgs,
+                    parentDir,
+                    classPath,
+                    brokers,
+                    brokerPorts,
+                    controllerPorts,
+                    secure,
+                    host,
+                    timeout);
         }
     }
 
@@ -274,7 +350,7 @@ public final class LocalKafka implements AutoCloseable {
             this.adminConfig = KafkaClientConfig.none();
         }
         this.checks = IntStream.rangeClosed(1, brokerPorts.size())
-                .mapToObj(id -> new NodeCheck(id, clientAddress(brokerPorts.get(id - 1)), adminConfig))
+                .mapToObj(id -> new NodeCheck(id, address(host, brokerPorts.get(id - 1)), adminConfig))
                 .toList();
         this.nodes = new AtomicReferenceArray<>(brokerPorts.size());
         // The nodes' own hooks stop them; this one also removes the cluster folder around them.
@@ -392,7 +468,7 @@ public final class LocalKafka implements AutoCloseable {
         int n = brokerPorts.size();
         String clusterId = Uuid.randomUuid().toString();
         String voters = IntStream.rangeClosed(1, n)
-                .mapToObj(id -> id + "@" + address(controllerPorts.get(id - 1)))
+                .mapToObj(id -> id + "@" + address(LOOPBACK, controllerPorts.get(id - 1)))
                 .collect(Collectors.joining(","));
         if (n == 1) {
             startNode(options, 1, controllerPorts.get(0), clusterId, voters);
@@ -475,7 +551,7 @@ public final class LocalKafka implements AutoCloseable {
      * the {@link Options#withHost host} given.
      */
     public String bootstrapServers() {
-        return brokerPorts.stream().map(this::clientAddress).collect(Collectors.joining(","));
+        return brokerPorts.stream().map(port -> address(host, port)).collect(Collectors.joining(","));
     }
 
     /** The users, passwords and client files of a secured cluster; empty for a PLAINTEXT one. */
@@ -863,12 +939,11 @@ public final class LocalKafka implements AutoCloseable {
         }
     }
 
-    /** A controller's address: always loopback. */
-    private static String address(int port) {
-        return LOOPBACK + ":" + port;
-    }
-
-    private String clientAddress(int port) {
+    /**
+     * A listener's address, {@code HOST:PORT}: the client listeners' on {@link Options#host()}
+     * (loopback unless told), the controllers' always on loopback.
+     */
+    private static String address(String host, int port) {
         return host + ":" + port;
     }
 
@@ -930,7 +1005,8 @@ public final class LocalKafka implements AutoCloseable {
     }
 
     /** What sets one node apart from the others of its cluster. */
-    private record NodeConfig(int nodeId, int brokers, String host, int brokerPort, int controllerPort, String voters) {}
+    private record NodeConfig(
+            int nodeId, int brokers, String host, int brokerPort, int controllerPort, String voters) {}
 
     /** A node's configuration and formatted KRaft storage in {@code dir}; what to run on them. */
     private static ChildJvm.Launch prepare(
@@ -1014,9 +1090,11 @@ public final class LocalKafka implements AutoCloseable {
         p.setProperty("controller.quorum.voters", node.voters());
         p.setProperty(
                 "listeners",
-                "PLAINTEXT://" + node.host() + ":" + node.brokerPort() + ",CONTROLLER://"
-                        + address(node.controllerPort()));
-        p.setProperty("advertised.listeners", "PLAINTEXT://" + node.host() + ":" + node.brokerPort());
+                "PLAINTEXT://" + address(node.host(), node.brokerPort()) + ",CONTROLLER://"
+                        + address(LOOPBACK, node.controllerPort()));
+        // What clients are told to connect to: the address they were given, never loopback when
+        // the listener serves other machines.
+        p.setProperty("advertised.listeners", "PLAINTEXT://" + address(node.host(), node.brokerPort()));
         p.setProperty("controller.listener.names", "CONTROLLER");
         p.setProperty("inter.broker.listener.name", "PLAINTEXT");
         p.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");

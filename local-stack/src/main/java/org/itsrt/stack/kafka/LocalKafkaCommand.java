@@ -1,10 +1,13 @@
 package org.itsrt.stack.kafka;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.List;
-import org.itsrt.cli.DurationConverter;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.itsrt.cli.DurationConverter;
+import org.itsrt.stack.ChildJvm;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -22,7 +25,11 @@ import picocli.CommandLine.Spec;
                 + "creates the pipeline's topics, prints the bootstrap address and runs until Ctrl-C; then it "
                 + "stops the brokers and deletes their data.",
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0   stopped by Ctrl-C", "1   a broker could not start"})
+        exitCodeList = {
+            "0   stopped by Ctrl-C",
+            "1   a broker could not start",
+            "2   bad usage, or --listen's address or port not free here; nothing started"
+        })
 public final class LocalKafkaCommand implements Callable<Integer> {
 
     @Mixin
@@ -73,29 +80,7 @@ public final class LocalKafkaCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        // The command line that runs this, so that a usage error goes to its error stream.
-        CommandLine cmd = spec.commandLine();
-        if (partitions < 1) {
-            throw new CommandLine.ParameterException(cmd, "--partitions must be >= 1");
-        }
-        LocalKafka.Options options;
-        try {
-            options = LocalKafka.Options.defaults()
-                    .withHeap(heap)
-                    .withBrokers(brokers.count())
-                    .withSecurity(secure.given());
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(cmd, "--brokers: " + e.getMessage());
-        }
-        if (startTimeout != null) {
-            if (startTimeout.isZero() || startTimeout.isNegative()) {
-                throw new CommandLine.ParameterException(cmd, "--start-timeout must be positive, got " + startTimeout);
-            }
-            options = options.withStartTimeout(startTimeout);
-        }
-        if (listen != null) {
-            options = listening(cmd, options);
-        }
+        LocalKafka.Options options = options();
         LocalKafka kafka;
         try {
             kafka = LocalKafka.start(options);
@@ -134,25 +119,73 @@ public final class LocalKafkaCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** The options with --listen's address and port, or a usage error naming it. */
-    private LocalKafka.Options listening(CommandLine cmd, LocalKafka.Options options) {
-        int colon = listen.lastIndexOf(':');
-        int port = -1;
-        if (colon > 0) {
-            try {
-                port = Integer.parseInt(listen.substring(colon + 1));
-            } catch (NumberFormatException e) {
-                port = -1;
-            }
+    /** The broker(s) the command line asks for, or a usage error naming the option; nothing is started. */
+    LocalKafka.Options options() {
+        // The command line that runs this, so that a usage error goes to its error stream.
+        CommandLine cmd = spec.commandLine();
+        if (partitions < 1) {
+            throw new CommandLine.ParameterException(cmd, "--partitions must be >= 1");
         }
-        if (port < 1 || port > 65535) {
+        LocalKafka.Options options;
+        try {
+            options = LocalKafka.Options.defaults()
+                    .withHeap(heap)
+                    .withBrokers(brokers.count())
+                    .withSecurity(secure.given());
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(cmd, "--brokers: " + e.getMessage());
+        }
+        if (startTimeout != null) {
+            if (startTimeout.isZero() || startTimeout.isNegative()) {
+                throw new CommandLine.ParameterException(cmd, "--start-timeout must be positive, got " + startTimeout);
+            }
+            options = options.withStartTimeout(startTimeout);
+        }
+        if (listen != null) {
+            options = listening(cmd, options);
+        }
+        return options;
+    }
+
+    /**
+     * The options with --listen's address and port, or a usage error naming it: a malformed
+     * value, an address this machine does not have, a port taken, or a cluster it cannot serve.
+     */
+    private LocalKafka.Options listening(CommandLine cmd, LocalKafka.Options options) {
+        if (brokers.count() != 1 || secure.given()) {
             throw new CommandLine.ParameterException(
-                    cmd, "--listen must be HOST:PORT with a port in 1..65535, e.g. 10.0.0.1:9092, got '" + listen + "'");
+                    cmd, "--listen serves one PLAINTEXT broker: give it without --brokers 3 and --secure");
+        }
+        int colon = listen.lastIndexOf(':');
+        String host = colon > 0 ? listen.substring(0, colon) : "";
+        int port = -1;
+        if (colon > 0 && listen.substring(colon + 1).matches("\\d{1,5}")) {
+            port = Integer.parseInt(listen.substring(colon + 1));
+        }
+        if (host.isBlank() || port < 1 || port > 65535) {
+            throw new CommandLine.ParameterException(
+                    cmd,
+                    "--listen must be HOST:PORT, an address of this machine and a port in 1..65535, e.g. "
+                            + "10.0.0.1:9092, got '" + listen + "'");
         }
         try {
-            return options.withHost(listen.substring(0, colon)).withPorts(List.of(port), List.of());
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(cmd, "--listen: " + e.getMessage());
+            if (InetAddress.getByName(host).isAnyLocalAddress()) {
+                throw new CommandLine.ParameterException(
+                        cmd,
+                        "--listen " + listen + ": the address is also what clients are told to connect to, so it "
+                                + "must be one address of this machine that they reach, e.g. 10.0.0.1, not "
+                                + host);
+            }
+        } catch (UnknownHostException e) {
+            throw new CommandLine.ParameterException(
+                    cmd, "--listen " + listen + ": " + host + " is no address (" + e.getMessage() + ")");
+        }
+        try {
+            // Before anything starts: an address of another machine, or a port taken, named here.
+            ChildJvm.requireFreePort(host, port, "the broker's client listener");
+            return options.withHost(host).withPorts(List.of(port), List.of());
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(cmd, "--listen " + listen + ": " + e.getMessage());
         }
     }
 
