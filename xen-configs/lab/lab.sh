@@ -21,7 +21,7 @@ QEMU_EXPECTED_WARNING="TCG doesn't support requested feature: CPUID.80000007H:ED
 usage() {
   cat <<'EOF'
 usage: ./its xen up [--accel auto|tcg|kvm] [--logs DIR] [--no-domains] [--ready DOMAIN,...]
-                   [--domain-type pv|as-configured]
+                   [--domain-type pv|as-configured] [--stage]
        ./its xen create DOMAIN... [--no-wait]
        ./its xen status
        ./its xen down
@@ -29,6 +29,7 @@ usage: ./its xen up [--accel auto|tcg|kvm] [--logs DIR] [--no-domains] [--ready 
        ./its xen build
        ./its xen shares [--repetitions N] [--window S] [--out DIR] [--no-host | --no-lab] [ROW...]
        ./its xen report --in shares.tsv --out DIR
+       ./its xen stage DOMAIN
 
   up      boots the lab (building it first, once per Debian release, into ~/.cache/its-rt/xen-lab):
           Xen with RTDS, Credit and Credit2 under QEMU, dom0, then the cpupools and domains of
@@ -39,6 +40,8 @@ usage: ./its xen up [--accel auto|tcg|kvm] [--logs DIR] [--no-domains] [--ready 
             --logs DIR     the serial console and the domains' consoles (default:
                            results/xen/lab-TIME)
             --no-domains   boot Xen and dom0 only
+            --stage        build the pipeline's modules and give dom0 them on a read-only disk
+                           at /opt/its-rt/stage (the pipeline in the lab: lab/README.md)
             --ready        the domains to wait for until they answer SSH (default: all); the
                            others are created and left booting
             --domain-type  pv (default under TCG): the domains are created as PV guests, given
@@ -53,6 +56,7 @@ usage: ./its xen up [--accel auto|tcg|kvm] [--logs DIR] [--no-domains] [--ready 
   shares  each study row's CPU share for a CPU-bound rt-vm on the real schedulers, beside the
           same row as a cgroup quota on this host: a table and a plot (--help for more)
   report  the table and plot of a shares.tsv that `shares` wrote
+  stage   gives the pipeline staged by `up --stage` to a running domain (xl block-attach, read-only)
 EOF
 }
 
@@ -151,6 +155,11 @@ start_qemu() {
     echo "$name=/dev/vd${letters:$((i - 1)):1}" >>"$STATE/disks"
     i=$((i + 1))
   done
+  # The staged pipeline (up --stage) last, read-only: dom0 and the domains it is given to share it.
+  if [ -f "$STATE/stage.img" ]; then
+    drives+=(-drive "file=$STATE/stage.img,if=virtio,format=raw,readonly=on")
+    echo "/dev/vd${letters:$((i - 1)):1}" >"$STATE/stage.dev"
+  fi
   if [ "$accel" = kvm ]; then
     cpu=host
   else
@@ -221,9 +230,10 @@ copy_configs() {
 }
 
 cmd_up() {
-  local accel=auto logs="" domains=1 domain_type="" ready=all
+  local accel=auto logs="" domains=1 domain_type="" ready=all stage=0
   while [ $# -gt 0 ]; do
     case $1 in
+      --stage) stage=1 ;;
       --accel) accel=${2:?--accel needs auto, tcg or kvm}; shift ;;
       --logs) logs=${2:?--logs needs a folder}; shift ;;
       --no-domains) domains=0 ;;
@@ -265,9 +275,11 @@ cmd_up() {
   date -u +%FT%TZ >"$STATE/started"
   # From here on an interrupted up stops what it started.
   trap 'log "interrupted: stopping the lab"; stop_lab; exit 130' INT TERM HUP
+  [ "$stage" = 0 ] || "$HERE/stage.sh" "$STATE/stage.img" || { stop_lab; die "staging the pipeline failed (above)"; }
   start_qemu "$build" "$accel" "$logs"
   wait_for_dom0 "$logs"
   copy_configs
+  [ "$stage" = 0 ] || mount_stage
   if [ "$domains" = 1 ]; then
     create_domains "$domain_type" "$ready" $(config_domains) \
       || { stop_lab; die "creating the domains failed (above); the lab was stopped, its logs are in $logs"; }
@@ -288,6 +300,26 @@ create_domains() {
   [ -z "$domain_type" ] || args+=(--type "$domain_type")
   log "creating $* with xl in dom0${domain_type:+ (as $domain_type guests)}"
   dom0_ssh /opt/its-rt/xen-configs/lab/create-domains.sh "${args[@]}" --ready "$ready" 2>&1 | sed -u 's/^/  dom0: /' >&2
+}
+
+# The staged pipeline at /opt/its-rt/stage in dom0.
+mount_stage() {
+  dom0_ssh "mkdir -p /opt/its-rt/stage && mount -o ro,noload $(cat "$STATE/stage.dev") /opt/its-rt/stage" \
+    || die "dom0 could not mount the staged pipeline ($(cat "$STATE/stage.dev"))"
+  log "the pipeline is staged at /opt/its-rt/stage in dom0 (./its xen stage DOMAIN gives it to a domain)"
+}
+
+# The staged pipeline given to a running domain with xl block-attach, read-only, and mounted at
+# the same path there: its config file stays as it is.
+cmd_stage() {
+  [ -n "$(qemu_pid || true)" ] || die "no lab is running (./its xen up --stage)"
+  [ -f "$STATE/stage.dev" ] || die "the lab was started without --stage: no staged pipeline to give"
+  local domain=${1:?stage: name a running domain, e.g. rt-vm}
+  dom0_ssh "xl block-list $domain | grep -q '^51728 ' || xl block-attach $domain 'format=raw, vdev=xvdb, access=ro, target=$(cat "$STATE/stage.dev")'" \
+    || die "xl block-attach of the staged pipeline to $domain failed (above)"
+  dom0_ssh "ssh $domain 'mountpoint -q /opt/its-rt/stage || { for i in \$(seq 30); do [ -b /dev/xvdb ] && break; sleep 1; done; mkdir -p /opt/its-rt/stage && mount -o ro,noload /dev/xvdb /opt/its-rt/stage; }'" \
+    || die "$domain could not mount the staged pipeline (/dev/xvdb)"
+  log "the pipeline is staged at /opt/its-rt/stage in $domain"
 }
 
 cmd_create() {
@@ -390,6 +422,7 @@ case $command in
   ssh) cmd_ssh "$@" ;;
   build) preflight; "$HERE/build-lab.sh" >/dev/null ;;
   shares) exec "$HERE/budget-shares.sh" "$@" ;;
+  stage) cmd_stage "$@" ;;
   -h|--help|help) usage ;;
   *) usage >&2; die "unknown xen command: $command" ;;
 esac
