@@ -64,14 +64,7 @@ class DetachedClusterTest {
             List<String> stopped = DetachedCluster.down(dir, false, System.err);
             assertThat(stopped).anyMatch(line -> line.contains("stopped the cluster"));
         }
-        for (ClusterDescriptor.Part part : processes) {
-            assertThat(ProcessHandle.of(part.pid()).map(ProcessHandle::isAlive))
-                    .as(part.name() + " after down")
-                    .isNotEqualTo(java.util.Optional.of(true));
-        }
-        assertThat(ProcessHandle.of(cluster.keeperPid()).map(ProcessHandle::isAlive))
-                .isNotEqualTo(java.util.Optional.of(true));
-        assertThat(dir).doesNotExist();
+        assertNothingLeft(cluster, processes, dir);
     }
 
     @Test
@@ -124,14 +117,7 @@ class DetachedClusterTest {
             List<String> stopped = DetachedCluster.down(dir, false, System.err);
             assertThat(stopped).anyMatch(line -> line.contains("stopped the cluster"));
         }
-        for (ClusterDescriptor.Part part : processes) {
-            assertThat(ProcessHandle.of(part.pid()).map(ProcessHandle::isAlive))
-                    .as(part.name() + " after down")
-                    .isNotEqualTo(java.util.Optional.of(true));
-        }
-        assertThat(ProcessHandle.of(cluster.keeperPid()).map(ProcessHandle::isAlive))
-                .isNotEqualTo(java.util.Optional.of(true));
-        assertThat(dir).doesNotExist();
+        assertNothingLeft(cluster, processes, dir);
     }
 
     @Test
@@ -167,5 +153,17 @@ class DetachedClusterTest {
                 .filter(ProcessHandle::isAlive)
                 .filter(p -> ClusterDescriptor.commandLine(p).contains(dir.toString()))
                 .toList();
+    }
+
+    /** After down: no process of the cluster, not its keeper, and no folder. */
+    private static void assertNothingLeft(ClusterDescriptor cluster, List<ClusterDescriptor.Part> processes, Path dir) {
+        for (ClusterDescriptor.Part part : processes) {
+            assertThat(ProcessHandle.of(part.pid()).map(ProcessHandle::isAlive))
+                    .as(part.name() + " after down")
+                    .isNotEqualTo(java.util.Optional.of(true));
+        }
+        assertThat(ProcessHandle.of(cluster.keeperPid()).map(ProcessHandle::isAlive))
+                .isNotEqualTo(java.util.Optional.of(true));
+        assertThat(dir).doesNotExist();
     }
 }
