@@ -54,7 +54,8 @@ public final class XenReportCommand implements Callable<Integer> {
         Path dir = out != null ? out : in.toAbsolutePath().getParent();
         String verdict;
         try {
-            verdict = CpuShareReport.write(in, dir, StudyRows.read(ProjectPaths.locate().studyRows()));
+            verdict = CpuShareReport.write(
+                    in, dir, StudyRows.read(ProjectPaths.locate().studyRows()));
         } catch (IllegalArgumentException | MissingDefaultException e) {
             err.println("its xen report: " + e.getMessage());
             err.flush();

@@ -32,15 +32,7 @@ public final class CpuShareReport {
     public static final String PLOT = "shares";
 
     static final List<String> COLUMNS = List.of(
-            "place",
-            "repetition",
-            "row",
-            "sched",
-            "parameters",
-            "vcpus",
-            "expected_cpus",
-            "measured_cpus",
-            "window_s");
+            "place", "repetition", "row", "sched", "parameters", "vcpus", "expected_cpus", "measured_cpus", "window_s");
 
     /**
      * How far a row's mean may be from what it allows and still be called on target: 10 % of it
@@ -52,8 +44,16 @@ public final class CpuShareReport {
     static final double BAND_ABSOLUTE_CPUS = 0.05;
 
     /** One measured window. */
-    record Window(String place, int repetition, String row, String sched, String parameters, int vcpus,
-            double expectedCpus, double measuredCpus, int windowS) {}
+    record Window(
+            String place,
+            int repetition,
+            String row,
+            String sched,
+            String parameters,
+            int vcpus,
+            double expectedCpus,
+            double measuredCpus,
+            int windowS) {}
 
     /** The windows of one row at one place. */
     record Cell(String place, List<Double> measured) {
@@ -115,8 +115,16 @@ public final class CpuShareReport {
                         where + ": expected " + COLUMNS.size() + " tab-separated columns, got " + c.length);
             }
             try {
-                windows.add(new Window(c[0], Integer.parseInt(c[1]), c[2], c[3], c[4], Integer.parseInt(c[5]),
-                        Double.parseDouble(c[6]), Double.parseDouble(c[7]), Integer.parseInt(c[8])));
+                windows.add(new Window(
+                        c[0],
+                        Integer.parseInt(c[1]),
+                        c[2],
+                        c[3],
+                        c[4],
+                        Integer.parseInt(c[5]),
+                        Double.parseDouble(c[6]),
+                        Double.parseDouble(c[7]),
+                        Integer.parseInt(c[8])));
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException(where + ": expected numbers in repetition, vcpus, expected_cpus, "
                         + "measured_cpus and window_s: " + e.getMessage());
@@ -133,7 +141,10 @@ public final class CpuShareReport {
         for (Window w : windows) {
             Row row = rows.computeIfAbsent(
                     w.row(), n -> new Row(n, w.sched(), w.parameters(), w.expectedCpus(), new LinkedHashMap<>()));
-            row.cells().computeIfAbsent(w.place(), p -> new Cell(p, new ArrayList<>())).measured().add(w.measuredCpus());
+            row.cells()
+                    .computeIfAbsent(w.place(), p -> new Cell(p, new ArrayList<>()))
+                    .measured()
+                    .add(w.measuredCpus());
         }
         return List.copyOf(rows.values());
     }
@@ -163,25 +174,32 @@ public final class CpuShareReport {
     }
 
     static String markdown(List<Row> rows, List<String> places, StudyRows studyRows, Path shares) {
-        StringBuilder md = new StringBuilder("# CPU share of the study's rows: the real Xen schedulers beside cgroup "
-                + "quotas\n\n");
+        StringBuilder md = new StringBuilder(
+                "# CPU share of the study's rows: the real Xen schedulers beside cgroup " + "quotas\n\n");
         List<String> off = new ArrayList<>();
         for (Row row : rows) {
             for (Cell cell : row.cells().values()) {
                 if (!onTarget(row, cell)) {
-                    off.add(String.format(Locale.ROOT, "%s on %s: %.3f CPUs of %.3f allowed (%+.0f %%)", row.name(),
-                            title(cell.place()), cell.mean(), row.expectedCpus(),
+                    off.add(String.format(
+                            Locale.ROOT,
+                            "%s on %s: %.3f CPUs of %.3f allowed (%+.0f %%)",
+                            row.name(),
+                            title(cell.place()),
+                            cell.mean(),
+                            row.expectedCpus(),
                             100 * (cell.mean() / row.expectedCpus() - 1)));
                 }
             }
         }
-        md.append(off.isEmpty()
-                ? "**Every row's mean share is within 10 % + 0.05 CPU of what the row allows, at every place.**\n"
-                : "**" + off.size() + " row(s) off what they allow (by more than 10 % + 0.05 CPU):** "
-                        + String.join("; ", off) + ".\n");
+        md.append(
+                off.isEmpty()
+                        ? "**Every row's mean share is within 10 % + 0.05 CPU of what the row allows, at every place.**\n"
+                        : "**" + off.size() + " row(s) off what they allow (by more than 10 % + 0.05 CPU):** "
+                                + String.join("; ", off) + ".\n");
         md.append("\nA busy loop on each of the domain's vCPUs; the CPU time it got over each window divided by "
-                + "the window. \"Allows\": RTDS vCPUs x budget / period (extratime 0), a Credit cap / 100, all "
-                + "vCPUs without a cap. Mean (min-max) over the windows; windows from ").append(shares.getFileName())
+                        + "the window. \"Allows\": RTDS vCPUs x budget / period (extratime 0), a Credit cap / 100, all "
+                        + "vCPUs without a cap. Mean (min-max) over the windows; windows from ")
+                .append(shares.getFileName())
                 .append(". Under QEMU TCG the lab's CPUs are emulated: a share is meaningful, absolute time is "
                         + "not.\n\n");
         md.append("| row | study | scheduler | parameters | allows (CPUs) |");
@@ -191,20 +209,34 @@ public final class CpuShareReport {
         md.append('\n');
         for (Row row : rows) {
             Optional<StudyRow> study = studyRows.find(row.name());
-            md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %.3f |", row.name(),
+            md.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %s | %s | %s | %.3f |",
+                    row.name(),
                     study.map(s -> s.source() + (s.studyMaxMs() == null ? "" : ", max " + s.studyMaxMs() + " ms"))
                             .orElse("-"),
-                    row.sched(), row.parameters(), row.expectedCpus()));
+                    row.sched(),
+                    row.parameters(),
+                    row.expectedCpus()));
             for (String place : places) {
                 Cell cell = row.cells().get(place);
-                md.append(cell == null
-                        ? " - |"
-                        : String.format(Locale.ROOT, " %.3f (%.3f-%.3f), %d%s |", cell.mean(), cell.min(), cell.max(),
-                                cell.measured().size(), onTarget(row, cell) ? "" : " **off**"));
+                md.append(
+                        cell == null
+                                ? " - |"
+                                : String.format(
+                                        Locale.ROOT,
+                                        " %.3f (%.3f-%.3f), %d%s |",
+                                        cell.mean(),
+                                        cell.min(),
+                                        cell.max(),
+                                        cell.measured().size(),
+                                        onTarget(row, cell) ? "" : " **off**"));
             }
             md.append('\n');
         }
-        md.append("\nEach cell: mean (min-max), windows. ").append(PLOT).append(".png plots each mean against what the row allows.\n");
+        md.append("\nEach cell: mean (min-max), windows. ")
+                .append(PLOT)
+                .append(".png plots each mean against what the row allows.\n");
         return md.toString();
     }
 
@@ -213,9 +245,19 @@ public final class CpuShareReport {
                 "row,sched,parameters,allowed_cpus,place,windows,mean_cpus,min_cpus,max_cpus,mean_over_allowed\n");
         for (Row row : rows) {
             for (Cell cell : row.cells().values()) {
-                csv.append(String.format(Locale.ROOT, "%s,%s,\"%s\",%.3f,%s,%d,%.3f,%.3f,%.3f,%.4f%n", row.name(),
-                        row.sched(), row.parameters(), row.expectedCpus(), cell.place(), cell.measured().size(),
-                        cell.mean(), cell.min(), cell.max(), cell.mean() / row.expectedCpus()));
+                csv.append(String.format(
+                        Locale.ROOT,
+                        "%s,%s,\"%s\",%.3f,%s,%d,%.3f,%.3f,%.3f,%.4f%n",
+                        row.name(),
+                        row.sched(),
+                        row.parameters(),
+                        row.expectedCpus(),
+                        cell.place(),
+                        cell.measured().size(),
+                        cell.mean(),
+                        cell.min(),
+                        cell.max(),
+                        cell.mean() / row.expectedCpus()));
             }
         }
         return csv.toString();
@@ -237,8 +279,13 @@ public final class CpuShareReport {
                             : 0.0)
                     .toList());
         }
-        CategoryChart chart = Charts.bars("CPU share a busy domain gets against what each study row allows (mean)",
-                "study row", "measured share - allowed share, % of allowed", names, series, values);
+        CategoryChart chart = Charts.bars(
+                "CPU share a busy domain gets against what each study row allows (mean)",
+                "study row",
+                "measured share - allowed share, % of allowed",
+                names,
+                series,
+                values);
         chart.getStyler().setXAxisLabelRotation(30);
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
         chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);

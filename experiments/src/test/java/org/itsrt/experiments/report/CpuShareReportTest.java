@@ -34,8 +34,7 @@ class CpuShareReportTest {
 
     private static String window(String place, int rep, String row, String sched, double expected, double measured) {
         String parameters = sched.equals("rtds") ? "period 100000 us, budget 76750 us, extratime 0" : "cap 153";
-        return String.join(
-                "\t", place, "" + rep, row, sched, parameters, "2", "" + expected, "" + measured, "20");
+        return String.join("\t", place, "" + rep, row, sched, parameters, "2", "" + expected, "" + measured, "20");
     }
 
     @Test
@@ -82,7 +81,8 @@ class CpuShareReportTest {
         assertThatThrownBy(() -> CpuShareReport.write(wrongHeader, dir, studyRows()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith(wrongHeader + ":1: expected the header line 'place repetition row");
-        Path badNumber = shares(window("xen-tcg", 1, "rtds-76750", "rtds", 1.535, 1.5).replace("1.5\t20", "lots\t20"));
+        Path badNumber =
+                shares(window("xen-tcg", 1, "rtds-76750", "rtds", 1.535, 1.5).replace("1.5\t20", "lots\t20"));
         assertThatThrownBy(() -> CpuShareReport.write(badNumber, dir, studyRows()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith(badNumber + ":2: expected numbers");

@@ -35,7 +35,8 @@ final class StudyRowOptions {
      * @throws org.itsrt.cli.MissingDefaultException when no repository holds the default file
      */
     StudyRows rows() {
-        return StudyRows.read(rowsFile != null ? rowsFile : ProjectPaths.locate().studyRows());
+        return StudyRows.read(
+                rowsFile != null ? rowsFile : ProjectPaths.locate().studyRows());
     }
 
     /**

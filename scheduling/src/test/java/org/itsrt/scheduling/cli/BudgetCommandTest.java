@@ -309,8 +309,7 @@ class BudgetCommandTest {
         assertThat(unlimited.code()).isEqualTo(2);
         assertThat(unlimited.err())
                 .contains("--row credit2 has no CPU limit (weight 256, cap 0 (none)): there is no budget to apply");
-        Run both = run(
-                "apply", "--backend", "linux-cgroup", "--pid", "1", "--row", "rtds-76750", "--budget-us", "5");
+        Run both = run("apply", "--backend", "linux-cgroup", "--pid", "1", "--row", "rtds-76750", "--budget-us", "5");
         assertThat(both.code()).isEqualTo(2);
         assertThat(both.err()).contains("--row takes the reservation from the row");
         Run unknown = run("apply", "--backend", "linux-cgroup", "--pid", "1", "--row", "rtds-1");
