@@ -3,8 +3,8 @@ package org.itsrt.cluster.cli;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
-import org.itsrt.cli.DurationConverter;
 import org.itsrt.cli.options.HelpOption;
+import org.itsrt.cli.options.StartTimeoutOption;
 import org.itsrt.cluster.ClusterDescriptor;
 import org.itsrt.cluster.ClusterSpec;
 import org.itsrt.cluster.DetachedCluster;
@@ -17,6 +17,9 @@ import picocli.CommandLine.Option;
         description = "start the cluster and return once every TaskManager has registered and every "
                 + "replica of the pipeline's topics is in sync")
 final class UpCommand implements Callable<Integer> {
+
+    /** Each process's wait for its first answer, ample on a 2-core host; an emulated one needs minutes. */
+    private static final Duration DEFAULT_START_TIMEOUT = Duration.ofSeconds(120);
 
     @CommandLine.Mixin
     ClusterFolderOption folder = new ClusterFolderOption();
@@ -33,18 +36,14 @@ final class UpCommand implements Callable<Integer> {
                     + "Flink web UI 8081, RPC 6123): for a second cluster beside one")
     boolean freePorts;
 
-    @Option(
-            names = "--start-timeout",
-            defaultValue = "120s",
-            paramLabel = "TIME",
-            converter = DurationConverter.class,
-            description = "how long each part may take to answer (default: ${DEFAULT-VALUE})")
-    Duration startTimeout;
+    @CommandLine.Mixin
+    StartTimeoutOption startTimeout = new StartTimeoutOption();
 
     @Override
     public Integer call() throws Exception {
-        ClusterSpec spec =
-                shape.spec(freePorts ? ClusterSpec.PortChoice.FREE : ClusterSpec.PortChoice.STANDARD, startTimeout);
+        ClusterSpec spec = shape.spec(
+                freePorts ? ClusterSpec.PortChoice.FREE : ClusterSpec.PortChoice.STANDARD,
+                startTimeout.orElse(DEFAULT_START_TIMEOUT));
         Path dir = folder.resolve();
         ClusterDescriptor cluster;
         try {

@@ -2,11 +2,10 @@ package org.itsrt.stack.kafka;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import org.itsrt.cli.DurationConverter;
+import org.itsrt.cli.options.StartTimeoutOption;
 import org.itsrt.stack.ChildJvm;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -70,13 +69,8 @@ public final class LocalKafkaCommand implements Callable<Integer> {
                     + "this machine that other machines reach, e.g. 10.0.0.1:9092 (default: a free loopback port)")
     String listen;
 
-    @Option(
-            names = "--start-timeout",
-            paramLabel = "TIME",
-            converter = DurationConverter.class,
-            description = "how long each broker may take to answer after its start, e.g. 10m on an emulated machine "
-                    + "(default: 90 s for one broker, 180 s for each of three)")
-    Duration startTimeout;
+    @Mixin
+    StartTimeoutOption startTimeout = new StartTimeoutOption();
 
     @Override
     public Integer call() throws InterruptedException {
@@ -135,11 +129,8 @@ public final class LocalKafkaCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cmd, "--brokers: " + e.getMessage());
         }
-        if (startTimeout != null) {
-            if (startTimeout.isZero() || startTimeout.isNegative()) {
-                throw new CommandLine.ParameterException(cmd, "--start-timeout must be positive, got " + startTimeout);
-            }
-            options = options.withStartTimeout(startTimeout);
+        if (startTimeout.given()) {
+            options = options.withStartTimeout(startTimeout.orElse(null));
         }
         if (listen != null) {
             options = listening(cmd, options);
