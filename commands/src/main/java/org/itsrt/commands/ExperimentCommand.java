@@ -9,9 +9,9 @@ import org.itsrt.cli.RunFolders;
 import org.itsrt.cli.options.DataOption;
 import org.itsrt.cli.options.HelpOption;
 import org.itsrt.cli.options.JobJarOption;
-import org.itsrt.cli.options.ModelOption;
 import org.itsrt.cli.options.OutputOption;
 import org.itsrt.commands.options.ExistingStackOptions;
+import org.itsrt.commands.options.JobPlanOptions;
 import org.itsrt.commands.options.PrintPlanOption;
 import org.itsrt.commands.options.RowChoiceOptions;
 import org.itsrt.experiments.report.Environment;
@@ -78,7 +78,7 @@ public final class ExperimentCommand implements Callable<Integer> {
     DataOption data;
 
     @Mixin
-    ModelOption model;
+    JobPlanOptions job;
 
     @Mixin
     JobJarOption jobJar;
@@ -198,9 +198,7 @@ public final class ExperimentCommand implements Callable<Integer> {
         if (data.given() != null) {
             over.load().data(data.given());
         }
-        if (model.given() != null) {
-            over.job().model(model.given());
-        }
+        job.applyTo(over.job());
         if (jobJar.given() != null) {
             over.stack().jobJar(jobJar.given());
         }

@@ -60,7 +60,8 @@ public final class DeadLetters {
      *
      * @param stillRunning false stops the wait (the job failed)
      * @return markers sent
-     * @throws IllegalStateException when none came back within {@code timeout}
+     * @throws NoAnswerException when none came back within {@code timeout}
+     * @throws IllegalStateException when the job stopped first
      */
     public int awaitPipeline(Duration timeout, BooleanSupplier stillRunning) {
         String marker = MARKER_PREFIX + UUID.randomUUID() + "\"}";
@@ -92,8 +93,15 @@ public final class DeadLetters {
                 }
             }
         }
-        throw new IllegalStateException("the job did not answer within " + timeout.toSeconds()
-                + " s: no record sent to " + inputTopic + " reached " + deadLetterTopic);
+        throw new NoAnswerException("the job did not answer within " + timeout.toSeconds() + " s: no record sent to "
+                + inputTopic + " reached " + deadLetterTopic);
+    }
+
+    /** The job runs but answered no marker in the time given. */
+    public static final class NoAnswerException extends IllegalStateException {
+        NoAnswerException(String message) {
+            super(message);
+        }
     }
 
     /** Dead letters other than handshake markers, by the reason in their {@code reason} header. */

@@ -54,9 +54,6 @@ final class Measurement {
 
     static final String SUMMARY_MD = "summary.md";
 
-    /** How long a live job gets to answer the handshake: start, model load and warm-up. */
-    private static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(120);
-
     private static final Duration PROBE_READY_TIMEOUT = Duration.ofSeconds(60);
     /**
      * The probe stops when nothing arrived for this long after the first record. Longer than an
@@ -138,7 +135,13 @@ final class Measurement {
         try {
             log.println(
                     "its-demo: waiting for the job to read " + READINGS + " and answer on " + DEAD_LETTERS + " ...");
-            int markers = deadLetters.awaitPipeline(HANDSHAKE_TIMEOUT, () -> !stopped && isRunning(client));
+            int markers;
+            try {
+                markers = deadLetters.awaitPipeline(job.startTimeout(), () -> !stopped && isRunning(client));
+            } catch (DeadLetters.NoAnswerException e) {
+                throw new IllegalStateException(
+                        e.getMessage() + "; " + org.itsrt.pipeline.plan.JobPlan.START_TIMEOUT + " allows longer", e);
+            }
             log.println("its-demo: job " + client.getJobID() + " is live (" + markers + " handshake record(s))");
             RunResult result;
             try (AutoCloseable applied = budget.jobLive(stack.clusterPid())) {

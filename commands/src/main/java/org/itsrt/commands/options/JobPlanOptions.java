@@ -1,6 +1,8 @@
 package org.itsrt.commands.options;
 
+import java.time.Duration;
 import java.util.Map;
+import org.itsrt.cli.DurationConverter;
 import org.itsrt.cli.options.ModelOption;
 import org.itsrt.pipeline.plan.JobPlan;
 import picocli.CommandLine.Mixin;
@@ -24,6 +26,14 @@ public final class JobPlanOptions {
             description = "a job option, passed as --KEY VALUE (repeatable), e.g. --job-arg engine=tensorflow")
     Map<String, String> jobArgs;
 
+    @Option(
+            names = "--job-start-timeout",
+            paramLabel = "TIME",
+            converter = DurationConverter.class,
+            description = "how long the job may take from its submission to its first answer (its tasks' start, "
+                    + "the model's load and warm-up), e.g. 15m for a cluster in an emulated machine (default: 120s)")
+    Duration startTimeout;
+
     /** Sets the options given over the plan's job. */
     public void applyTo(JobPlan.Builder job) {
         if (model.given() != null) {
@@ -34,6 +44,9 @@ public final class JobPlanOptions {
         }
         if (jobArgs != null) {
             jobArgs.forEach(job::option);
+        }
+        if (startTimeout != null) {
+            job.startTimeout(startTimeout);
         }
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonPOJOBuilder;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -15,15 +16,24 @@ import java.util.Map;
  * @param model    the model bundle; null for the shipped one
  * @param identity predict and route replaced by the identity step
  * @param options  job options by name without {@code --}, in the order given, e.g. {@code engine: tensorflow}
+ * @param startTimeout how long the job may take from its submission to its first answer: its tasks'
+ *                 start, the model's load and its warm-up
  */
 @JsonDeserialize(builder = JobPlan.Builder.class)
-@JsonPropertyOrder({"model", "identity", "options"})
-public record JobPlan(Path model, boolean identity, Map<String, String> options) {
+@JsonPropertyOrder({"model", "identity", "options", "start_timeout"})
+public record JobPlan(Path model, boolean identity, Map<String, String> options, Duration startTimeout) {
 
     public static final PlanField OPTIONS = new PlanField("job.options", "--job-arg");
+    public static final PlanField START_TIMEOUT = new PlanField("job.start_timeout", "--job-start-timeout");
+
+    /** Ample on a 2-core host; a cluster in an emulated machine takes minutes (docs/pipeline.md). */
+    public static final Duration DEFAULT_START_TIMEOUT = Duration.ofSeconds(120);
 
     public JobPlan {
         options = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(options == null ? Map.of() : options));
+        startTimeout = startTimeout != null ? startTimeout : DEFAULT_START_TIMEOUT;
+        START_TIMEOUT.require(
+                !startTimeout.isZero() && !startTimeout.isNegative(), "must be positive, e.g. 120s or 10m");
         for (String name : options.keySet()) {
             OPTIONS.require(
                     !name.isBlank() && !name.startsWith("-"), "takes option names without dashes, got '" + name + "'");
@@ -35,7 +45,7 @@ public record JobPlan(Path model, boolean identity, Map<String, String> options)
     }
 
     public Builder toBuilder() {
-        return new Builder().model(model).identity(identity).options(options);
+        return new Builder().model(model).identity(identity).options(options).startTimeout(startTimeout);
     }
 
     /** The shipped model, predicting and routing, with the job's own defaults. */
@@ -44,6 +54,7 @@ public record JobPlan(Path model, boolean identity, Map<String, String> options)
         private Path model;
         private boolean identity;
         private Map<String, String> options = Map.of();
+        private Duration startTimeout = DEFAULT_START_TIMEOUT;
 
         public Builder model(Path bundle) {
             this.model = bundle;
@@ -68,8 +79,13 @@ public record JobPlan(Path model, boolean identity, Map<String, String> options)
             return this;
         }
 
+        public Builder startTimeout(Duration wait) {
+            this.startTimeout = wait;
+            return this;
+        }
+
         public JobPlan build() {
-            return new JobPlan(model, identity, options);
+            return new JobPlan(model, identity, options, startTimeout);
         }
     }
 }

@@ -107,7 +107,8 @@ public final class PlanRunner {
             Path model = plan.job().model() != null
                     ? plan.job().model()
                     : ProjectPaths.locate().modelBundle();
-            job = new JobSpec(model, plan.job().identity(), jobOptions);
+            job = new JobSpec(
+                    model, plan.job().identity(), jobOptions, plan.job().startTimeout());
         } catch (MissingDefaultException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         } catch (NoSuchFileException e) {

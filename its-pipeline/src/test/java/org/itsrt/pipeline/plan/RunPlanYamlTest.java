@@ -44,7 +44,8 @@ class RunPlanYamlTest {
                         .consumerProperties(Map.of("fetch.max.wait.ms", "1")))
                 .job(JobPlan.builder()
                         .model(Path.of("models/lstm-flow"))
-                        .options(Map.of("engine", "kernel", "max-batch", "64")))
+                        .options(Map.of("engine", "kernel", "max-batch", "64"))
+                        .startTimeout(Duration.ofMinutes(15)))
                 .phases(PhasePlan.builder()
                         .run(PhasePlan.Run.SWEEP)
                         .sweep(new RateSweep.Plan(
@@ -64,6 +65,7 @@ class RunPlanYamlTest {
                 .contains("warmup_records: 150")
                 .contains("steady_after: 1.5s")
                 .contains("step_duration: 25s")
+                .contains("start_timeout: 15m")
                 .contains("run: sweep")
                 .contains("mode: standalone");
     }
@@ -107,6 +109,7 @@ class RunPlanYamlTest {
         assertThat(plan.load().warmupRecords()).isEqualTo(60 * 5 * 6);
         assertThat(plan.load().steadyAfter()).isZero();
         assertThat(plan.phases().run()).isEqualTo(PhasePlan.Run.ONE);
+        assertThat(plan.job().startTimeout()).isEqualTo(JobPlan.DEFAULT_START_TIMEOUT);
         assertThat(RunPlanYaml.parse("", "empty.yaml")).isEqualTo(RunPlan.defaults());
         // No warm-up: the steady state starts after the cut runs without one always had.
         assertThat(RunPlanYaml.parse("load: {warmup_records: 0}", "plan.yaml")
@@ -239,6 +242,9 @@ class RunPlanYamlTest {
                         "stack:\n  broker:\n    bootstrap_servers: k:9092\n    secure: true\n", "plan.yaml"))
                 .hasMessageStartingWith(
                         "plan.yaml: line 4, column 5: --secure (stack.broker.secure) is for the broker");
+        assertThatThrownBy(() -> RunPlanYaml.parse("job:\n  start_timeout: 0s\n", "plan.yaml"))
+                .hasMessage("plan.yaml: line 2, column 3: --job-start-timeout (job.start_timeout) must be positive, "
+                        + "e.g. 120s or 10m");
         assertThatThrownBy(() -> RunPlanYaml.parse("phases:\n  run: sweep\n", "plan.yaml"))
                 .hasMessageContaining("--sweep (phases.sweep.rates) is required for a sweep");
     }
