@@ -119,6 +119,32 @@ class ExperimentSpecTest {
     }
 
     @Test
+    void theCgroupTwinOfTheCreditTablesCapsAsXenDoes() {
+        ExperimentSpec credit = ExperimentSpec.read(BUNDLED.resolve("study-credit.yaml"));
+        ExperimentSpec credit2 = ExperimentSpec.read(BUNDLED.resolve("study-credit2.yaml"));
+        ExperimentSpec cgroup = ExperimentSpec.read(BUNDLED.resolve("study-credit-cgroup.yaml"));
+        assertThat(cgroup.backend()).isEqualTo(BudgetPlan.Backend.LINUX_CGROUP);
+        List<String> xenRows = new java.util.ArrayList<>();
+        credit.rows().forEach(row -> xenRows.add(row.label()));
+        credit2.rows().forEach(row -> xenRows.add(row.label()));
+        assertThat(cgroup.rows()).extracting(ExperimentSpec.Row::label).isEqualTo(xenRows);
+        // A cap is a share of one CPU over the domain's vCPUs: 153 on two vCPUs is 76.5 % of each.
+        assertThat(cgroup.rows().get(1).budgetUs()
+                        * cgroup.vcpus()
+                        * 100
+                        / cgroup.rows().get(1).periodUs())
+                .isEqualTo(153);
+        assertThat(cgroup.rows().get(0).budgetUs())
+                .isEqualTo(cgroup.rows().get(0).periodUs());
+        assertThat(cgroup.rows().get(2).budgetUs())
+                .isEqualTo(cgroup.rows().get(2).periodUs());
+        assertThat(cgroup.vcpus()).isEqualTo(credit.vcpus());
+        assertThat(cgroup.load()).isEqualTo(credit.load()).isEqualTo(credit2.load());
+        assertThat(cgroup.repetitions()).isEqualTo(credit.repetitions());
+        assertThat(cgroup.slo()).isEqualTo(credit.slo());
+    }
+
+    @Test
     void theLinuxBudgetsStartWithTheStudysRows() {
         ExperimentSpec spec = ExperimentSpec.read(BUNDLED.resolve("linux-budgets.yaml"));
         assertThat(spec.vcpus()).isEqualTo(2);
