@@ -30,6 +30,7 @@ usage: ./its xen up [--accel auto|tcg|kvm] [--logs DIR] [--no-domains] [--ready 
        ./its xen shares [--repetitions N] [--window S] [--out DIR] [--no-host | --no-lab] [ROW...]
        ./its xen report --in shares.tsv --out DIR
        ./its xen stage DOMAIN
+       ./its xen experiment FILE... [--out DIR] [OPTION...]
 
   up      boots the lab (building it first, once per Debian release, into ~/.cache/its-rt/xen-lab):
           Xen with RTDS, Credit and Credit2 under QEMU, dom0, then the cpupools and domains of
@@ -57,6 +58,9 @@ usage: ./its xen up [--accel auto|tcg|kvm] [--logs DIR] [--no-domains] [--ready 
           same row as a cgroup quota on this host: a table and a plot (--help for more)
   report  the table and plot of a shares.tsv that `shares` wrote
   stage   gives the pipeline staged by `up --stage` to a running domain (xl block-attach, read-only)
+  experiment  experiment files run in a lab started with `up --stage`: the Flink cluster in the
+          rt-vm, Kafka, producers, probe and runner in dom0, rows applied with the real xl
+          (--help for more)
 EOF
 }
 
@@ -422,6 +426,7 @@ case $command in
   ssh) cmd_ssh "$@" ;;
   build) preflight; "$HERE/build-lab.sh" >/dev/null ;;
   shares) exec "$HERE/budget-shares.sh" "$@" ;;
+  experiment) exec "$HERE/lab-experiment.sh" "$@" ;;
   stage) cmd_stage "$@" ;;
   -h|--help|help) usage ;;
   *) usage >&2; die "unknown xen command: $command" ;;

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# `./its xen experiment FILE... [OPTION...]`: experiment files run on the lab, laid out as the
+# study's machines were: the Flink cluster (a JobManager and a TaskManager, each a process of
+# its own) in the rt-vm, where the row's scheduler settings act on it; the Kafka broker, the
+# producers, the probe and the experiment runner in dom0, so that the producers' and the
+# probe's timestamps come from one clock. Each row is set with xen-configs/apply-row.sh in dom0
+# by the real xl (the runner's --row-command), read back, and restored after the run. The
+# results are copied back to this host; the cluster and the broker, started once for all the
+# files, are stopped whatever happens.
+# Needs a lab started with `./its xen up --stage` and its rt-vm.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+CONFIGS=$(dirname "$HERE")
+ROOT=$(dirname "$CONFIGS")
+LAB=$HERE/lab.sh
+STAGE=/opt/its-rt/stage
+DOM0_ADDRESS=10.0.0.1
+RT_ADDRESS=10.0.0.2
+KAFKA=$DOM0_ADDRESS:9092
+WORK=/var/tmp/its-rt
+# The launcher's class-data archives are off in the lab: with them on, the cluster's keeper in
+# the rt-vm failed on its first class ("ClassFormatError: Incompatible magic value 0 in class
+# file picocli/CommandLine"), with them off it starts (not understood yet).
+NO_CDS=ITS_CDS=off
+# The rt-vm has 8 GiB; Flink's defaults for one TaskManager are far below it, and the JVMs run
+# emulated, so the memory is sized for start-up time rather than for the job's state.
+TASKMANAGER_MEMORY=2048m
+
+usage() {
+  cat <<'EOF'
+usage: ./its xen experiment FILE... [--out DIR] [OPTION...]
+
+  Runs the experiment files (e.g. experiments/study-rtds.yaml), in turn, in the lab started with
+  `./its xen up --stage`: the Flink cluster in the rt-vm, Kafka, producers, probe and the
+  runner in dom0, each row applied with apply-row.sh and the real xl. OPTIONs go to
+  `./its experiment` (--rows, --repetitions, --quick, --rate, --records, ...; not the
+  stack's: --bootstrap-servers, --flink-rest and --row-command are the lab's).
+  --out DIR   where the results are copied on this host, a folder per file (default:
+              results/xen/experiment-TIME)
+EOF
+}
+
+die() { printf 'its xen experiment: %s\n' "$*" >&2; exit 2; }
+log() { printf '[xen experiment] %s\n' "$*" >&2; }
+
+[ $# -ge 1 ] || { usage >&2; exit 2; }
+case $1 in -h|--help) usage; exit 0 ;; esac
+rels=()
+while [ $# -gt 0 ] && [[ $1 != -* ]]; do
+  [ -f "$1" ] || die "no experiment file $1"
+  rel=$(realpath --relative-to="$ROOT" "$1")
+  [[ $rel != ../* ]] || die "$1 is outside the repository: the lab runs the staged repository's files"
+  rels+=("$rel")
+  shift
+done
+[ ${#rels[@]} -gt 0 ] || die "no experiment file given"
+out=
+args=()
+# Under TCG the job's tasks take minutes to start and load the model before the first answer.
+job_start_timeout=(--job-start-timeout 15m)
+while [ $# -gt 0 ]; do
+  case $1 in
+    --out) out=${2:?--out needs a folder}; shift ;;
+    --job-start-timeout|--job-start-timeout=*) job_start_timeout=(); args+=("$1") ;;
+    --bootstrap-servers|--flink-rest|--row-command|--job-bootstrap-servers|--cluster|--cluster-pid)
+      die "$1 is the lab's own: the broker in dom0, the cluster in the rt-vm, apply-row.sh in dom0" ;;
+    *) args+=("$1") ;;
+  esac
+  shift
+done
+"$LAB" status | grep '^lab running' >/dev/null || die "no lab is running (./its xen up --stage)"
+"$LAB" ssh dom0 "mountpoint -q $STAGE" 2>/dev/null || die "the lab was started without --stage (./its xen down; ./its xen up --stage)"
+"$LAB" ssh dom0 'xl list rt-vm' >/dev/null 2>&1 || die "the rt-vm is not running (./its xen create rt-vm)"
+name=experiment-$(date +%Y%m%d-%H%M%S)
+out=${out:-$ROOT/results/xen/$name}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+stop_all() {
+  "$LAB" ssh rt-vm "$NO_CDS $STAGE/its cluster down --dir $WORK/cluster" >>"$out/cluster.log" 2>&1 || true
+  "$LAB" ssh dom0 "pkill -f 'LocalKafkaCommand' || true" >/dev/null 2>&1 || true
+  "$LAB" ssh dom0 "cd $WORK/results && tar -c $name" 2>/dev/null | tar -C "$out" --strip-components=1 -x 2>/dev/null || true
+}
+trap stop_all EXIT
+trap 'exit 130' INT TERM
+
+"$LAB" stage rt-vm
+log "the Flink cluster in the rt-vm (REST at http://$RT_ADDRESS:8081; log: $out/cluster.log)"
+start=$(date +%s)
+"$LAB" ssh rt-vm "mkdir -p $WORK && cd $WORK && $NO_CDS $STAGE/its cluster up --dir $WORK/cluster --brokers 0 --rest-bind-address $RT_ADDRESS --taskmanager-memory $TASKMANAGER_MEMORY --start-timeout 15m" \
+  >"$out/cluster.log" 2>&1 || { tail -5 "$out/cluster.log" >&2; die "the Flink cluster did not start in the rt-vm ($out/cluster.log)"; }
+log "  up after $(($(date +%s) - start)) s"
+log "the Kafka broker in dom0 at $KAFKA (log: $out/kafka.log)"
+start=$(date +%s)
+"$LAB" ssh dom0 "mkdir -p $WORK && cd $WORK && (setsid nohup env $NO_CDS $STAGE/its kafka --listen $KAFKA --start-timeout 10m >$WORK/kafka.log 2>&1 </dev/null &) && for i in \$(seq 600); do grep -q 'Kafka broker up' $WORK/kafka.log && exit 0; sleep 1; done; cat $WORK/kafka.log; exit 1" \
+  >"$out/kafka.log" 2>&1 || { tail -5 "$out/kafka.log" >&2; die "the Kafka broker did not start in dom0 ($out/kafka.log)"; }
+log "  up after $(($(date +%s) - start)) s"
+status=0
+for rel in "${rels[@]}"; do
+  experiment=$(basename "$rel" .yaml)
+  log "./its experiment $rel ${args[*]} in dom0 (results copied to $out/$experiment)"
+  set +e
+  "$LAB" ssh dom0 "cd $WORK && $NO_CDS $STAGE/its experiment $STAGE/$rel --out $WORK/results/$name/$experiment --bootstrap-servers $KAFKA --flink-rest http://$RT_ADDRESS:8081 --row-command /opt/its-rt/xen-configs/apply-row.sh $(printf '%q ' "${job_start_timeout[@]}" "${args[@]}")" \
+    2>&1 | tee "$out/$experiment.log" >&2
+  code=${PIPESTATUS[0]}
+  set -e
+  log "$experiment: exit $code"
+  [ "$code" = 0 ] || status=$code
+done
+log "results: $out"
+exit "$status"
