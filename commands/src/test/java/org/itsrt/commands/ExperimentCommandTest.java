@@ -152,6 +152,21 @@ class ExperimentCommandTest {
     }
 
     @Test
+    void theLoadIsSetFromTheCommandLineOverEveryRowAndCheckedBeforeAnyRun() {
+        String file = ROOT.resolve("experiments/study-credit2.yaml").toString();
+        String[] lighter = run(file, "--print-plan", "--rate", "1", "--records", "300", "--warmup", "60s");
+        String[] noRate = run(file, "--print-plan", "--rate", "0");
+        String[] twoWarmups = run(file, "--print-plan", "--warmup", "5s", "--warmup-records", "3");
+
+        assertThat(lighter[0]).as(lighter[2]).isEqualTo("0");
+        assertThat(lighter[1]).contains("1 row(s) x 3 repetition(s), 300 records each");
+        assertThat(noRate[0]).isEqualTo("2");
+        assertThat(noRate[2]).contains("--rate (load.rate_hz) must be in (0, 1000000] records/s per detector, got 0.0");
+        assertThat(twoWarmups[0]).isEqualTo("2");
+        assertThat(twoWarmups[2]).contains("--warmup-records are mutually exclusive");
+    }
+
+    @Test
     void anUnknownRowOrNoRepetitionIsRefusedNamingTheFilesRows() {
         String[] unknown =
                 run(ROOT.resolve("experiments/study-rtds.yaml").toString(), "--print-plan", "--rows", "rtds-1");

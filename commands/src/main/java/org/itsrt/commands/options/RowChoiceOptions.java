@@ -2,15 +2,19 @@ package org.itsrt.commands.options;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.itsrt.cli.options.RateOption;
+import org.itsrt.cli.options.RecordsOption;
 import org.itsrt.cli.options.RepetitionsOption;
+import org.itsrt.cli.options.WarmupOptions;
 import org.itsrt.experiments.spec.ExperimentSpec;
 import org.itsrt.pipeline.plan.RunPlan;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code --rows}, {@code --repetitions} and {@code --quick}: less of an experiment file than it
- * says (some of its rows, fewer runs, shorter runs), without editing the file.
+ * {@code --rows}, {@code --repetitions}, {@code --quick} and the load ({@code --rate},
+ * {@code --records}, {@code --warmup}): an experiment file's rows and runs with less of them, or
+ * under a load the machine carries (a cluster in an emulated machine), without editing the file.
  */
 public final class RowChoiceOptions {
 
@@ -27,6 +31,15 @@ public final class RowChoiceOptions {
 
     @Mixin
     QuickOption quick;
+
+    @Mixin
+    RateOption rate;
+
+    @Mixin
+    RecordsOption records;
+
+    @Mixin
+    WarmupOptions warmup;
 
     /**
      * The rows and repetitions chosen from {@code spec}, read from {@code file}.
@@ -71,10 +84,22 @@ public final class RowChoiceOptions {
         return null;
     }
 
-    /** With {@code --quick}, the file's records, warm-up and steady-state cut give way to a quick run's. */
+    /**
+     * With {@code --quick}, the file's records, warm-up and steady-state cut give way to a quick
+     * run's; a rate, records or warm-up given replace the file's, over every row.
+     */
     public void applyTo(RunPlan.Builder plan) {
         if (quick.given()) {
             plan.load().quick();
+        }
+        if (rate.given() != null) {
+            plan.load().rateHz(rate.given());
+        }
+        if (records.given() != null) {
+            plan.load().records(records.given());
+        }
+        if (warmup.given()) {
+            plan.load().warmup(warmup.time(), warmup.records());
         }
     }
 }
