@@ -37,9 +37,4 @@ public final class StartTimeoutOption {
         }
         return startTimeout;
     }
-
-    /** Whether a time was given. */
-    public boolean given() {
-        return startTimeout != null;
-    }
 }

@@ -129,9 +129,8 @@ public final class LocalKafkaCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cmd, "--brokers: " + e.getMessage());
         }
-        if (startTimeout.given()) {
-            options = options.withStartTimeout(startTimeout.orElse(null));
-        }
+        // None given: null, LocalKafka's own wait, which grows with the number of brokers.
+        options = options.withStartTimeout(startTimeout.orElse(null));
         if (listen != null) {
             options = listening(cmd, options);
         }
