@@ -12,7 +12,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.itsrt.cli.Durations;
 import org.itsrt.clock.Clocks;
+import org.itsrt.cluster.FlinkRest;
 import org.itsrt.job.ItsJob;
 import org.itsrt.job.config.JobSettings;
 import org.itsrt.job.kafka.KafkaJobIO;
@@ -135,14 +137,29 @@ final class Measurement {
         try {
             log.println(
                     "its-demo: waiting for the job to read " + READINGS + " and answer on " + DEAD_LETTERS + " ...");
+            long submitted = System.nanoTime();
             int markers;
+            Duration opening;
             try {
                 markers = deadLetters.awaitPipeline(job.startTimeout(), () -> !stopped && isRunning(client));
+                // What is left of the same allowance, counted from the submission.
+                Duration left = job.startTimeout().minusNanos(System.nanoTime() - submitted);
+                opening = new OpenedTasks(
+                                new FlinkRest(),
+                                stack.flinkRest(),
+                                client.getJobID().toHexString())
+                        .await(
+                                left.isNegative() ? Duration.ZERO : left,
+                                () -> !stopped && isRunning(client),
+                                waiting -> log.println("its-demo: waiting for the job's steps to open: " + waiting));
             } catch (DeadLetters.NoAnswerException e) {
                 throw new IllegalStateException(
                         e.getMessage() + "; " + org.itsrt.pipeline.plan.JobPlan.START_TIMEOUT + " allows longer", e);
             }
-            log.println("its-demo: job " + client.getJobID() + " is live (" + markers + " handshake record(s))");
+            log.println(
+                    "its-demo: job " + client.getJobID() + " is live (" + markers + " handshake record(s), every step"
+                            + " open " + Durations.format(Duration.ofMillis(opening.toMillis() / 100 * 100))
+                            + " after the parse step answered)");
             RunResult result;
             try (AutoCloseable applied = budget.jobLive(stack.clusterPid())) {
                 result = measureLive(deadLetters, deadBefore);

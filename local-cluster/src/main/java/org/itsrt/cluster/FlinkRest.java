@@ -115,6 +115,43 @@ public final class FlinkRest {
         return all;
     }
 
+    /**
+     * One vertex of a job (an operator chain) and how many of its subtasks are in each of Flink's
+     * execution states ({@code INITIALIZING}, {@code RUNNING}, ...), as {@code GET /jobs/ID} gives.
+     */
+    public record Vertex(String name, int parallelism, Map<String, Integer> tasks) {
+
+        /**
+         * Subtasks whose operators are open: RUNNING or FINISHED. A subtask is INITIALIZING while
+         * its operators' {@code open} runs, so a vertex whose open is slow (a model warmed there)
+         * shows here when it can take records.
+         */
+        public int opened() {
+            return tasks.getOrDefault("RUNNING", 0) + tasks.getOrDefault("FINISHED", 0);
+        }
+
+        public boolean allOpened() {
+            return opened() >= parallelism;
+        }
+    }
+
+    /** The vertices of a job, in the order of its graph. */
+    public List<Vertex> vertices(URI leader, String jobId) throws InterruptedException {
+        String path = "/jobs/" + jobId;
+        List<Vertex> all = new ArrayList<>();
+        for (JsonNode vertex : get(leader.resolve(path))
+                .orElseThrow(() -> noAnswer(leader, path))
+                .path("vertices")) {
+            Map<String, Integer> tasks = new java.util.LinkedHashMap<>();
+            vertex.path("tasks")
+                    .fields()
+                    .forEachRemaining(e -> tasks.put(e.getKey(), e.getValue().asInt()));
+            all.add(new Vertex(
+                    vertex.path("name").asText(), vertex.path("parallelism").asInt(), Map.copyOf(tasks)));
+        }
+        return all;
+    }
+
     /** Cancels a job (as {@code flink cancel} does); true if the JobManager accepted. */
     public boolean cancel(URI leader, String jobId) throws InterruptedException {
         try {
