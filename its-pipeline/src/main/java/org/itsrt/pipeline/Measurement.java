@@ -153,8 +153,12 @@ final class Measurement {
                                 () -> !stopped && isRunning(client),
                                 waiting -> log.println("its-demo: waiting for the job's steps to open: " + waiting));
             } catch (DeadLetters.NoAnswerException e) {
-                throw new IllegalStateException(
-                        e.getMessage() + "; " + org.itsrt.pipeline.plan.JobPlan.START_TIMEOUT + " allows longer", e);
+                throw new JobStartException(
+                        e.getMessage() + "; " + org.itsrt.pipeline.plan.JobPlan.START_TIMEOUT + " allows longer than "
+                                + Durations.format(job.startTimeout()),
+                        e);
+            } catch (IllegalStateException stopped) {
+                throw new JobStartException(stopped.getMessage() + whyItFailed(client), stopped);
             }
             log.println(
                     "its-demo: job " + client.getJobID() + " is live (" + markers + " handshake record(s), every step"
@@ -401,6 +405,23 @@ final class Measurement {
         } catch (Exception e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
             return cause.getMessage();
+        }
+    }
+
+    /** Flink's reason for a job that ended, as {@code ": CAUSE"}; empty when there is none to tell. */
+    private static String whyItFailed(JobClient client) {
+        try {
+            client.getJobExecutionResult().get(10, TimeUnit.SECONDS);
+            return "";
+        } catch (java.util.concurrent.ExecutionException e) {
+            Throwable root = e;
+            while (root.getCause() != null && root.getCause() != root) {
+                root = root.getCause();
+            }
+            String text = root.getClass().getSimpleName() + (root.getMessage() == null ? "" : ": " + root.getMessage());
+            return ": " + text.replaceAll("\\s+", " ").strip();
+        } catch (Exception notKnown) {
+            return "";
         }
     }
 

@@ -3,6 +3,7 @@ package org.itsrt.pipeline;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
@@ -48,32 +49,31 @@ final class OpenedTasks {
         long start = System.nanoTime();
         long deadline = start + timeout.toNanos();
         long nextProgress = start + PROGRESS_EVERY.toNanos();
+        // What the JobManager said last: a busy one (an emulated machine) may miss a poll.
+        String state = "the JobManager at " + address + " did not answer GET /jobs/" + jobId;
         while (true) {
-            List<FlinkRest.Vertex> opening = opening();
-            if (opening.isEmpty()) {
-                return Duration.ofNanos(System.nanoTime() - start);
+            Optional<List<FlinkRest.Vertex>> vertices = rest.vertices(address, jobId);
+            if (vertices.isPresent()) {
+                List<FlinkRest.Vertex> opening =
+                        vertices.get().stream().filter(v -> !v.allOpened()).toList();
+                if (opening.isEmpty()) {
+                    return Duration.ofNanos(System.nanoTime() - start);
+                }
+                state = describe(opening);
             }
             if (!stillRunning.getAsBoolean()) {
-                throw new IllegalStateException("the job stopped while " + describe(opening));
+                throw new IllegalStateException("the job stopped while " + state);
             }
             long now = System.nanoTime();
             if (now >= deadline) {
-                throw new DeadLetters.NoAnswerException("the job did not open all its steps within "
-                        + timeout.toSeconds() + " s: " + describe(opening));
+                throw new DeadLetters.NoAnswerException("the job did not open all its steps in time: " + state);
             }
             if (now >= nextProgress) {
-                progress.accept(
-                        describe(opening) + ", " + Duration.ofNanos(now - start).toSeconds() + " s so far");
+                progress.accept(state + ", " + Duration.ofNanos(now - start).toSeconds() + " s so far");
                 nextProgress = now + PROGRESS_EVERY.toNanos();
             }
             Thread.sleep(POLL_EVERY.toMillis());
         }
-    }
-
-    private List<FlinkRest.Vertex> opening() throws InterruptedException {
-        return rest.vertices(address, jobId).stream()
-                .filter(v -> !v.allOpened())
-                .toList();
     }
 
     /** e.g. {@code "predict flow" has 0 of 2 subtasks open (INITIALIZING 2)}. */

@@ -70,6 +70,30 @@ class PipelineRunTest {
         assertThat(ProducerSummary.read(result.dir().resolve("producer.json"))).isEqualTo(producers);
         assertThat(result.dir().resolve(PipelineRun.FLINK_TMP)).doesNotExist();
         assertThat(progress).contains("its-probe: 120 records");
+        assertThat(progress).as("the load waited for every step to open").contains("every step open");
+    }
+
+    @Test
+    void aJobThatIsNotReadyInItsStartTimeoutEndsTheRunInOneLineBeforeAnyBudget(@TempDir Path dir) {
+        List<String> hookCalls = new ArrayList<>();
+        BudgetHook budget = pid -> {
+            hookCalls.add("applied " + pid);
+            return () -> hookCalls.add("restored");
+        };
+        StackSpec stack = new StackSpec(
+                new StackSpec.Broker.Local("256m", List.of()), new StackSpec.Cluster.InProcess(), 1, Map.of());
+        LoadSpec load = new LoadSpec(
+                SAMPLE,
+                LoadPlan.builder().rateHz(20).records(120).warmupRecords(0).build());
+        JobSpec job = new JobSpec(MODEL, false, Map.of("engine", "linear"), Duration.ofMillis(1));
+
+        assertThatThrownBy(() -> new PipelineRun(
+                                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))
+                        .run(new RunSpec(stack, load, job, budget, dir.resolve("run"))))
+                .isInstanceOf(JobStartException.class)
+                .hasMessageEndingWith("; --job-start-timeout (job.start_timeout) allows longer than 1ms")
+                .hasMessageNotContaining("\n");
+        assertThat(hookCalls).isEmpty();
     }
 
     @Test

@@ -135,13 +135,17 @@ public final class FlinkRest {
         }
     }
 
-    /** The vertices of a job, in the order of its graph. */
-    public List<Vertex> vertices(URI leader, String jobId) throws InterruptedException {
-        String path = "/jobs/" + jobId;
+    /**
+     * The vertices of a job, in the order of its graph; empty when the JobManager did not answer in
+     * time (a busy one may not, for a moment).
+     */
+    public Optional<List<Vertex>> vertices(URI leader, String jobId) throws InterruptedException {
+        Optional<JsonNode> job = get(leader.resolve("/jobs/" + jobId));
+        if (job.isEmpty()) {
+            return Optional.empty();
+        }
         List<Vertex> all = new ArrayList<>();
-        for (JsonNode vertex : get(leader.resolve(path))
-                .orElseThrow(() -> noAnswer(leader, path))
-                .path("vertices")) {
+        for (JsonNode vertex : job.get().path("vertices")) {
             Map<String, Integer> tasks = new java.util.LinkedHashMap<>();
             vertex.path("tasks")
                     .fields()
@@ -149,7 +153,7 @@ public final class FlinkRest {
             all.add(new Vertex(
                     vertex.path("name").asText(), vertex.path("parallelism").asInt(), Map.copyOf(tasks)));
         }
-        return all;
+        return Optional.of(all);
     }
 
     /** Cancels a job (as {@code flink cancel} does); true if the JobManager accepted. */

@@ -68,6 +68,11 @@ public final class ExperimentRunner {
                 RowRun result = runOne(row, rep, dir);
                 results.add(result);
                 done++;
+                if (result.steady().count() == 0 && result.exitCode() != 0) {
+                    log.println("experiment " + spec.name()
+                            + ": stopping after a run that measured nothing (its folder: " + dir + ")");
+                    return results;
+                }
                 double perRunS = (System.nanoTime() - started) / 1e9 / done;
                 log.printf(
                         Locale.ROOT,
@@ -110,7 +115,15 @@ public final class ExperimentRunner {
         BudgetHook budget = Budgets.hook(plan.budget(), facts, log);
         org.itsrt.pipeline.RunResult run;
         try (InterferenceLoad load0 = startInterference()) {
-            run = new PipelineRun(log).run(new RunSpec(prepared.stack(), prepared.load(), prepared.job(), budget, dir));
+            try {
+                run = new PipelineRun(log)
+                        .run(new RunSpec(prepared.stack(), prepared.load(), prepared.job(), budget, dir));
+            } catch (org.itsrt.pipeline.JobStartException e) {
+                log.println("experiment " + spec.name() + ": row " + row.label() + " rep " + rep
+                        + ": the job did not get ready, nothing was measured: " + e.getMessage());
+                writeApplied(dir, row, org.itsrt.pipeline.RunResult.FAILED, facts.get());
+                return RowRun.notMeasured(row, rep, dir, facts.get());
+            }
             if (load0 != null) {
                 Map<String, Object> withLoad = new LinkedHashMap<>(facts.get());
                 withLoad.put("interference", load0.facts());

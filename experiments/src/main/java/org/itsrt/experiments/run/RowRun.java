@@ -71,6 +71,12 @@ public record RowRun(
         }
     }
 
+    /** A run that failed before its load started (the job did not get ready): no figures. */
+    public static RowRun notMeasured(Row row, int repetition, Path dir, Map<String, Object> applied) {
+        Percentiles none = new Percentiles(0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+        return new RowRun(row, repetition, dir, 1, none, none, Double.NaN, 0, applied);
+    }
+
     /** A run from the probe's summary: the steady state where the run has one, else the whole run. */
     public static RowRun of(
             Row row, int repetition, Path dir, int exitCode, ProbeSummary summary, Map<String, Object> applied) {

@@ -134,6 +134,9 @@ public final class PlanRunner {
                 started.stop();
             }
             return runPhases(started, prepared);
+        } catch (org.itsrt.pipeline.JobStartException e) {
+            log.println("its-demo: the job did not get ready, nothing was measured: " + e.getMessage());
+            return RunResult.FAILED;
         } catch (ProducerRun.NotReplayable | SchedulingException e) {
             // The table, the topic or the user the cluster refused; a host setting the run could not
             // hold (the CPU latency request): one line naming it.
