@@ -15,7 +15,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The study's report, byte for byte but for the wall-clock times, is what the probe wrote for
  * {@link SampleRun} before it learnt to measure the district workload (the files under
  * {@code study-sample/} in the test resources), but for the two columns {@code latencies.csv} has
- * since gained at the end of each row, {@code degraded} and {@code predicted_flow}.
+ * since gained at the end of each row, {@code degraded} and {@code predicted_flow}, and the
+ * percentiles that read above the exact max (a histogram bucket's top), now held to it.
  */
 class StudyReportUnchangedTest {
 

@@ -99,7 +99,7 @@ final class RunMarkdown {
         md.append("*from sent* = arrival - `sent_ns` (the pipeline alone); *from intended* = arrival - `intended_ns` "
                 + "(also counts time a record waited to be sent). Min, mean and max are exact; percentiles are "
                 + "HdrHistogram's (3 significant digits, nearest rank), each within 0.1% above the value it stands "
-                + "for (so in a small run a high percentile can read up to 0.1% above the exact max). All records "
+                + "for (and never above the exact max). All records "
                 + "that arrived in one poll share one arrival stamp.\n");
         long negativeSent = stats.latency(LatencyKind.FROM_SENT).negative();
         long negativeIntended = stats.latency(LatencyKind.FROM_INTENDED).negative();

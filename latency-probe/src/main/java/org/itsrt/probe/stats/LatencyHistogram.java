@@ -50,9 +50,14 @@ public final class LatencyHistogram {
         return histogram;
     }
 
-    /** Nearest-rank percentile as HdrHistogram reports it, 0 when empty. */
+    /**
+     * Nearest-rank percentile as HdrHistogram reports it (the highest value of its bucket), but
+     * never above the exact max: the recorded value it stands for is at most the max, and a p99
+     * printed above the max beside it reads as an error. 0 when empty.
+     */
     public long percentileNs(double percentile) {
-        return histogram.getValueAtPercentile(percentile);
+        long bucketTop = histogram.getValueAtPercentile(percentile);
+        return count() == 0 ? bucketTop : Math.min(bucketTop, max);
     }
 
     public LatencySummary summary() {

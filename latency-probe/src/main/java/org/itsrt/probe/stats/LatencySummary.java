@@ -6,8 +6,8 @@ package org.itsrt.probe.stats;
  * <p>{@code count}, {@code min}, {@code mean} and {@code max} are exact. The percentiles are
  * HdrHistogram's at 3 significant digits: the smallest recorded value with at least p% of the
  * records at or below it (nearest rank), reported as the highest value of its histogram bucket, so
- * each lies within 0.1% above the recorded value it stands for (and p99.99 of a small run can lie
- * that much above the exact max).
+ * each lies within 0.1% above the recorded value it stands for; none is reported above the exact
+ * max, which bounds every recorded value.
  */
 public record LatencySummary(
         long count,
