@@ -23,6 +23,12 @@ log() { echo "[xen-lab check] $*"; }
 [ "$(id -u)" = 0 ] || skip "it boots Xen in QEMU with images it builds with debootstrap, which needs root (as root: xen-configs/lab/check-lab.sh)"
 command -v qemu-system-x86_64 >/dev/null || command -v apt-get >/dev/null \
   || skip "QEMU (qemu-system-x86_64) is not installed and this host has no apt-get to install it"
+# The lab needs QEMU 10+ (README, "Java in the lab") and installs it itself only on Debian 12.
+qemu_major=$(qemu-system-x86_64 --version 2>/dev/null | sed -n 's/^QEMU emulator version \([0-9]*\)\..*/\1/p')
+if [ -n "$qemu_major" ] && [ "$qemu_major" -lt 10 ] \
+  && ! { command -v apt-get >/dev/null && grep -q '^VERSION_CODENAME=bookworm' /etc/os-release 2>/dev/null; }; then
+  skip "QEMU $qemu_major is installed and the lab needs QEMU 10 or newer, which it installs itself only on Debian 12"
+fi
 if "$LAB" status | grep '^lab running\|QEMU runs' >/dev/null; then
   fail "a lab is already running here: the check boots its own (./its xen down first)"
 fi

@@ -87,12 +87,41 @@ preflight() {
   done
   if [ ${#missing[@]} -gt 0 ]; then
     command -v apt-get >/dev/null 2>&1 \
-      || die "${missing[*]} not found, and this host has no apt-get to install them: install QEMU 7.2+ (qemu-system-x86_64, qemu-img), debootstrap, flex, bison, dpkg-dev"
+      || die "${missing[*]} not found, and this host has no apt-get to install them: install QEMU 10+ (qemu-system-x86_64, qemu-img), debootstrap, flex, bison, dpkg-dev"
     log "installing Debian's ${packages[*]} (for ${missing[*]})"
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${packages[@]}" >"/tmp/its-xen-apt.$$.log" 2>&1 \
       || die "apt-get install ${packages[*]} failed: $(tail -1 "/tmp/its-xen-apt.$$.log")"
     rm -f "/tmp/its-xen-apt.$$.log"
   fi
+  require_qemu
+}
+
+# QEMU 7.2's TCG (Debian 12's) runs Java wrongly in the lab: JVMs in dom0 and in the rt-vm died
+# in JIT-compiled code (SIGSEGV in C1 code, "Internal Error", "Incompatible magic value 0") and a
+# deterministic check computed different results, under every scheduler. 7.2 rewrote the SSE/AVX
+# translation that the JVM's compiled code and stubs run on. QEMU 10.0 runs the same lab without
+# it; on Debian 12 it comes from bookworm-backports.
+QEMU_MIN_MAJOR=10
+BACKPORTS_LIST=/etc/apt/sources.list.d/its-rt-bookworm-backports.list
+qemu_major() { qemu-system-x86_64 --version | sed -n 's/^QEMU emulator version \([0-9]*\)\..*/\1/p'; }
+require_qemu() {
+  local major
+  major=$(qemu_major)
+  [ -n "$major" ] || die "cannot tell the version of qemu-system-x86_64 ($(qemu-system-x86_64 --version | head -1))"
+  [ "$major" -lt $QEMU_MIN_MAJOR ] || return 0
+  local why="QEMU $major's TCG runs Java wrongly in the lab (JVMs crash in compiled code); the lab needs QEMU $QEMU_MIN_MAJOR or newer"
+  if command -v apt-get >/dev/null 2>&1 && grep -q '^VERSION_CODENAME=bookworm' /etc/os-release 2>/dev/null; then
+    log "$why: installing qemu-system-x86 and qemu-utils from bookworm-backports ($BACKPORTS_LIST)"
+    [ -f "$BACKPORTS_LIST" ] || echo "deb http://deb.debian.org/debian bookworm-backports main" >"$BACKPORTS_LIST"
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      -t bookworm-backports qemu-system-x86 qemu-utils; } >"/tmp/its-xen-apt.$$.log" 2>&1 \
+      || die "installing QEMU from bookworm-backports failed: $(tail -1 "/tmp/its-xen-apt.$$.log")"
+    rm -f "/tmp/its-xen-apt.$$.log"
+    major=$(qemu_major)
+    [ "${major:-0}" -ge $QEMU_MIN_MAJOR ] || die "bookworm-backports gave QEMU ${major:-?}: $why"
+    return 0
+  fi
+  die "$why (install it, e.g. Debian 13's qemu-system-x86, or bookworm-backports' on Debian 12)"
 }
 
 # --- what the bundled configs ask of the machine ---------------------------------------------
