@@ -78,10 +78,6 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
 stop_all() {
-  # The JobManager's and TaskManager's logs first: `cluster down` removes the cluster's folder.
-  mkdir -p "$out/cluster-logs"
-  "$LAB" ssh rt-vm "cd $WORK/cluster 2>/dev/null && find . \\( -name '*.log' -o -name '*.out' \\) -print0 | tar -c --null -T -" 2>/dev/null \
-    | tar -C "$out/cluster-logs" -x 2>/dev/null || true
   "$LAB" ssh rt-vm "$NO_CDS $STAGE/its cluster down --dir $WORK/cluster" >>"$out/cluster.log" 2>&1 || true
   "$LAB" ssh dom0 "pkill -f 'LocalKafkaCommand' || true" >/dev/null 2>&1 || true
   "$LAB" ssh dom0 "cd $WORK/results && tar -c $name" 2>/dev/null | tar -C "$out" --strip-components=1 -x 2>/dev/null || true
