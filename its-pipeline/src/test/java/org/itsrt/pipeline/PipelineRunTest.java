@@ -30,15 +30,24 @@ class PipelineRunTest {
     private static final Path SAMPLE = ROOT.resolve("data/sample/synthetic-readings.csv");
     private static final Path MODEL = ROOT.resolve("models/lstm-flow");
 
+    /** A budget that only notes when it was applied (with the process) and restored. */
+    private static BudgetHook recordedIn(List<String> calls) {
+        return pid -> {
+            calls.add("applied " + pid);
+            return () -> calls.add("restored");
+        };
+    }
+
+    private static StackSpec brokerAndClusterInProcess() {
+        return new StackSpec(
+                new StackSpec.Broker.Local("256m", List.of()), new StackSpec.Cluster.InProcess(), 1, Map.of());
+    }
+
     @Test
     void oneCallRunsOneMeasuredPipelineAndAppliesTheBudgetWhileTheJobIsLive(@TempDir Path dir) throws Exception {
         List<String> hookCalls = new ArrayList<>();
-        BudgetHook budget = pid -> {
-            hookCalls.add("applied " + pid);
-            return () -> hookCalls.add("restored");
-        };
-        StackSpec stack = new StackSpec(
-                new StackSpec.Broker.Local("256m", List.of()), new StackSpec.Cluster.InProcess(), 1, Map.of());
+        BudgetHook budget = recordedIn(hookCalls);
+        StackSpec stack = brokerAndClusterInProcess();
         LoadSpec load = new LoadSpec(
                 SAMPLE,
                 LoadPlan.builder()
@@ -76,12 +85,8 @@ class PipelineRunTest {
     @Test
     void aJobThatIsNotReadyInItsStartTimeoutEndsTheRunInOneLineBeforeAnyBudget(@TempDir Path dir) {
         List<String> hookCalls = new ArrayList<>();
-        BudgetHook budget = pid -> {
-            hookCalls.add("applied " + pid);
-            return () -> hookCalls.add("restored");
-        };
-        StackSpec stack = new StackSpec(
-                new StackSpec.Broker.Local("256m", List.of()), new StackSpec.Cluster.InProcess(), 1, Map.of());
+        BudgetHook budget = recordedIn(hookCalls);
+        StackSpec stack = brokerAndClusterInProcess();
         LoadSpec load = new LoadSpec(
                 SAMPLE,
                 LoadPlan.builder().rateHz(20).records(120).warmupRecords(0).build());
