@@ -151,16 +151,18 @@ public final class ExperimentReport {
      * lab's, a Compose stack's), which only gets a new job per run.
      */
     static String whereRunsRan(org.itsrt.pipeline.plan.StackPlan stack) {
-        String kafka = stack.broker().bootstrapServers() != null
-                ? "the Kafka at " + stack.broker().bootstrapServers()
+        String servers = stack.broker().bootstrapServers();
+        java.net.URI rest = stack.flink().rest();
+        if (servers == null && rest == null && stack.cluster() == null) {
+            return "on a fresh broker and Flink cluster";
+        }
+        String kafka = servers != null
+                ? "the Kafka at " + servers
                 : stack.cluster() != null ? "the brokers of the cluster in " + stack.cluster() : "a fresh broker";
-        String flink = stack.flink().rest() != null
-                ? "the Flink cluster at " + stack.flink().rest()
+        String flink = rest != null
+                ? "the Flink cluster at " + rest
                 : stack.cluster() != null ? "the Flink cluster in " + stack.cluster() : "a fresh Flink cluster";
-        boolean fresh = stack.broker().bootstrapServers() == null
-                && stack.cluster() == null
-                && stack.flink().rest() == null;
-        return fresh ? "on a fresh broker and Flink cluster" : "a new job on " + kafka + " and " + flink;
+        return "a new job on " + kafka + " and " + flink;
     }
 
     static String comparison(ExperimentSpec spec, Map<Row, List<RowRun>> byRow) {

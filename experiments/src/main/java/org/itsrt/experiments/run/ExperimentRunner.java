@@ -68,26 +68,24 @@ public final class ExperimentRunner {
                 RowRun result = runOne(row, rep, dir);
                 results.add(result);
                 done++;
-                if (result.steady().count() == 0 && result.exitCode() != 0) {
-                    log.println("experiment " + spec.name()
-                            + ": stopping after a run that measured nothing (its folder: " + dir + ")");
-                    return results;
+                // A run whose job never got ready has no figures to show; the stop below says why.
+                if (result.steady().count() > 0 || result.exitCode() == 0) {
+                    double perRunS = (System.nanoTime() - started) / 1e9 / done;
+                    log.printf(
+                            Locale.ROOT,
+                            "experiment %s: row %s rep %d: steady p50 %.2f p99 %.2f max %.2f ms%s; "
+                                    + "%d of %d runs done, ETA %s%n",
+                            spec.name(),
+                            row.label(),
+                            rep,
+                            result.steady().p50(),
+                            result.steady().p99(),
+                            result.steady().max(),
+                            throttleNote(result.applied()),
+                            done,
+                            total,
+                            org.itsrt.cli.Progress.time(perRunS * (total - done)));
                 }
-                double perRunS = (System.nanoTime() - started) / 1e9 / done;
-                log.printf(
-                        Locale.ROOT,
-                        "experiment %s: row %s rep %d: steady p50 %.2f p99 %.2f max %.2f ms%s; "
-                                + "%d of %d runs done, ETA %s%n",
-                        spec.name(),
-                        row.label(),
-                        rep,
-                        result.steady().p50(),
-                        result.steady().p99(),
-                        result.steady().max(),
-                        throttleNote(result.applied()),
-                        done,
-                        total,
-                        org.itsrt.cli.Progress.time(perRunS * (total - done)));
                 if (result.exitCode() != 0) {
                     log.println("experiment " + spec.name() + ": the run exited with " + result.exitCode()
                             + "; stopping (its folder: " + dir + ")");
