@@ -7,6 +7,10 @@
 # by the real xl (the runner's --row-command), read back, and restored after the run. The
 # results are copied back to this host; the cluster and the broker, started once for all the
 # files, are stopped whatever happens.
+# Under TCG the cluster's first job runs on a TaskManager whose JIT has compiled nothing yet: it
+# answered ~100 times slower than the jobs after it in the lab (docs/xen-lab.md). So, unless
+# --no-warm-up-run, one unmeasured run of the first row comes first, and every measured row runs
+# on a TaskManager and a broker that have run the job once.
 # Needs a lab started with `./its xen up --stage` and its rt-vm.
 set -euo pipefail
 
@@ -29,13 +33,17 @@ TASKMANAGER_MEMORY=2048m
 
 usage() {
   cat <<'EOF'
-usage: ./its xen experiment FILE... [--out DIR] [OPTION...]
+usage: ./its xen experiment FILE[:ROW,...]... [--out DIR] [--no-warm-up-run] [OPTION...]
 
   Runs the experiment files (e.g. experiments/study-rtds.yaml), in turn, in the lab started with
   `./its xen up --stage`: the Flink cluster in the rt-vm, Kafka, producers, probe and the
   runner in dom0, each row applied with apply-row.sh and the real xl. OPTIONs go to
   `./its experiment` (--rows, --repetitions, --quick, --rate, --records, ...; not the
   stack's: --bootstrap-servers, --flink-rest and --row-command are the lab's).
+  FILE:ROW,...     only these rows of FILE (its --rows), e.g.
+                   experiments/study-rtds.yaml:rtds-100000,rtds-75000
+  --no-warm-up-run measure from the cluster's first job (by default one run of the first row,
+                   with the same options, goes first and is kept apart in DIR/warm-up-run)
   --out DIR   where the results are copied on this host, a folder per file (default:
               results/xen/experiment-TIME)
 EOF
@@ -47,21 +55,32 @@ log() { printf '[xen experiment] %s\n' "$*" >&2; }
 [ $# -ge 1 ] || { usage >&2; exit 2; }
 case $1 in -h|--help) usage; exit 0 ;; esac
 rels=()
+rows_of=()
 while [ $# -gt 0 ] && [[ $1 != -* ]]; do
-  [ -f "$1" ] || die "no experiment file $1"
-  rel=$(realpath --relative-to="$ROOT" "$1")
-  [[ $rel != ../* ]] || die "$1 is outside the repository: the lab runs the staged repository's files"
+  file=$1 rows=
+  if [[ $file == *:* ]]; then
+    rows=${file#*:} file=${file%%:*}
+    [[ $rows =~ ^[A-Za-z0-9._-]+(,[A-Za-z0-9._-]+)*$ ]] || die "$1: expected FILE:ROW,ROW,... (row labels as --print-plan lists them)"
+  fi
+  [ -f "$file" ] || die "no experiment file $file"
+  rel=$(realpath --relative-to="$ROOT" "$file")
+  [[ $rel != ../* ]] || die "$file is outside the repository: the lab runs the staged repository's files"
   rels+=("$rel")
+  rows_of+=("$rows")
   shift
 done
 [ ${#rels[@]} -gt 0 ] || die "no experiment file given"
 out=
+warm_up_run=1
+rows_given=0
 args=()
 # Under TCG the job's tasks take minutes to start and load the model before the first answer.
 job_start_timeout=(--job-start-timeout 15m)
 while [ $# -gt 0 ]; do
   case $1 in
     --out) out=${2:?--out needs a folder}; shift ;;
+    --no-warm-up-run) warm_up_run=0 ;;
+    --rows|--rows=*) rows_given=1; args+=("$1") ;;
     --job-start-timeout|--job-start-timeout=*) job_start_timeout=(); args+=("$1") ;;
     --bootstrap-servers|--flink-rest|--row-command|--job-bootstrap-servers|--cluster|--cluster-pid)
       die "$1 is the lab's own: the broker in dom0, the cluster in the rt-vm, apply-row.sh in dom0" ;;
@@ -69,6 +88,18 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
+if [ "$rows_given" = 1 ]; then
+  for rows in "${rows_of[@]}"; do
+    [ -z "$rows" ] || die "--rows and FILE:ROW,... together: give each file its rows as FILE:ROW,..."
+  done
+fi
+# The warm-up run's row: the first file's first chosen row, else its first xen_row.
+warm_up_row=
+if [ "$warm_up_run" = 1 ]; then
+  warm_up_row=${rows_of[0]%%,*}
+  [ -n "$warm_up_row" ] || warm_up_row=$(grep -oE 'xen_row: *[A-Za-z0-9._-]+' "$ROOT/${rels[0]}" | head -1 | sed 's/.*: *//')
+  [ -n "$warm_up_row" ] || die "${rels[0]}: no xen_row to warm up with; give FILE:ROW or --no-warm-up-run"
+fi
 "$LAB" status | grep '^lab running' >/dev/null || die "no lab is running (./its xen up --stage)"
 "$LAB" ssh dom0 "mountpoint -q $STAGE" 2>/dev/null || die "the lab was started without --stage (./its xen down; ./its xen up --stage)"
 "$LAB" ssh dom0 'xl list rt-vm' >/dev/null 2>&1 || die "the rt-vm is not running (./its xen create rt-vm)"
@@ -96,17 +127,41 @@ start=$(date +%s)
 "$LAB" ssh dom0 "mkdir -p $WORK && cd $WORK && (setsid nohup env $NO_CDS $STAGE/its kafka --listen $KAFKA --start-timeout 10m >$WORK/kafka.log 2>&1 </dev/null &) && for i in \$(seq 600); do grep -q 'Kafka broker up' $WORK/kafka.log && exit 0; sleep 1; done; cat $WORK/kafka.log; exit 1" \
   >"$out/kafka.log" 2>&1 || { tail -5 "$out/kafka.log" >&2; die "the Kafka broker did not start in dom0 ($out/kafka.log)"; }
 log "  up after $(($(date +%s) - start)) s"
-status=0
-for rel in "${rels[@]}"; do
-  experiment=$(basename "$rel" .yaml)
-  log "./its experiment $rel ${args[*]} in dom0 (results copied to $out/$experiment)"
+# ./its experiment in dom0: FILE (relative to the repository), the folder under this run's
+# results, then its own options; its output is logged to $out/FOLDER.log.
+experiment_in_dom0() {
+  local rel=$1 folder=$2
+  shift 2
+  log "./its experiment $rel $* in dom0 (results copied to $out/$folder)"
   set +e
-  "$LAB" ssh dom0 "cd $WORK && $NO_CDS $STAGE/its experiment $STAGE/$rel --out $WORK/results/$name/$experiment --bootstrap-servers $KAFKA --flink-rest http://$RT_ADDRESS:8081 --row-command /opt/its-rt/xen-configs/apply-row.sh $(printf '%q ' "${job_start_timeout[@]}" "${args[@]}")" \
-    2>&1 | tee "$out/$experiment.log" >&2
-  code=${PIPESTATUS[0]}
+  "$LAB" ssh dom0 "cd $WORK && $NO_CDS $STAGE/its experiment $STAGE/$rel --out $WORK/results/$name/$folder --bootstrap-servers $KAFKA --flink-rest http://$RT_ADDRESS:8081 --row-command /opt/its-rt/xen-configs/apply-row.sh $(printf '%q ' "${job_start_timeout[@]}" "$@")" \
+    2>&1 | tee "$out/$folder.log" >&2
+  local code=${PIPESTATUS[0]}
   set -e
-  log "$experiment: exit $code"
-  [ "$code" = 0 ] || status=$code
+  log "$folder: exit $code"
+  return "$code"
+}
+status=0
+if [ -n "$warm_up_row" ]; then
+  log "warm-up run (not a result): row $warm_up_row of ${rels[0]}, so that no measured row runs the cluster's first job"
+  warm_up_args=()
+  skip=0
+  for arg in "${args[@]}"; do
+    if [ "$skip" = 1 ]; then skip=0; continue; fi
+    case $arg in
+      --repetitions) skip=1 ;;
+      --repetitions=*) ;;
+      *) warm_up_args+=("$arg") ;;
+    esac
+  done
+  # Its exit status is not the experiment's: a warm-up run is expected to miss the SLO.
+  experiment_in_dom0 "${rels[0]}" warm-up-run "${warm_up_args[@]}" --rows "$warm_up_row" --repetitions 1 || true
+fi
+for i in "${!rels[@]}"; do
+  rel=${rels[$i]}
+  rows=()
+  [ -z "${rows_of[$i]}" ] || rows=(--rows "${rows_of[$i]}")
+  experiment_in_dom0 "$rel" "$(basename "$rel" .yaml)" "${args[@]}" "${rows[@]}" || status=$?
 done
 log "results: $out"
 exit "$status"
