@@ -88,6 +88,8 @@ public final class ExperimentReport {
         if (!spec.description().isBlank()) {
             md.append(spec.description().strip()).append("\n\n");
         }
+        md.append(WhatWentWrong.section(spec.slo(), results));
+        md.append("## Setup\n\n");
         md.append(String.format(
                 Locale.ROOT,
                 "Backend `%s`, %d CPU(s) on the real-time side; %,d records per run at "
