@@ -18,6 +18,7 @@ import org.itsrt.experiments.capacity.CapacitySearch;
 import org.itsrt.experiments.capacity.LoadEvaluator;
 import org.itsrt.experiments.capacity.PipelineLoadEvaluator;
 import org.itsrt.experiments.spec.SpecException;
+import org.itsrt.pipeline.plan.PlanRunner;
 import org.itsrt.pipeline.plan.RunPlanYaml;
 import org.itsrt.scheduling.linux.LeftoverRestore;
 import picocli.CommandLine;
@@ -95,6 +96,10 @@ public final class CapacityCommand implements Callable<Integer> {
         try {
             plan = CapacityPlan.of(
                     run.over(planFile.baseOr(ProjectPaths.locate().root().resolve(DEFAULT_PLAN))), search.request());
+            if (planFile.printOnly()) {
+                // A run checks its job in prepare; a plan only printed is checked here.
+                PlanRunner.checkJob(plan.pointPlan());
+            }
         } catch (IllegalArgumentException | SpecException e) {
             err.println("its-capacity: " + e.getMessage().replace("\n", "\nits-capacity: "));
             err.flush();

@@ -94,7 +94,9 @@ public final class DemoCommand implements Callable<Integer> {
         PlanRunner.Prepared prepared = null;
         try {
             plan = plan();
-            if (!planFile.printOnly()) {
+            if (planFile.printOnly()) {
+                PlanRunner.checkJob(plan);
+            } else {
                 prepared = PlanRunner.prepare(plan, System.err);
             }
         } catch (IllegalArgumentException e) {

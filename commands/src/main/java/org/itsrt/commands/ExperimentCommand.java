@@ -118,6 +118,9 @@ public final class ExperimentCommand implements Callable<Integer> {
         if (printPlan.given()) {
             try {
                 spec = withOptions(choice.choose(spec, file));
+                for (ExperimentSpec.Row row : spec.rows()) {
+                    PlanRunner.checkJob(row.plan());
+                }
             } catch (IllegalArgumentException e) {
                 System.err.println("its-experiment: " + e.getMessage());
                 return 2;

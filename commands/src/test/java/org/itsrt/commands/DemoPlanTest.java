@@ -157,4 +157,34 @@ class DemoPlanTest {
         assertThat(demo("--plan", dir.resolve("absent.yaml").toString()).err())
                 .contains("absent.yaml: no such plan file");
     }
+
+    @Test
+    void aBadJobOptionIsRefusedInOneLineByPrintPlanAndBeforeARunStartsAnything(@TempDir Path dir) {
+        String[][] bad = {
+            {"engine=bogus", "--engine"},
+            {"nosuchoption=1", "--nosuchoption: unknown option"},
+            {"deadline-ms=-4", "--deadline-ms"},
+            {"model=" + dir.resolve("nonexistent"), "--model: " + dir.resolve("nonexistent") + ": not a directory"}
+        };
+        for (String[] option : bad) {
+            Printed printed = demo("--print-plan", "--job-arg", option[0]);
+            assertThat(printed.exit()).as(option[0]).isEqualTo(2);
+            assertThat(printed.out())
+                    .as(option[0] + ": nothing printed as a plan")
+                    .isEmpty();
+            assertThat(printed.err())
+                    .as(option[0])
+                    .contains("--job-arg (job.options): " + option[1])
+                    .doesNotContain("\tat ");
+
+            Path run = dir.resolve("run");
+            Printed ran = demo("--job-arg", option[0], "--out", run.toString());
+            assertThat(ran.exit()).as(option[0]).isEqualTo(2);
+            assertThat(ran.err()).as(option[0]).contains("--job-arg (job.options): " + option[1]);
+            assertThat(ran.out())
+                    .as(option[0] + ": no broker or cluster started")
+                    .doesNotContain("its-demo:");
+            assertThat(run).as(option[0]).doesNotExist();
+        }
+    }
 }

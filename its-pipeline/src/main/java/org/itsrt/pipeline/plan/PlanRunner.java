@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.itsrt.cli.MissingDefaultException;
 import org.itsrt.cli.ProjectPaths;
+import org.itsrt.job.config.JobSettingsException;
 import org.itsrt.kafka.KafkaRefusal;
 import org.itsrt.pipeline.BudgetHook;
 import org.itsrt.pipeline.JobSpec;
@@ -109,6 +110,7 @@ public final class PlanRunner {
                     : ProjectPaths.locate().modelBundle();
             job = new JobSpec(
                     model, plan.job().identity(), jobOptions, plan.job().startTimeout());
+            checkJobOptions(job, stack.slots());
         } catch (MissingDefaultException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         } catch (NoSuchFileException e) {
@@ -119,6 +121,40 @@ public final class PlanRunner {
             throw OutputPlan.DIR.refused(": " + folder + " already holds a run");
         }
         return new Prepared(plan, stack, load, job, folder);
+    }
+
+    /**
+     * What {@link #prepare} checks of the job for a plan that is only printed: its options as the
+     * job reads them, against the plan's model or the shipped one. A district plan's options are
+     * checked against the study network, since the district's graph is made only for a run.
+     *
+     * @throws PlanException naming the job option and what it expects
+     */
+    public static void checkJob(RunPlan plan) {
+        Map<String, String> options = new java.util.LinkedHashMap<>(plan.job().options());
+        if (plan.load().workload() == Workload.DISTRICT) {
+            options.putIfAbsent("workload", Workload.DISTRICT.option());
+        }
+        Path model = plan.job().model() != null
+                ? plan.job().model()
+                : ProjectPaths.locate().modelBundle();
+        checkJobOptions(
+                new JobSpec(model, plan.job().identity(), options, plan.job().startTimeout()),
+                plan.stack().parallelism());
+    }
+
+    /**
+     * The job's options read as {@code flink run} will read them (names, types, ranges, the model
+     * bundle, the graph), so that a bad one is refused before a broker or a cluster starts rather
+     * than when the job is submitted. The run's Kafka ends are not known yet: a placeholder
+     * address stands in, which nothing connects to.
+     */
+    private static void checkJobOptions(JobSpec job, int parallelism) {
+        try {
+            PipelineRun.jobSettings(job, "localhost:9092", parallelism);
+        } catch (JobSettingsException e) {
+            throw JobPlan.OPTIONS.refused(": " + e.getMessage());
+        }
     }
 
     /**
