@@ -124,9 +124,27 @@ public final class RunningStack implements AutoCloseable {
         return broker;
     }
 
+    /**
+     * Asks a cluster the run did not start for its overview, as a Flink client finds the leader:
+     * a JobManager that is gone ends the run here, in one line, rather than in the client's
+     * retries of the submission, each logged with its stack trace.
+     */
+    static void requireAnswer(StackSpec.Cluster.Existing existing) throws InterruptedException {
+        boolean ha = "zookeeper".equals(existing.clientOptions().get("high-availability.type"));
+        if (new org.itsrt.cluster.FlinkRest()
+                .leader(java.util.List.of(existing.rest()), existing.clientOptions())
+                .isEmpty()) {
+            throw new JobStartException(
+                    "the Flink cluster at " + existing.rest() + " does not answer on its REST API (GET /overview"
+                            + (ha ? ", or ZooKeeper names another leader" : "") + "): is its JobManager running?",
+                    null);
+        }
+    }
+
     private static JobCluster startCluster(StackSpec spec, Path workDir, PrintStream log) throws Exception {
         if (spec.cluster() instanceof StackSpec.Cluster.Existing existing) {
             log.println("its-demo: using the Flink cluster at " + existing.rest() + " ...");
+            requireAnswer(existing);
             return JobCluster.existing(
                     existing.rest(), existing.jobJar(), existing.taskManagerPid(), existing.clientOptions());
         }
