@@ -14,4 +14,7 @@ trap 'rm -rf "$build"' EXIT
 javac --release 17 -d "$build" "$HERE/JvmCheck.java"
 (cd "$build" && jar cf jvm-check.jar JvmCheck*.class)
 "$LAB" ssh "$domain" 'cat >/tmp/jvm-check.jar' <"$build/jvm-check.jar"
-"$LAB" ssh "$domain" "java $(printf '%q ' "$@") -cp /tmp/jvm-check.jar JvmCheck $seconds 2"
+# printf with no JAVA_OPTION would still print '' (an empty main class to java).
+options=
+[ $# -eq 0 ] || options=$(printf '%q ' "$@")
+"$LAB" ssh "$domain" "java $options -cp /tmp/jvm-check.jar JvmCheck $seconds 2"
