@@ -125,18 +125,18 @@ public final class RunningStack implements AutoCloseable {
     }
 
     /**
-     * Asks a cluster the run did not start for its overview, as a Flink client finds the leader:
-     * a JobManager that is gone ends the run here, in one line, rather than in the client's
-     * retries of the submission, each logged with its stack trace.
+     * Asks a cluster the run did not start for its overview: a JobManager that is gone ends the
+     * run here, in one line, rather than in the Flink client's retries of the submission, each
+     * logged with its stack trace. Any JobManager that answers will do (with high availability a
+     * standby hands the job on to the leader), so ZooKeeper is not asked here.
      */
     static void requireAnswer(StackSpec.Cluster.Existing existing) throws InterruptedException {
-        boolean ha = "zookeeper".equals(existing.clientOptions().get("high-availability.type"));
         if (new org.itsrt.cluster.FlinkRest()
-                .leader(java.util.List.of(existing.rest()), existing.clientOptions())
+                .leader(java.util.List.of(existing.rest()))
                 .isEmpty()) {
             throw new JobStartException(
-                    "the Flink cluster at " + existing.rest() + " does not answer on its REST API (GET /overview"
-                            + (ha ? ", or ZooKeeper names another leader" : "") + "): is its JobManager running?",
+                    "the Flink cluster at " + existing.rest()
+                            + " does not answer on its REST API (GET /overview): is its JobManager running?",
                     null);
         }
     }
