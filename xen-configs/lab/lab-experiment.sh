@@ -33,7 +33,8 @@ TASKMANAGER_MEMORY=2048m
 
 usage() {
   cat <<'EOF'
-usage: ./its xen experiment FILE[:ROW,...]... [--out DIR] [--no-warm-up-run] [OPTION...]
+usage: ./its xen experiment FILE[:ROW,...]... [--out DIR] [--no-warm-up-run]
+                           [--cluster-java-option OPTION]... [OPTION...]
 
   Runs the experiment files (e.g. experiments/study-rtds.yaml), in turn, in the lab started with
   `./its xen up --stage`: the Flink cluster in the rt-vm, Kafka, producers, probe and the
@@ -44,6 +45,10 @@ usage: ./its xen experiment FILE[:ROW,...]... [--out DIR] [--no-warm-up-run] [OP
                    experiments/study-rtds.yaml:rtds-100000,rtds-75000
   --no-warm-up-run measure from the cluster's first job (by default one run of the first row,
                    with the same options, goes first and is kept apart in DIR/warm-up-run)
+  --cluster-java-option OPTION
+                   a JVM option for every process of the Flink cluster in the rt-vm (through
+                   JAVA_TOOL_OPTIONS), e.g. -XX:UseAVX=0 (xen-configs/lab/README.md, "Java in
+                   the lab"); repeatable
   --out DIR   where the results are copied on this host, a folder per file (default:
               results/xen/experiment-TIME)
 EOF
@@ -72,6 +77,7 @@ done
 [ ${#rels[@]} -gt 0 ] || die "no experiment file given"
 out=
 warm_up_run=1
+cluster_java_options=()
 rows_given=0
 args=()
 # Under TCG the job's tasks take minutes to start and load the model before the first answer.
@@ -80,6 +86,10 @@ while [ $# -gt 0 ]; do
   case $1 in
     --out) out=${2:?--out needs a folder}; shift ;;
     --no-warm-up-run) warm_up_run=0 ;;
+    --cluster-java-option)
+      [[ ${2:-} == -* ]] || die "--cluster-java-option needs a JVM option, e.g. -XX:UseAVX=0"
+      [[ $2 =~ ^[A-Za-z0-9:=+._/-]+$ ]] || die "--cluster-java-option $2: one JVM option without spaces or quotes"
+      cluster_java_options+=("$2"); shift ;;
     --rows|--rows=*) rows_given=1; args+=("$1") ;;
     --job-start-timeout|--job-start-timeout=*) job_start_timeout=(); args+=("$1") ;;
     --bootstrap-servers|--flink-rest|--row-command|--job-bootstrap-servers|--cluster|--cluster-pid)
@@ -119,7 +129,10 @@ trap 'exit 130' INT TERM
 "$LAB" stage rt-vm
 log "the Flink cluster in the rt-vm (REST at http://$RT_ADDRESS:8081; log: $out/cluster.log)"
 start=$(date +%s)
-"$LAB" ssh rt-vm "mkdir -p $WORK && cd $WORK && $NO_CDS $STAGE/its cluster up --dir $WORK/cluster --brokers 0 --rest-bind-address $RT_ADDRESS --taskmanager-memory $TASKMANAGER_MEMORY --start-timeout 15m" \
+cluster_env=
+[ ${#cluster_java_options[@]} -eq 0 ] || cluster_env="JAVA_TOOL_OPTIONS='${cluster_java_options[*]}'"
+[ -z "$cluster_env" ] || log "  the cluster's JVMs with $cluster_env"
+"$LAB" ssh rt-vm "mkdir -p $WORK && cd $WORK && $NO_CDS $cluster_env $STAGE/its cluster up --dir $WORK/cluster --brokers 0 --rest-bind-address $RT_ADDRESS --taskmanager-memory $TASKMANAGER_MEMORY --start-timeout 15m" \
   >"$out/cluster.log" 2>&1 || { tail -5 "$out/cluster.log" >&2; die "the Flink cluster did not start in the rt-vm ($out/cluster.log)"; }
 log "  up after $(($(date +%s) - start)) s"
 log "the Kafka broker in dom0 at $KAFKA (log: $out/kafka.log)"
