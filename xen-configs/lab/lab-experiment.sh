@@ -119,8 +119,11 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
 stop_all() {
+  # The runner in dom0 outlives the ssh that started it: stopped first (it restores the row and
+  # cancels its job on TERM), then the cluster and the broker.
+  "$LAB" ssh dom0 "pkill -TERM -f '[o]rg.itsrt.commands.ExperimentCommand' && for i in \$(seq 60); do pgrep -f '[o]rg.itsrt.commands.ExperimentCommand' >/dev/null || exit 0; sleep 1; done; pkill -KILL -f '[o]rg.itsrt.commands.ExperimentCommand'" >/dev/null 2>&1 || true
   "$LAB" ssh rt-vm "$NO_CDS $STAGE/its cluster down --dir $WORK/cluster" >>"$out/cluster.log" 2>&1 || true
-  "$LAB" ssh dom0 "pkill -f 'LocalKafkaCommand' || true" >/dev/null 2>&1 || true
+  "$LAB" ssh dom0 "pkill -f '[L]ocalKafkaCommand' || true" >/dev/null 2>&1 || true
   "$LAB" ssh dom0 "cd $WORK/results && tar -c $name" 2>/dev/null | tar -C "$out" --strip-components=1 -x 2>/dev/null || true
 }
 trap stop_all EXIT
