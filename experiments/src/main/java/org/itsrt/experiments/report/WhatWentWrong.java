@@ -44,55 +44,55 @@ final class WhatWentWrong {
         List<String> lines = new ArrayList<>();
         List<RowRun> unmeasured =
                 runs.stream().filter(r -> r.steady().count() == 0).toList();
-        if (!unmeasured.isEmpty()) {
-            lines.add(String.format(
-                    Locale.ROOT,
-                    "**%s: %s measured nothing** (repetition %s; the run's log says why)",
-                    label,
-                    of(unmeasured.size(), runs.size()),
-                    repetitions(unmeasured)));
-        }
+        add(lines, label, runs, unmeasured, "measured nothing", "the run's log says why");
         List<RowRun> losing = runs.stream().filter(r -> r.lost() > 0).toList();
-        if (!losing.isEmpty()) {
-            lines.add(String.format(
-                    Locale.ROOT,
-                    "**%s: %s lost records** (%,d in all, repetition %s)",
-                    label,
-                    of(losing.size(), runs.size()),
-                    losing.stream().mapToLong(RowRun::lost).sum(),
-                    repetitions(losing)));
-        }
+        add(
+                lines,
+                label,
+                runs,
+                losing,
+                "lost records",
+                String.format(
+                        Locale.ROOT,
+                        "%,d in all",
+                        losing.stream().mapToLong(RowRun::lost).sum()));
         List<RowRun> missed = runs.stream()
                 .filter(r -> r.steady().count() > 0
                         && (r.steady().p99() > slo.p99Ms() || r.steady().max() > slo.maxMs()))
                 .toList();
-        if (!missed.isEmpty()) {
-            double worstP99 =
-                    missed.stream().mapToDouble(r -> r.steady().p99()).max().orElseThrow();
-            double worstMax =
-                    missed.stream().mapToDouble(r -> r.steady().max()).max().orElseThrow();
-            lines.add(String.format(
-                    Locale.ROOT,
-                    "**%s: %s missed the SLO**: steady-state p99 up to %,.1f ms (SLO %s), max up to %,.1f ms (SLO %s)",
-                    label,
-                    of(missed.size(), runs.size()),
-                    worstP99,
-                    ExperimentReport.fmt(slo.p99Ms()),
-                    worstMax,
-                    ExperimentReport.fmt(slo.maxMs())));
-        }
+        add(
+                lines,
+                label,
+                runs,
+                missed,
+                "missed the SLO",
+                String.format(
+                        Locale.ROOT,
+                        "steady-state p99 up to %,.1f ms (SLO %s), max up to %,.1f ms (SLO %s)",
+                        missed.stream().mapToDouble(r -> r.steady().p99()).max().orElse(Double.NaN),
+                        ExperimentReport.fmt(slo.p99Ms()),
+                        missed.stream().mapToDouble(r -> r.steady().max()).max().orElse(Double.NaN),
+                        ExperimentReport.fmt(slo.maxMs())));
         List<RowRun> failed = runs.stream()
                 .filter(r -> r.steady().count() > 0 && r.exitCode() != 0)
                 .toList();
-        if (!failed.isEmpty()) {
+        add(lines, label, runs, failed, "ended with a non-zero exit", "the run's log says why");
+        return lines;
+    }
+
+    /** One line for the runs of a row that went wrong in one way; none when no run did. */
+    private static void add(
+            List<String> lines, String label, List<RowRun> runs, List<RowRun> wrong, String what, String detail) {
+        if (!wrong.isEmpty()) {
             lines.add(String.format(
                     Locale.ROOT,
-                    "**%s: %s ended with a non-zero exit** (repetition %s; the run's log says why)",
+                    "**%s: %s %s** (repetition %s; %s)",
                     label,
-                    of(failed.size(), runs.size()),
-                    repetitions(failed)));
+                    of(wrong.size(), runs.size()),
+                    what,
+                    repetitions(wrong),
+                    detail));
         }
-        return lines;
     }
 
     private static String of(int some, int all) {

@@ -53,9 +53,10 @@ class WhatWentWrongTest {
         assertThat(md).startsWith("## What went wrong");
         assertThat(md).doesNotContain("fine");
         assertThat(md)
-                .contains("**slow: 1 of 2 runs missed the SLO**: steady-state p99 up to 4,123.0 ms (SLO 20), max up to"
-                        + " 4,220.3 ms (SLO 50)");
-        assertThat(md).contains("**lossy: all 2 runs lost records** (5 in all, repetition 1, 2)");
+                .contains(
+                        "**slow: 1 of 2 runs missed the SLO** (repetition 2; steady-state p99 up to 4,123.0 ms (SLO 20),"
+                                + " max up to 4,220.3 ms (SLO 50))");
+        assertThat(md).contains("**lossy: all 2 runs lost records** (repetition 1, 2; 5 in all)");
         assertThat(md).contains("**dead: its run measured nothing** (repetition 1");
         assertThat(md)
                 .as("a run that measured nothing has no figures to miss the SLO by")
