@@ -3,9 +3,11 @@ package org.itsrt.pipeline;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import org.itsrt.cluster.FlinkRest;
 import org.itsrt.kafka.KafkaClientConfig;
 import org.itsrt.scheduling.linux.CpuLatencyRequest;
 import org.itsrt.stack.ChildJvm;
@@ -131,9 +133,7 @@ public final class RunningStack implements AutoCloseable {
      * standby hands the job on to the leader), so ZooKeeper is not asked here.
      */
     static void requireAnswer(StackSpec.Cluster.Existing existing) throws InterruptedException {
-        if (new org.itsrt.cluster.FlinkRest()
-                .leader(java.util.List.of(existing.rest()))
-                .isEmpty()) {
+        if (new FlinkRest().leader(List.of(existing.rest())).isEmpty()) {
             throw new JobStartException(
                     "the Flink cluster at " + existing.rest()
                             + " does not answer on its REST API (GET /overview): is its JobManager running?",

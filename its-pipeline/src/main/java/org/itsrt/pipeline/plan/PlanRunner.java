@@ -105,11 +105,8 @@ public final class PlanRunner {
                 // A sweep's steps each set their own rate, records and warm-up over this load.
                 load = new LoadSpec(data, l);
             }
-            Path model = plan.job().model() != null
-                    ? plan.job().model()
-                    : ProjectPaths.locate().modelBundle();
             job = new JobSpec(
-                    model, plan.job().identity(), jobOptions, plan.job().startTimeout());
+                    modelOf(plan), plan.job().identity(), jobOptions, plan.job().startTimeout());
             checkJobOptions(job, stack.slots());
         } catch (MissingDefaultException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
@@ -135,12 +132,20 @@ public final class PlanRunner {
         if (plan.load().workload() == Workload.DISTRICT) {
             options.putIfAbsent("workload", Workload.DISTRICT.option());
         }
-        Path model = plan.job().model() != null
+        checkJobOptions(
+                new JobSpec(
+                        modelOf(plan),
+                        plan.job().identity(),
+                        options,
+                        plan.job().startTimeout()),
+                plan.stack().parallelism());
+    }
+
+    /** The plan's model bundle, or the repository's where it names none. */
+    private static Path modelOf(RunPlan plan) {
+        return plan.job().model() != null
                 ? plan.job().model()
                 : ProjectPaths.locate().modelBundle();
-        checkJobOptions(
-                new JobSpec(model, plan.job().identity(), options, plan.job().startTimeout()),
-                plan.stack().parallelism());
     }
 
     /**
