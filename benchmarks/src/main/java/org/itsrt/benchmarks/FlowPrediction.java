@@ -129,7 +129,7 @@ public class FlowPrediction {
         int colon = engineParam.indexOf(':');
         Engine engine = Engine.fromName(colon < 0 ? engineParam : engineParam.substring(0, colon));
         PredictorOptions options =
-                PredictorOptions.defaults().withEngine(engine).withKernelVectorApi(vectorApi);
+                PredictorOptions.reference().withEngine(engine).withKernelVectorApi(vectorApi);
         if (colon < 0) {
             return options;
         }

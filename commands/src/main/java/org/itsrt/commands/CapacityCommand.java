@@ -85,7 +85,7 @@ public final class CapacityCommand implements Callable<Integer> {
 
     public static void main(String[] args) {
         System.setProperty("java.awt.headless", "true");
-        System.exit(new CommandLine(new CapacityCommand()).execute(args));
+        System.exit(Commands.execute(new CapacityCommand(), args));
     }
 
     @Override

@@ -71,7 +71,7 @@ public final class DemoCommand implements Callable<Integer> {
     public static void main(String[] args) {
         // The probe draws its plots off-screen.
         System.setProperty("java.awt.headless", "true");
-        System.exit(new CommandLine(new DemoCommand()).execute(args));
+        System.exit(Commands.execute(new DemoCommand(), args));
     }
 
     /** The plan the options make over the plan file (or every default without one). */

@@ -23,7 +23,6 @@ import org.itsrt.experiments.spec.SpecException;
 import org.itsrt.pipeline.budget.Budgets;
 import org.itsrt.pipeline.plan.PlanRunner;
 import org.itsrt.pipeline.plan.RunPlan;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -103,7 +102,7 @@ public final class ExperimentCommand implements Callable<Integer> {
 
     public static void main(String[] args) {
         System.setProperty("java.awt.headless", "true");
-        System.exit(new CommandLine(new ExperimentCommand()).execute(args));
+        System.exit(Commands.execute(new ExperimentCommand(), args));
     }
 
     @Override

@@ -114,7 +114,7 @@ public final class FuzzCommand implements Callable<Integer> {
     private volatile boolean interrupted;
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new FuzzCommand()).execute(args));
+        System.exit(Commands.execute(new FuzzCommand(), args));
     }
 
     /** Malformed or edge-case records by default, and as many valid readings. */

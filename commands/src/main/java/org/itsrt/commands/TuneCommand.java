@@ -106,7 +106,7 @@ public final class TuneCommand implements Callable<Integer> {
 
     public static void main(String[] args) {
         System.setProperty("java.awt.headless", "true");
-        System.exit(new CommandLine(new TuneCommand()).execute(args));
+        System.exit(Commands.execute(new TuneCommand(), args));
     }
 
     @Override

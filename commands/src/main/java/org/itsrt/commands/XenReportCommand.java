@@ -44,7 +44,7 @@ public final class XenReportCommand implements Callable<Integer> {
 
     public static void main(String[] args) {
         System.setProperty("java.awt.headless", "true");
-        System.exit(new CommandLine(new XenReportCommand()).execute(args));
+        System.exit(Commands.execute(new XenReportCommand(), args));
     }
 
     @Override

@@ -3,11 +3,13 @@ package org.itsrt.commands;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import org.itsrt.pipeline.plan.DistrictPlan;
 import org.itsrt.pipeline.plan.LoadPlan;
 import org.itsrt.pipeline.plan.RunPlan;
@@ -30,7 +32,7 @@ class DemoPlanTest {
         int exit;
         try {
             System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            CommandLine cli = new CommandLine(new DemoCommand());
+            CommandLine cli = Commands.commandLine(new DemoCommand());
             cli.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
             exit = cli.execute(args);
         } finally {
@@ -161,10 +163,11 @@ class DemoPlanTest {
     @Test
     void aBadJobOptionIsRefusedInOneLineByPrintPlanAndBeforeARunStartsAnything(@TempDir Path dir) {
         String[][] bad = {
-            {"engine=bogus", "--engine"},
-            {"nosuchoption=1", "--nosuchoption: unknown option"},
-            {"deadline-ms=-4", "--deadline-ms"},
-            {"model=" + dir.resolve("nonexistent"), "--model: " + dir.resolve("nonexistent") + ": not a directory"}
+            {"engine=bogus", "its-demo: --job-arg engine (job.engine): ", "'bogus'"},
+            {"nosuchoption=1", "its-demo: --job-arg nosuchoption (job.nosuchoption): ", "not an option of the job"},
+            {"deadline-ms=-4", "its-demo: --job-arg deadline-ms (job.deadline_ms): ", "-4 is out of range 0..3600000"},
+            {"parallelism=4", "its-demo: --job-arg parallelism (job.parallelism): ", "set by the run from stack."},
+            {"model=" + dir.resolve("nonexistent"), "its-demo: --model (job.model): ", "not a directory"}
         };
         for (String[] option : bad) {
             Printed printed = demo("--print-plan", "--job-arg", option[0]);
@@ -172,19 +175,66 @@ class DemoPlanTest {
             assertThat(printed.out())
                     .as(option[0] + ": nothing printed as a plan")
                     .isEmpty();
-            assertThat(printed.err())
-                    .as(option[0])
-                    .contains("--job-arg (job.options): " + option[1])
-                    .doesNotContain("\tat ");
+            assertThat(printed.err().lines()).as(option[0]).singleElement().satisfies(line -> assertThat(line)
+                    .startsWith(option[1])
+                    .contains(option[2]));
 
             Path run = dir.resolve("run");
             Printed ran = demo("--job-arg", option[0], "--out", run.toString());
             assertThat(ran.exit()).as(option[0]).isEqualTo(2);
-            assertThat(ran.err()).as(option[0]).contains("--job-arg (job.options): " + option[1]);
+            assertThat(ran.err().lines()).as(option[0]).singleElement().satisfies(line -> assertThat(line)
+                    .startsWith(option[1])
+                    .contains(option[2]));
             assertThat(ran.out())
                     .as(option[0] + ": no broker or cluster started")
                     .doesNotContain("its-demo:");
             assertThat(run).as(option[0]).doesNotExist();
+        }
+    }
+
+    @Test
+    void jobOptionsAreTypedKeysOfThePlansJobRefusedWhereTheFileHasThem(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("plan.yaml");
+        Files.writeString(file, "job:\n  engine: kernel\n  deadline_ms: 20\n  degrade: true\n");
+        Printed printed = demo("--plan", file.toString(), "--print-plan", "--job-arg", "max-batch=8");
+        assertThat(printed.exit()).as(printed.err()).isZero();
+        RunPlan plan = RunPlanYaml.parse(printed.out(), "printed");
+        assertThat(plan.job().options())
+                .containsExactly(
+                        Map.entry("engine", "kernel"),
+                        Map.entry("deadline-ms", "20"),
+                        Map.entry("degrade", "true"),
+                        Map.entry("max-batch", "8"));
+        assertThat(printed.out()).contains("deadline_ms: 20\n", "degrade: true\n", "max_batch: 8\n");
+
+        String[][] bad = {
+            {
+                "job:\n  engine: kernel\n  deadline_ms: soon\n",
+                "line 3, column 3: --job-arg deadline-ms (job.deadline_ms): not a whole number: 'soon'"
+            },
+            {
+                "job:\n  deadline-ms: 5\n",
+                "line 2, column 3: --job-arg deadline-ms (job.deadline_ms): a plan spells it deadline_ms"
+            },
+            {"job:\n  enigne: kernel\n", "line 2, column 3: --job-arg enigne (job.enigne): unknown key"},
+            {
+                "job:\n  options: {degrade: \"true\"}\n",
+                "line 2, column 3: job.options: job options are keys of job: itself, e.g. job: {degrade: true}"
+            },
+            {
+                "job:\n  input_topic: mine\n",
+                "line 2, column 3: --job-arg input-topic (job.input_topic): is set by the run"
+            }
+        };
+        for (String[] text : bad) {
+            Files.writeString(file, text[0]);
+            Printed refused = demo("--plan", file.toString(), "--print-plan");
+            assertThat(refused.exit()).as(text[0]).isEqualTo(2);
+            assertThat(refused.err().lines())
+                    .as(text[0])
+                    .singleElement()
+                    .asString()
+                    .contains(file + ": " + text[1]);
         }
     }
 }

@@ -28,7 +28,7 @@ class ExperimentSpecTest {
     @Test
     void theAccuracyReferenceIsOneOfTheRows(@TempDir Path dir) throws IOException {
         Path file = dir.resolve("degrade.yaml");
-        String rows = "rows:\n  - {label: plain}\n  - {label: degrade, job: {options: {degrade: \"true\"}}}\n";
+        String rows = "rows:\n  - {label: plain}\n  - {label: degrade, job: {degrade: true}}\n";
         Files.writeString(file, "name: degrade\nplan: {load: {records: 10}}\naccuracy_reference: plain\n" + rows);
         assertThat(ExperimentSpec.read(file).accuracyReference()).isEqualTo("plain");
         assertThat(ExperimentSpec.read(file)
@@ -207,9 +207,9 @@ class ExperimentSpecTest {
         Path file = dir.resolve("levers.yaml");
         Files.writeString(
                 file,
-                "name: levers\nplan: {load: {records: 10}, job: {options: {engine: kernel, max-batch: 8}}}\nrows:\n"
+                "name: levers\nplan: {load: {records: 10}, job: {engine: kernel, max_batch: 8}}\nrows:\n"
                         + "  - {label: fp32}\n"
-                        + "  - {label: bf16, job: {options: {engine: kernel-bf16}}}\n");
+                        + "  - {label: bf16, job: {engine: kernel-bf16}}\n");
         ExperimentSpec spec = ExperimentSpec.read(file);
         assertThat(spec.rows().get(0).jobOptions())
                 .containsExactly(Map.entry("engine", "kernel"), Map.entry("max-batch", "8"));

@@ -5,9 +5,10 @@ import picocli.CommandLine;
 import picocli.CommandLine.ParseResult;
 
 /**
- * How every command fails at run time: one line naming the command and what went wrong, exit
- * code 1; the stack trace too only when {@code --verbose} was given, to the command or to the
- * subcommand that ran. (A usage error is picocli's: its own message, exit code 2.)
+ * How every command fails: one line naming the command and what went wrong. At run time exit
+ * code 1, the stack trace too only when {@code --verbose} was given, to the command or to the
+ * subcommand that ran; a bad option or plan exit code 2, without the usage text, which {@code
+ * --help} prints (a refusal under twenty lines of usage is easy to miss).
  */
 public final class OneLineErrors {
 
@@ -18,6 +19,12 @@ public final class OneLineErrors {
 
     /** {@code commandLine}, its failures reported in one line each. */
     public static CommandLine install(CommandLine commandLine) {
+        commandLine.setParameterExceptionHandler((error, args) -> {
+            CommandLine cmd = error.getCommandLine();
+            cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": " + message(error));
+            cmd.getErr().flush();
+            return cmd.getCommandSpec().exitCodeOnInvalidInput();
+        });
         commandLine.setExecutionExceptionHandler((error, cmd, parseResult) -> {
             cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": " + message(error));
             if (verbose(parseResult)) {

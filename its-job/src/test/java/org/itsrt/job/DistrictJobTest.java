@@ -18,12 +18,12 @@ import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.itsrt.job.config.JobSettings;
-import org.itsrt.job.config.ModelSettings;
 import org.itsrt.job.functions.ToPredictionRecord;
 import org.itsrt.job.records.DeadLetter;
 import org.itsrt.job.records.NetworkStateChange;
 import org.itsrt.job.records.PredictedFlow;
 import org.itsrt.job.records.RouteAnswer;
+import org.itsrt.model.Engine;
 import org.itsrt.model.FlowPredictor;
 import org.itsrt.model.FlowPredictors;
 import org.itsrt.model.PredictorOptions;
@@ -146,7 +146,7 @@ class DistrictJobTest {
                     .isNull();
         }
         try (FlowPredictor predictor =
-                FlowPredictors.open(MODEL, PredictorOptions.defaults().withEngine(ModelSettings.DEFAULT_ENGINE))) {
+                FlowPredictors.open(MODEL, PredictorOptions.reference().withEngine(Engine.DEFAULT))) {
             for (ReadingRecord r : readings) {
                 PredictionRecord p = predictions.get(r.detector() + "/" + r.seq());
                 assertThat(p)
@@ -155,7 +155,7 @@ class DistrictJobTest {
                 assertThat(p.predictedFlow()).isCloseTo(predict(predictor, r), within(1e-4));
                 assertThat(p.ts()).isEqualTo(r.ts());
                 assertThat(p.sentNs()).isEqualTo(r.sentNs());
-                assertThat(p.model()).isEqualTo("lstm-flow/" + ModelSettings.DEFAULT_ENGINE.engineName());
+                assertThat(p.model()).isEqualTo("lstm-flow/" + Engine.DEFAULT.engineName());
                 assertThat(p.inferNs()).isPositive();
             }
         }

@@ -35,9 +35,9 @@ import org.itsrt.job.JobTestKit.AdviceKey;
 import org.itsrt.job.JobTestKit.Outputs;
 import org.itsrt.job.config.JobSettings;
 import org.itsrt.job.config.KafkaSettings;
-import org.itsrt.job.config.ModelSettings;
 import org.itsrt.job.kafka.DeadLetterSerializer;
 import org.itsrt.job.records.NetworkStateChange;
+import org.itsrt.model.Engine;
 import org.itsrt.model.FlowPredictor;
 import org.itsrt.model.FlowPredictors;
 import org.itsrt.model.PredictorOptions;
@@ -139,14 +139,14 @@ class ItsJobKafkaTest {
 
         assertThat(advice).hasSize(valid.size());
         try (FlowPredictor predictor =
-                FlowPredictors.open(MODEL, PredictorOptions.defaults().withEngine(ModelSettings.DEFAULT_ENGINE))) {
+                FlowPredictors.open(MODEL, PredictorOptions.reference().withEngine(Engine.DEFAULT))) {
             for (ReadingRecord r : valid) {
                 AdviceRecord a = advice.stream()
                         .filter(x -> x.detector() == r.detector() && x.seq() == r.seq())
                         .findFirst()
                         .orElseThrow();
                 assertThat(a.predictedFlow()).isCloseTo(predict(predictor, r), within(1e-4));
-                assertThat(a.model()).isEqualTo("lstm-flow/" + ModelSettings.DEFAULT_ENGINE.engineName());
+                assertThat(a.model()).isEqualTo("lstm-flow/" + Engine.DEFAULT.engineName());
                 assertThat(a.route()).startsWith(ORIGIN).endsWith(DESTINATION);
             }
         }
@@ -293,7 +293,7 @@ class ItsJobKafkaTest {
                 assertThat(byKey.put(AdviceKey.of(a), a)).as("duplicate %s", a).isNull());
 
         try (FlowPredictor predictor =
-                FlowPredictors.open(MODEL, PredictorOptions.defaults().withEngine(ModelSettings.DEFAULT_ENGINE))) {
+                FlowPredictors.open(MODEL, PredictorOptions.reference().withEngine(Engine.DEFAULT))) {
             Router everyone = Router.withDefaults(StudyNetwork.build());
             Router onlyElSegundo = Router.withDefaults(StudyNetwork.build());
             for (ReadingRecord r : newest.values()) {

@@ -24,7 +24,6 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.itsrt.job.JobTestKit.AdviceKey;
 import org.itsrt.job.config.JobSettings;
-import org.itsrt.job.config.ModelSettings;
 import org.itsrt.job.functions.ToAdviceRecord;
 import org.itsrt.job.records.ConditionUpdate;
 import org.itsrt.job.records.DeadLetter;
@@ -154,7 +153,7 @@ class ItsJobTest {
                 assertThat(byKey.put(AdviceKey.of(a), a)).as("duplicate %s", a).isNull());
 
         try (FlowPredictor predictor =
-                FlowPredictors.open(MODEL, PredictorOptions.defaults().withEngine(ModelSettings.DEFAULT_ENGINE))) {
+                FlowPredictors.open(MODEL, PredictorOptions.reference().withEngine(Engine.DEFAULT))) {
             for (ReadingRecord r : all) {
                 AdviceRecord a = byKey.get(new AdviceKey(r.detector(), r.seq()));
                 assertThat(a)
@@ -164,7 +163,7 @@ class ItsJobTest {
                 assertThat(a.sentNs()).isEqualTo(r.sentNs());
                 assertThat(a.intendedNs()).isEqualTo(r.intendedNs());
                 assertThat(a.warmup()).isEqualTo(r.warmup());
-                assertThat(a.model()).isEqualTo("lstm-flow/" + ModelSettings.DEFAULT_ENGINE.engineName());
+                assertThat(a.model()).isEqualTo("lstm-flow/" + Engine.DEFAULT.engineName());
                 assertThat(a.parseNs()).isPositive();
                 assertThat(a.inferNs()).isPositive();
                 assertThat(a.routeNs()).isPositive();
@@ -310,7 +309,7 @@ class ItsJobTest {
                 "batched", values(records), "--parallelism", "1", "--max-batch", "4", "--max-batch-wait-us", "2000");
         assertThat(run.advice).hasSize(records.size());
         try (FlowPredictor predictor =
-                FlowPredictors.open(MODEL, PredictorOptions.defaults().withEngine(ModelSettings.DEFAULT_ENGINE))) {
+                FlowPredictors.open(MODEL, PredictorOptions.reference().withEngine(Engine.DEFAULT))) {
             for (AdviceRecord a : run.advice) {
                 double single = predict(predictor, recordOf(records, a));
                 assertThat(a.predictedFlow()).isCloseTo(single, within(1e-5 * Math.max(1, single)));
@@ -344,7 +343,7 @@ class ItsJobTest {
                 "2000");
         assertThat(run.advice).hasSize(records.size());
         try (FlowPredictor reference =
-                FlowPredictors.open(gru, PredictorOptions.defaults().withEngine(Engine.ONNX))) {
+                FlowPredictors.open(gru, PredictorOptions.reference().withEngine(Engine.ONNX))) {
             for (AdviceRecord a : run.advice) {
                 assertThat(a.model()).isEqualTo("gru-flow/onnx");
                 double single = predict(reference, recordOf(records, a));
@@ -356,7 +355,7 @@ class ItsJobTest {
     @Test
     void aSecondSubmissionInTheSameJvmStillRunsTensorFlow() throws Exception {
         try (FlowPredictor reference =
-                FlowPredictors.open(MODEL, PredictorOptions.defaults().withEngine(Engine.TENSORFLOW))) {
+                FlowPredictors.open(MODEL, PredictorOptions.reference().withEngine(Engine.TENSORFLOW))) {
             for (int submission = 1; submission <= 2; submission++) {
                 List<ReadingRecord> records = readings(0, 0);
                 Run run = run("tf" + submission, values(records), "--engine", "tensorflow", "--parallelism", "1");

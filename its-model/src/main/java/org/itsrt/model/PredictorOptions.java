@@ -42,12 +42,12 @@ public record PredictorOptions(
     }
 
     /**
-     * The default engine; TensorFlow on one thread per op and one op at a time, and ONNX Runtime
+     * The reference engine ({@link Engine#REFERENCE}, exact float32); TensorFlow on one thread per op and one op at a time, and ONNX Runtime
      * on the calling thread alone, so that a predictor keeps to the core of the task that calls
      * it; the Vector API where present.
      */
-    public static PredictorOptions defaults() {
-        return new PredictorOptions(Engine.DEFAULT, 1, 1, true, 1, false);
+    public static PredictorOptions reference() {
+        return new PredictorOptions(Engine.REFERENCE, 1, 1, true, 1, false);
     }
 
     public PredictorOptions withEngine(Engine newEngine) {

@@ -33,8 +33,9 @@ class EngineTest {
 
     @Test
     void optionsStartFromTheDefaultsAndChangeOneThingAtATime() {
-        PredictorOptions defaults = PredictorOptions.defaults();
-        assertThat(defaults.engine()).isEqualTo(Engine.DEFAULT).isEqualTo(Engine.KERNEL);
+        PredictorOptions defaults = PredictorOptions.reference();
+        assertThat(defaults.engine()).isEqualTo(Engine.REFERENCE).isEqualTo(Engine.KERNEL);
+        assertThat(Engine.DEFAULT).isEqualTo(Engine.KERNEL_BF16);
         assertThat(defaults.tensorFlowIntraOpThreads()).isEqualTo(1);
         assertThat(defaults.tensorFlowInterOpThreads()).isEqualTo(1);
         assertThat(defaults.kernelVectorApi()).isTrue();

@@ -14,7 +14,7 @@ class FlowPredictorsTest {
     @Test
     void predictorsOfOneFactoryShareWeightsButNotState() {
         TestBundles.Reference reference = TestBundles.Reference.of(TINY);
-        try (FlowPredictorFactory factory = FlowPredictors.factory(TINY, PredictorOptions.defaults())) {
+        try (FlowPredictorFactory factory = FlowPredictors.factory(TINY, PredictorOptions.reference())) {
             assertThat(factory.engine()).isEqualTo(Engine.KERNEL);
             KernelPredictor first = (KernelPredictor) factory.newPredictor();
             KernelPredictor second = (KernelPredictor) factory.newPredictor();
@@ -34,7 +34,7 @@ class FlowPredictorsTest {
         TestBundles.Reference reference = TestBundles.Reference.of(TINY);
         for (Engine engine : Engine.values()) {
             try (FlowPredictor predictor =
-                    FlowPredictors.open(TINY, PredictorOptions.defaults().withEngine(engine))) {
+                    FlowPredictors.open(TINY, PredictorOptions.reference().withEngine(engine))) {
                 assertThat(predictor.engine()).isEqualTo(engine);
                 float flow = predictor.predict(reference.windows().get(0));
                 float scaled = predictor.predictScaled(new FeatureEncoder(
@@ -49,7 +49,7 @@ class FlowPredictorsTest {
     @Test
     void aClosedTensorFlowPredictorRefusesToPredict() {
         FlowPredictor predictor = FlowPredictors.open(
-                TINY, PredictorOptions.defaults().withEngine(Engine.TENSORFLOW).withTensorFlowThreads(0, 0));
+                TINY, PredictorOptions.reference().withEngine(Engine.TENSORFLOW).withTensorFlowThreads(0, 0));
         ReadingWindow window = TestBundles.Reference.of(TINY).windows().get(0);
         predictor.predict(window);
         predictor.close();
@@ -62,7 +62,7 @@ class FlowPredictorsTest {
 
     @Test
     void anOutputTooSmallForTheBatchIsRefused() {
-        try (FlowPredictor predictor = FlowPredictors.open(TINY, PredictorOptions.defaults())) {
+        try (FlowPredictor predictor = FlowPredictors.open(TINY, PredictorOptions.reference())) {
             ReadingWindow window = ReadingWindow.flowOnly(new double[12], Instant.parse("2018-03-21T12:00:00Z"));
             assertThatThrownBy(() -> predictor.predict(List.of(window, window), new float[1]))
                     .isInstanceOf(IllegalArgumentException.class)

@@ -144,13 +144,13 @@ class ModelBundleTest {
                 .isInstanceOf(ModelBundleException.class)
                 .hasMessageStartingWith(dir.resolve("saved_model") + ": missing");
         for (Engine engine : List.of(Engine.KERNEL, Engine.TENSORFLOW)) {
-            assertThatThrownBy(() ->
-                            FlowPredictors.open(dir, PredictorOptions.defaults().withEngine(engine)))
+            assertThatThrownBy(() -> FlowPredictors.open(
+                            dir, PredictorOptions.reference().withEngine(engine)))
                     .isInstanceOf(ModelBundleException.class)
                     .hasMessageStartingWith(dir.resolve("saved_model") + ": missing");
         }
         try (FlowPredictor linear =
-                FlowPredictors.open(dir, PredictorOptions.defaults().withEngine(Engine.LINEAR))) {
+                FlowPredictors.open(dir, PredictorOptions.reference().withEngine(Engine.LINEAR))) {
             assertThat(linear.engine()).isEqualTo(Engine.LINEAR);
         }
     }
@@ -161,8 +161,8 @@ class ModelBundleTest {
         Files.writeString(dir.resolve("saved_model/saved_model.pb"), "not a protocol buffer");
 
         for (Engine engine : List.of(Engine.KERNEL, Engine.TENSORFLOW)) {
-            assertThatThrownBy(() ->
-                            FlowPredictors.open(dir, PredictorOptions.defaults().withEngine(engine)))
+            assertThatThrownBy(() -> FlowPredictors.open(
+                            dir, PredictorOptions.reference().withEngine(engine)))
                     .as("engine %s", engine)
                     .isInstanceOf(ModelBundleException.class)
                     .hasMessageStartingWith(dir.resolve("saved_model") + ": TensorFlow cannot load it as a SavedModel");
@@ -185,8 +185,8 @@ class ModelBundleTest {
         json.writeValue(dir.resolve("linear.json").toFile(), linear);
 
         for (Engine engine : List.of(Engine.KERNEL, Engine.TENSORFLOW)) {
-            assertThatThrownBy(() ->
-                            FlowPredictors.open(dir, PredictorOptions.defaults().withEngine(engine)))
+            assertThatThrownBy(() -> FlowPredictors.open(
+                            dir, PredictorOptions.reference().withEngine(engine)))
                     .as("engine %s", engine)
                     .isInstanceOf(ModelBundleException.class)
                     .hasMessageStartingWith(dir.resolve("saved_model") + ": signature 'serve' input 'flows' has shape")
@@ -203,11 +203,11 @@ class ModelBundleTest {
 
         for (Engine engine : List.of(Engine.KERNEL, Engine.TENSORFLOW)) {
             assertThatThrownBy(() -> FlowPredictors.open(
-                            noSignature, PredictorOptions.defaults().withEngine(engine)))
+                            noSignature, PredictorOptions.reference().withEngine(engine)))
                     .isInstanceOf(ModelBundleException.class)
                     .hasMessageStartingWith(noSignature.resolve("saved_model") + ": has no signature 'predict'");
             assertThatThrownBy(() -> FlowPredictors.open(
-                            noInput, PredictorOptions.defaults().withEngine(engine)))
+                            noInput, PredictorOptions.reference().withEngine(engine)))
                     .isInstanceOf(ModelBundleException.class)
                     .hasMessageStartingWith(noInput.resolve("saved_model") + ": signature 'serve' has inputs")
                     .hasMessageContaining("model.json expects input 'readings'");
@@ -238,7 +238,7 @@ class ModelBundleTest {
                 .isInstanceOf(ModelBundleException.class)
                 .hasMessageStartingWith(unnamed.resolve("model.json") + ": onnx: missing; the onnx engine runs");
         // The graph is the onnx engine's alone: the others open the bundle without it.
-        try (FlowPredictor kernel = FlowPredictors.open(missing, PredictorOptions.defaults())) {
+        try (FlowPredictor kernel = FlowPredictors.open(missing, PredictorOptions.reference())) {
             assertThat(kernel.engine()).isEqualTo(Engine.KERNEL);
         }
     }
@@ -274,14 +274,14 @@ class ModelBundleTest {
         edit(dir.resolve("model.json"), "\"type\": \"lstm\"", "\"type\": \"gru\"");
 
         assertThat(ModelBundle.load(dir).model().layers().get(0).type()).isEqualTo(LayerSpec.Type.GRU);
-        assertThatThrownBy(() -> FlowPredictors.open(dir, PredictorOptions.defaults()))
+        assertThatThrownBy(() -> FlowPredictors.open(dir, PredictorOptions.reference()))
                 .isInstanceOf(ModelBundleException.class)
                 .hasMessage(dir.resolve("model.json") + ": layer 'lstm_1': a gru layer; the kernel engines run lstm "
                         + "and dense layers (engine onnx or tensorflow runs this model)");
     }
 
     private static PredictorOptions onnx() {
-        return PredictorOptions.defaults().withEngine(Engine.ONNX);
+        return PredictorOptions.reference().withEngine(Engine.ONNX);
     }
 
     @Test

@@ -40,12 +40,12 @@ class PredictorReferenceTest {
     }
 
     private static FlowPredictor tensorflow(String bundle) {
-        return predictor(bundle, PredictorOptions.defaults().withEngine(Engine.TENSORFLOW));
+        return predictor(bundle, PredictorOptions.reference().withEngine(Engine.TENSORFLOW));
     }
 
     private static FlowPredictor kernel(String bundle, boolean vectorApi) {
         return predictor(
-                bundle, PredictorOptions.defaults().withEngine(Engine.KERNEL).withKernelVectorApi(vectorApi));
+                bundle, PredictorOptions.reference().withEngine(Engine.KERNEL).withKernelVectorApi(vectorApi));
     }
 
     @ParameterizedTest
@@ -107,7 +107,7 @@ class PredictorReferenceTest {
     void onnxRuntimeEqualsTensorFlowOnTheReferenceAndOnRandomInputs(String bundle) {
         TestBundles.Reference reference = TestBundles.Reference.of(TestBundles.dir(bundle));
         FlowPredictor tf = tensorflow(bundle);
-        FlowPredictor onnx = predictor(bundle, PredictorOptions.defaults().withEngine(Engine.ONNX));
+        FlowPredictor onnx = predictor(bundle, PredictorOptions.reference().withEngine(Engine.ONNX));
         float[] inputs = encode(tf, reference.windows());
         assertEqualOneAtATime(onnx, inputs, predictScaled(tf, inputs, reference.count()), 1e-5, "reference");
 
@@ -124,7 +124,7 @@ class PredictorReferenceTest {
     @MethodSource("anyNetwork")
     void linearReproducesPython(String bundle) {
         TestBundles.Reference reference = TestBundles.Reference.of(TestBundles.dir(bundle));
-        FlowPredictor linear = predictor(bundle, PredictorOptions.defaults().withEngine(Engine.LINEAR));
+        FlowPredictor linear = predictor(bundle, PredictorOptions.reference().withEngine(Engine.LINEAR));
 
         float[] scaled = predictScaled(linear, encode(linear, reference.windows()), reference.count());
 
@@ -148,8 +148,8 @@ class PredictorReferenceTest {
                 tensorflow(bundle),
                 kernel(bundle, true),
                 kernel(bundle, false),
-                predictor(bundle, PredictorOptions.defaults().withEngine(Engine.ONNX)),
-                predictor(bundle, PredictorOptions.defaults().withEngine(Engine.LINEAR)));
+                predictor(bundle, PredictorOptions.reference().withEngine(Engine.ONNX)),
+                predictor(bundle, PredictorOptions.reference().withEngine(Engine.LINEAR)));
         double flowSpan = predictors.get(0).bundle().scaler().flow().max()
                 - predictors.get(0).bundle().scaler().flow().min();
 

@@ -43,7 +43,7 @@ class ReducedPrecisionTest {
     private static FlowPredictor predictor(String bundle, Engine engine, boolean vectorApi) {
         Path dir = TestBundles.dir(bundle);
         PredictorOptions options =
-                PredictorOptions.defaults().withEngine(engine).withKernelVectorApi(vectorApi);
+                PredictorOptions.reference().withEngine(engine).withKernelVectorApi(vectorApi);
         return OPEN.computeIfAbsent(bundle + " " + options, key -> FlowPredictors.open(dir, options));
     }
 

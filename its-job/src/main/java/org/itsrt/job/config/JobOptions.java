@@ -165,9 +165,9 @@ public final class JobOptions {
                     MODEL,
                     Arrays.stream(Engine.values()).map(Engine::engineName).collect(Collectors.joining("|")),
                     JobOptions::engine)
-            .defaultsTo(ModelSettings.DEFAULT_ENGINE)
+            .defaultsTo(Engine.DEFAULT)
             .help("the model's engine")
-            .why("`ModelSettings.DEFAULT_ENGINE`: the fastest at the job's pace within the accuracy bound, the "
+            .why("`Engine.DEFAULT`, the default engine: the fastest at the job's pace within the accuracy bound, the "
                     + "only one within 0.3 ms of the floor at p50 ([results.md](results.md), the tail with its "
                     + "spread); `kernel` is the exact float32 reference")
             .shown(s -> s.model().identity() ? "none" : s.model().engine().engineName())
@@ -351,6 +351,33 @@ public final class JobOptions {
                 .flatMap(group -> inGroup(group).stream())
                 .toList();
     }
+
+    /**
+     * One option's value read as the job reads it (its type, range and file checks), for a plan
+     * that holds job options before any job is built: a {@code Long} for a number, a {@code
+     * Boolean} for a switch, else the option's own value type.
+     *
+     * @param name  the option without {@code --}, e.g. {@code deadline-ms} or {@code consumer.fetch.max.wait.ms}
+     * @throws JobSettingsException naming {@code --name}: unknown, or its value refused
+     */
+    public static Object read(String name, String value) {
+        JobOption<?> option = ALL.stream()
+                .filter(o -> o.matches(name))
+                .findFirst()
+                .orElseThrow(() -> new JobSettingsException("--" + name, UNKNOWN));
+        if (value == null) {
+            throw new JobSettingsException("--" + name, "needs a value");
+        }
+        Object read = option.read(Collections.singletonMap(name, value));
+        return option.isPrefix() ? ((Map<?, ?>) read).values().iterator().next() : read;
+    }
+
+    /** Whether the job has an option {@code name} (without {@code --}). */
+    public static boolean has(String name) {
+        return ALL.stream().anyMatch(option -> option.matches(name));
+    }
+
+    private static final String UNKNOWN = "not an option of the job (docs/job.md, section 3 lists them)";
 
     /** Fails naming the first unknown option (and the others), so that a typo is not silently ignored. */
     static void rejectUnknown(Map<String, String> options) {

@@ -34,18 +34,9 @@ public record ModelSettings(
     /** Model label of advice written by the identity step. */
     public static final String IDENTITY_LABEL = "identity";
 
-    /**
-     * The job's engine unless {@code --engine} says otherwise: the kernel on bfloat16 weights. Of
-     * the engines within the accuracy bound (test MSE within 0.5 % of float32's; bf16 changes it
-     * by -0.016 %) it is the fastest at the job's pace, and the only one that keeps the job within
-     * 0.3 ms of its floor at p50 (docs/results.md, "The tail, with its spread"). The float32
-     * {@code kernel} stays the library's default and the exact reference ({@link Engine#DEFAULT}).
-     */
-    public static final Engine DEFAULT_ENGINE = Engine.KERNEL_BF16;
-
     static ModelSettings from(Map<String, String> options) {
         boolean identity = JobOptions.IDENTITY.read(options);
-        PredictorOptions predictor = PredictorOptions.defaults()
+        PredictorOptions predictor = PredictorOptions.reference()
                 .withEngine(JobOptions.ENGINE.read(options))
                 .withTensorFlowThreads(
                         JobOptions.TF_INTRA_OP_THREADS.read(options).intValue(),
@@ -73,7 +64,7 @@ public record ModelSettings(
 
     /** The options the cheap engine that stands in under {@code --degrade} is opened with. */
     public PredictorOptions fallbackOptions() {
-        return PredictorOptions.defaults().withEngine(Engine.LINEAR);
+        return PredictorOptions.reference().withEngine(Engine.LINEAR);
     }
 
     /** The bundle directory where the job is built. */

@@ -71,7 +71,8 @@ public final class ReplayCommand implements Callable<Integer> {
     @Option(
             names = "--engine",
             paramLabel = "NAME",
-            description = "kernel, kernel-bf16, kernel-int8, tensorflow, onnx or linear (default: kernel)")
+            description =
+                    "kernel, kernel-bf16, kernel-int8, tensorflow, onnx or linear (default: the job's, kernel-bf16)")
     String engine;
 
     @Option(
@@ -109,10 +110,8 @@ public final class ReplayCommand implements Callable<Integer> {
         Path data = dataOption.path();
         Path model = modelOption.path();
         Path out = output.path() != null ? output.path() : Path.of("results", "replay");
-        PredictorOptions options = PredictorOptions.defaults();
-        if (engine != null) {
-            options = options.withEngine(Engine.fromName(engine));
-        }
+        PredictorOptions options =
+                PredictorOptions.reference().withEngine(engine != null ? Engine.fromName(engine) : Engine.DEFAULT);
         DetectorGraph graph = StudyNetwork.build();
         List<Reading> readings = inEventTimeOrder(CanonicalTable.read(data));
         requireStationsInGraph(readings, graph);

@@ -44,7 +44,7 @@ class JobSettingsTest {
         assertThat(s.kafka().deadLetterTopic()).isEqualTo("its.dead-letters");
         assertThat(s.kafka().groupId()).isEqualTo("its-job");
         assertThat(s.kafka().startingOffsets()).isEqualTo(KafkaSettings.StartingOffsets.LATEST);
-        assertThat(s.model().engine()).isEqualTo(ModelSettings.DEFAULT_ENGINE).isEqualTo(Engine.KERNEL_BF16);
+        assertThat(s.model().engine()).isEqualTo(Engine.DEFAULT).isEqualTo(Engine.KERNEL_BF16);
         assertThat(s.model().predictorOptions().tensorFlowIntraOpThreads()).isEqualTo(1);
         assertThat(s.model().predictorOptions().tensorFlowInterOpThreads()).isEqualTo(1);
         assertThat(s.model().predictorOptions().onnxIntraOpThreads()).isEqualTo(1);

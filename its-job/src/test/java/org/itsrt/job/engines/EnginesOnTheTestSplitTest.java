@@ -126,7 +126,7 @@ class EnginesOnTheTestSplitTest {
     private static float[] predictAll(Engine engine) {
         float[] out = new float[windows.size()];
         try (FlowPredictor predictor =
-                FlowPredictors.open(bundle, PredictorOptions.defaults().withEngine(engine))) {
+                FlowPredictors.open(bundle, PredictorOptions.reference().withEngine(engine))) {
             int batch = 256;
             float[] part = new float[batch];
             for (int first = 0; first < windows.size(); first += batch) {
@@ -149,7 +149,7 @@ class EnginesOnTheTestSplitTest {
 
     private static double flowSpan() throws IllegalStateException {
         try (FlowPredictor linear =
-                FlowPredictors.open(bundle, PredictorOptions.defaults().withEngine(Engine.LINEAR))) {
+                FlowPredictors.open(bundle, PredictorOptions.reference().withEngine(Engine.LINEAR))) {
             return linear.bundle().scaler().flow().max()
                     - linear.bundle().scaler().flow().min();
         }

@@ -21,7 +21,7 @@ class PredictorWarmupTest {
     @Test
     void everyEighthCallIsABatchSoTheBatchedLoopsAreCompiledToo() {
         try (FlowPredictor kernel =
-                FlowPredictors.open(TINY_MODEL, PredictorOptions.defaults().withEngine(Engine.KERNEL_INT8))) {
+                FlowPredictors.open(TINY_MODEL, PredictorOptions.reference().withEngine(Engine.KERNEL_INT8))) {
             List<Integer> batchSizes = new ArrayList<>();
             FlowPredictor counting = new Counting(kernel, batchSizes);
 

@@ -86,7 +86,7 @@ class ReplayCommandTest {
         Instant newest = elSegundo.get(11).tsUtc();
         float expected;
         try (FlowPredictor predictor =
-                FlowPredictors.open(TINY_MODEL, PredictorOptions.defaults().withEngine(Engine.fromName(engine)))) {
+                FlowPredictors.open(TINY_MODEL, PredictorOptions.reference().withEngine(Engine.fromName(engine)))) {
             expected = predictor.predict(new ReadingWindow(flows, speeds, newest));
         }
         String[] first = rows.stream()

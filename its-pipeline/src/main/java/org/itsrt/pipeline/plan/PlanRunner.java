@@ -158,7 +158,7 @@ public final class PlanRunner {
         try {
             PipelineRun.jobSettings(job, "localhost:9092", parallelism);
         } catch (JobSettingsException e) {
-            throw JobPlan.OPTIONS.refused(": " + e.getMessage());
+            throw JobPlan.refused(e);
         }
     }
 

@@ -33,7 +33,7 @@ public record RunPlan(
                     phases.run() == PhasePlan.Run.ONE,
                     "is one run for the district workload: a sweep or the floor then the job is not yet planned "
                             + "for it");
-            JobPlan.OPTIONS.require(
+            JobPlan.IDENTITY.require(
                     !job.identity(), ": the identity floor is the study's; the district workload runs the job");
         }
         if (phases.run() == PhasePlan.Run.FLOOR_THEN_JOB) {

@@ -44,7 +44,7 @@ class RunPlanYamlTest {
                         .consumerProperties(Map.of("fetch.max.wait.ms", "1")))
                 .job(JobPlan.builder()
                         .model(Path.of("models/lstm-flow"))
-                        .options(Map.of("engine", "kernel", "max-batch", "64"))
+                        .optionsByName(Map.of("engine", "kernel", "max-batch", "64"))
                         .startTimeout(Duration.ofMinutes(15)))
                 .phases(PhasePlan.builder()
                         .run(PhasePlan.Run.SWEEP)
