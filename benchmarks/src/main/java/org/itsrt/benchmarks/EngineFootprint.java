@@ -11,10 +11,19 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import org.itsrt.cli.OneLineErrors;
 import org.itsrt.model.FlowPredictor;
 import org.itsrt.model.ReadingWindow;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * What an engine costs beside its latency, each engine in a JVM of its own (a native library's
@@ -30,7 +39,12 @@ import org.itsrt.model.ReadingWindow;
  *     [--out FILE.md] ENGINE...      (ENGINE as FlowPrediction's engine parameter, e.g. onnx:2/spin)
  * </pre>
  */
-public final class EngineFootprint {
+@Command(
+        name = "its-bench --footprint",
+        sortOptions = false,
+        mixinStandardHelpOptions = true,
+        description = "Memory, threads and CPU per paced call of each engine, each engine in a JVM of its own.")
+public final class EngineFootprint implements Callable<Integer> {
     private static final String ONE = "--one";
 
     /** One engine's figures. */
@@ -70,43 +84,96 @@ public final class EngineFootprint {
         }
     }
 
-    private EngineFootprint() {}
+    /** With neither engine given: every engine, and the thread and spin settings worth comparing. */
+    private static final List<String> ALL_ENGINES =
+            List.of("kernel", "kernel-bf16", "tensorflow:1/1", "onnx:1", "onnx:2", "onnx:2/spin", "linear");
 
-    public static void main(String[] args) throws Exception {
-        String model = "models/lstm-flow";
-        int calls = 600;
-        long pauseUs = 16_667;
-        Path out = null;
-        List<String> engines = new ArrayList<>();
-        boolean one = false;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--model" -> model = args[++i];
-                case "--calls" -> calls = Integer.parseInt(args[++i]);
-                case "--pause-us" -> pauseUs = Long.parseLong(args[++i]);
-                case "--out" -> out = Path.of(args[++i]);
-                case ONE -> one = true;
-                default -> engines.add(args[i]);
-            }
-        }
-        if (engines.isEmpty()) {
-            engines = List.of("kernel", "kernel-bf16", "tensorflow:1/1", "onnx:1", "onnx:2", "onnx:2/spin", "linear");
-        }
+    @Spec
+    CommandSpec spec;
+
+    @Option(
+            names = "--model",
+            paramLabel = "DIR",
+            defaultValue = "models/lstm-flow",
+            description = "the model bundle (default: ${DEFAULT-VALUE})")
+    String model;
+
+    @Option(
+            names = "--calls",
+            paramLabel = "N",
+            defaultValue = "600",
+            description = "paced calls measured per engine, after 2,000 unmeasured (default: ${DEFAULT-VALUE})")
+    int calls;
+
+    @Option(
+            names = "--pause-us",
+            paramLabel = "US",
+            defaultValue = "16667",
+            description =
+                    "the pause before each call: 60 calls/s by default, the job's pace (default: ${DEFAULT-VALUE})")
+    long pauseUs;
+
+    @Option(names = "--out", paramLabel = "FILE.md", description = "also write the table to this file")
+    Path out;
+
+    /** Measures the first engine in this JVM and prints its figures as one line: how each engine's own JVM runs. */
+    @Option(names = ONE, hidden = true)
+    boolean one;
+
+    @Parameters(
+            paramLabel = "ENGINE",
+            arity = "0..*",
+            description = "engines as FlowPrediction's engine parameter, e.g. kernel, tensorflow:1/1, onnx:2/spin "
+                    + "(default: all of them)")
+    List<String> engines = new ArrayList<>();
+
+    EngineFootprint() {}
+
+    public static void main(String[] args) {
+        System.exit(
+                OneLineErrors.install(new CommandLine(new EngineFootprint())).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        check();
+        List<String> measured = engines.isEmpty() ? ALL_ENGINES : engines;
         if (one) {
             System.out.println("footprint "
-                    + measure(model, engines.get(0), calls, pauseUs).csv());
-            return;
+                    + measure(model, measured.get(0), calls, pauseUs).csv());
+            return 0;
         }
         List<Footprint> rows = new ArrayList<>();
-        for (String engine : engines) {
+        for (String engine : measured) {
             rows.add(inOwnJvm(model, engine, calls, pauseUs));
-            System.err.printf("%s done (%d of %d)%n", engine, rows.size(), engines.size());
+            System.err.printf("%s done (%d of %d)%n", engine, rows.size(), measured.size());
         }
         String table = markdown(rows, model, calls, pauseUs);
         System.out.print(table);
         if (out != null) {
             Files.createDirectories(out.toAbsolutePath().getParent());
             Files.writeString(out, table);
+        }
+        return 0;
+    }
+
+    /** Every option and engine checked before the first JVM starts: a bad one is refused in one line. */
+    private void check() {
+        if (calls < 1) {
+            throw new ParameterException(spec.commandLine(), "--calls must be at least 1, got " + calls);
+        }
+        if (pauseUs < 0) {
+            throw new ParameterException(spec.commandLine(), "--pause-us must be 0 or more, got " + pauseUs);
+        }
+        for (String engine : engines) {
+            try {
+                FlowPrediction.predictorOptions(engine, true);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "ENGINE: " + e.getMessage());
+            }
+        }
+        if (!Files.isDirectory(Path.of(model))) {
+            throw new ParameterException(spec.commandLine(), "--model " + model + ": no such model bundle");
         }
     }
 

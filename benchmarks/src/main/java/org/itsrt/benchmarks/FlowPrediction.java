@@ -133,12 +133,19 @@ public class FlowPrediction {
         if (colon < 0) {
             return options;
         }
-        String[] setting = engineParam.substring(colon + 1).split("/");
-        if (engine == Engine.ONNX) {
-            return options.withOnnxThreads(
-                    Integer.parseInt(setting[0]), setting.length > 1 && setting[1].equals("spin"));
+        String[] setting = engineParam.substring(colon + 1).split("/", -1);
+        try {
+            if (engine == Engine.ONNX && (setting.length == 1 || setting.length == 2 && setting[1].equals("spin"))) {
+                return options.withOnnxThreads(Integer.parseInt(setting[0]), setting.length == 2);
+            }
+            if (engine == Engine.TENSORFLOW && setting.length == 2) {
+                return options.withTensorFlowThreads(Integer.parseInt(setting[0]), Integer.parseInt(setting[1]));
+            }
+        } catch (NumberFormatException notANumber) {
+            // Refused below with the forms that are understood.
         }
-        return options.withTensorFlowThreads(Integer.parseInt(setting[0]), Integer.parseInt(setting[1]));
+        throw new IllegalArgumentException("'" + engineParam
+                + "' is not ENGINE, tensorflow:INTRA/INTER, onnx:INTRA or onnx:INTRA/spin (thread counts as numbers)");
     }
 
     /** Flows and speeds within the training range (a tenth of speeds unknown), times in March 2018. */

@@ -68,8 +68,10 @@ final class OnnxPredictor extends EncodingPredictor {
             return;
         }
         if (count > output.capacity()) {
+            // Doubling: batches that grow one window at a time (a batch filling up under load)
+            // reallocate the buffers and rewrap the cached tensors a logarithmic number of times.
             releaseTensors();
-            allocate(count);
+            allocate(Math.max(count, 2 * output.capacity()));
         }
         input.clear();
         input.put(scaledInputs, 0, count * inputWidth());
@@ -103,6 +105,11 @@ final class OnnxPredictor extends EncodingPredictor {
         } catch (OrtException e) {
             throw new IllegalStateException("ONNX Runtime cannot wrap a batch of " + count + ": " + e.getMessage(), e);
         }
+    }
+
+    /** How many windows the buffers hold now. */
+    int capacity() {
+        return output.capacity();
     }
 
     private void allocate(int windows) {
