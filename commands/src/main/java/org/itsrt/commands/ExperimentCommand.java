@@ -232,17 +232,16 @@ public final class ExperimentCommand implements Callable<Integer> {
         return null;
     }
 
+    /** The folder of the study's raw files (docs/results.md's STUDY_DATA), for {@code study: auto}. */
+    static final String STUDY_DATA = "ITS_STUDY_DATA";
+
     private Path studyFromSpec(ExperimentSpec spec) {
         if (spec.study() == null) {
             return null;
         }
         if ("auto".equals(spec.study())) {
-            Path root = org.itsrt.cli.ProjectPaths.locate().root();
-            return root.resolve("..")
-                    .resolve("shared")
-                    .resolve("data")
-                    .resolve("study-latencies")
-                    .normalize();
+            String data = System.getenv(STUDY_DATA);
+            return data == null || data.isBlank() ? null : Path.of(data, "study-latencies");
         }
         return file.toAbsolutePath().getParent().resolve(spec.study()).normalize();
     }

@@ -52,8 +52,8 @@ import org.itsrt.pipeline.plan.RunPlanYaml;
  * @param repetitions  runs per row (fresh broker and cluster each)
  * @param slo          what a row must meet
  * @param interference optional background load beside the job
- * @param study        where the study's raw latency files are, to overlay them ("auto": the folder
- *                     of the study's raw files beside the checkout, when present)
+ * @param study        where the study's raw latency files are, to overlay them ("auto":
+ *                     {@code $ITS_STUDY_DATA/study-latencies} when that variable names a folder)
  * @param accuracyReference the label of the row whose runs the LSTM served alone (a row without
  *                     {@code --degrade}): each other run's predictions are held against that row's
  *                     run of the same repetition (docs/deadlines.md, section 5); null for none
