@@ -35,6 +35,7 @@ import org.itsrt.pipeline.plan.LoadPlan;
 import org.itsrt.pipeline.plan.RunPlanYaml;
 import org.itsrt.pipeline.plan.StackPlan;
 import org.itsrt.producers.ProducerRun;
+import org.itsrt.records.Workload;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -129,9 +130,8 @@ public final class FuzzCommand implements Callable<Integer> {
         DistrictPlan district = null;
         try {
             LoadPlan planned = planFile.base().build().load();
-            String named = java.util.Objects.requireNonNullElse(
-                    workload.given(), planned.workload().option());
-            district = WorkloadOption.DISTRICT.equals(named) ? DistrictFuzz.districtOf(planned) : null;
+            Workload named = java.util.Objects.requireNonNullElse(workload.given(), planned.workload());
+            district = named == Workload.DISTRICT ? DistrictFuzz.districtOf(planned) : null;
             int least = district != null ? DistrictFuzz.LEAST_RECORDS : FuzzKind.values().length;
             if (records < least) {
                 throw new IllegalArgumentException(

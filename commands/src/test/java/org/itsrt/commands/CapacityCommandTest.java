@@ -12,7 +12,7 @@ import org.itsrt.experiments.capacity.LagTrend;
 import org.itsrt.experiments.capacity.LoadEvaluator;
 import org.itsrt.experiments.capacity.LoadRun;
 import org.itsrt.experiments.capacity.StreamRun;
-import org.itsrt.probe.district.DistrictStream;
+import org.itsrt.records.Workload;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -97,8 +97,8 @@ class CapacityCommandTest {
         Path plan = plan(tmp, "{detectors: 120}");
         // the answers' p99 within 50 ms up to 1,500 requests/s, the predictions' up to 2,000; flat lag
         LoadEvaluator model = (point, rate, rep) -> run(
-                stream(DistrictStream.PREDICTIONS, rate <= 2_000 ? 20 : 90),
-                stream(DistrictStream.ROUTES, rate <= 1_500 ? 20 : 90));
+                stream(Workload.Stream.PREDICTIONS, rate <= 2_000 ? 20 : 90),
+                stream(Workload.Stream.ROUTES, rate <= 1_500 ? 20 : 90));
         Path out = tmp.resolve("out");
 
         Outcome outcome = modelledSearch(model, plan, out);
@@ -123,8 +123,8 @@ class CapacityCommandTest {
         Path plan = plan(tmp, "{detectors: 120}");
         // the answers within 50 ms up to 4,000 requests/s; the predictions only up to 700
         LoadEvaluator model = (point, rate, rep) -> run(
-                stream(DistrictStream.PREDICTIONS, rate <= 700 ? 20 : 400),
-                stream(DistrictStream.ROUTES, rate <= 4_000 ? 20 : 90));
+                stream(Workload.Stream.PREDICTIONS, rate <= 700 ? 20 : 400),
+                stream(Workload.Stream.ROUTES, rate <= 4_000 ? 20 : 90));
         Path out = tmp.resolve("out");
 
         Outcome outcome = modelledSearch(model, plan, out);
@@ -139,7 +139,7 @@ class CapacityCommandTest {
     void aDetectorsSearchOfAPlanWithoutRequestsJudgesThePredictions(@TempDir Path tmp) throws Exception {
         Path plan = plan(tmp, "{detectors: 120, requests_per_second: 0}");
         // the predictions' p99 within 50 ms up to 1,500 detectors
-        LoadEvaluator model = (point, detectors, rep) -> run(DistrictStream.PREDICTIONS, detectors <= 1_500 ? 20 : 90);
+        LoadEvaluator model = (point, detectors, rep) -> run(Workload.Stream.PREDICTIONS, detectors <= 1_500 ? 20 : 90);
         Path out = tmp.resolve("out");
 
         Outcome outcome = modelledSearch(model, plan, out, "--axis", "detectors");
@@ -197,7 +197,7 @@ class CapacityCommandTest {
     }
 
     /** A modelled run judged by one stream, its lag flat. */
-    private static LoadRun run(DistrictStream stream, double p99Ms) {
+    private static LoadRun run(Workload.Stream stream, double p99Ms) {
         return run(stream(stream, p99Ms));
     }
 
@@ -205,7 +205,7 @@ class CapacityCommandTest {
         return new LoadRun(0, List.of(streams), null);
     }
 
-    private static StreamRun stream(DistrictStream stream, double p99Ms) {
+    private static StreamRun stream(Workload.Stream stream, double p99Ms) {
         return new StreamRun(stream, p99Ms, 1_000, 0, new LagTrend(0.2, 15));
     }
 }

@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,26 +16,13 @@ import org.junit.jupiter.api.Test;
  */
 class CommandsStayThinTest {
 
-    private static final Path ROOT = Path.of(System.getProperty("itsrt.repo.root", ".."));
-
     @Test
     void noCommandClassIsOver250LinesAndDemoAndTuneNotOver200() throws IOException {
         Map<String, Long> lines = new TreeMap<>();
-        try (Stream<Path> modules = Files.list(ROOT)) {
-            for (Path main : modules.map(m -> m.resolve("src/main/java"))
-                    .filter(Files::isDirectory)
-                    .toList()) {
-                try (Stream<Path> sources = Files.walk(main)) {
-                    for (Path source :
-                            sources.filter(f -> f.toString().endsWith(".java")).toList()) {
-                        String text = Files.readString(source);
-                        if (text.contains("\n@Command(")) {
-                            lines.put(
-                                    source.getFileName().toString(),
-                                    text.lines().count());
-                        }
-                    }
-                }
+        for (Path source : RepositorySources.mainJavaFiles()) {
+            String text = Files.readString(source);
+            if (text.contains("\n@Command(")) {
+                lines.put(source.getFileName().toString(), text.lines().count());
             }
         }
 

@@ -14,7 +14,7 @@ import org.itsrt.pipeline.plan.DistrictPlan;
 import org.itsrt.pipeline.plan.LoadPlan;
 import org.itsrt.pipeline.plan.RunPlan;
 import org.itsrt.pipeline.plan.RunPlanYaml;
-import org.itsrt.pipeline.plan.Workload;
+import org.itsrt.records.Workload;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -74,7 +74,8 @@ class DemoPlanTest {
         assertThat(study.exit()).isEqualTo(2);
         assertThat(study.err()).contains("--requests (load.district.requests_per_second) is for --workload district");
         assertThat(demo("--print-plan", "--workload", "city").err())
-                .contains("--workload (load.workload) must be study or district, got 'city'");
+                .isEqualTo("its-demo: Invalid value for option '--workload': unknown workload 'city', expected one of "
+                        + "study, district" + System.lineSeparator());
         assertThat(demo("--print-plan", "--workload", "district", "--with-floor")
                         .err())
                 .contains("for the district workload");

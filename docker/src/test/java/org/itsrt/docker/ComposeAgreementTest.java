@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.itsrt.records.Topics;
+import org.itsrt.records.Workload;
 import org.itsrt.stack.flink.ClusterConfig;
 import org.itsrt.stack.kafka.LocalKafka;
 import org.junit.jupiter.api.Test;
@@ -93,7 +94,7 @@ class ComposeAgreementTest {
         JsonNode topics = services.path("topics").path("environment");
         assertThat(Arrays.asList(topics.path("ITS_TOPICS").asText().split(" ")))
                 .as("the topics the stack creates")
-                .isEqualTo(Topics.PIPELINE);
+                .isEqualTo(Workload.STUDY.topics());
         String partitions = Integer.toString(ComposeStack.SHAPE.partitions());
         assertThat(topics.path("ITS_PARTITIONS").asText())
                 .as("one partition per slot, as ./its cluster creates them")
@@ -103,7 +104,7 @@ class ComposeAgreementTest {
         assertThat(ComposeStack.option(submit, "--parallelism")).isEqualTo(partitions);
         for (String option : List.of("--input-topic", "--output-topic", "--dead-letter-topic")) {
             String topic = ComposeStack.option(submit, option);
-            assertThat(topic == null || Topics.PIPELINE.contains(topic))
+            assertThat(topic == null || Workload.STUDY.topics().contains(topic))
                     .as("submit " + option + " " + topic)
                     .isTrue();
         }

@@ -8,8 +8,8 @@ import org.itsrt.job.config.InputPartitionCheck;
 import org.itsrt.job.config.JobOptions;
 import org.itsrt.job.config.JobSettings;
 import org.itsrt.job.config.RuntimeSettings;
-import org.itsrt.job.config.Workload;
 import org.itsrt.job.kafka.KafkaJobIO;
+import org.itsrt.records.Workload;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

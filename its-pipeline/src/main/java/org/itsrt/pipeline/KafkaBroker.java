@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.itsrt.kafka.KafkaClientConfig;
+import org.itsrt.records.Workload;
 import org.itsrt.stack.kafka.KafkaSecurity;
 import org.itsrt.stack.kafka.LocalKafka;
 
@@ -51,7 +52,7 @@ interface KafkaBroker extends AutoCloseable {
      * stack runs either workload.
      */
     List<String> TOPICS = java.util.stream.Stream.concat(
-                    org.itsrt.records.Topics.PIPELINE.stream(), org.itsrt.records.Topics.DISTRICT.stream())
+                    Workload.STUDY.topics().stream(), Workload.DISTRICT.topics().stream())
             .distinct()
             .toList();
 

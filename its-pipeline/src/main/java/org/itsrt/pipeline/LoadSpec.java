@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.itsrt.pipeline.plan.LoadPlan;
-import org.itsrt.pipeline.plan.Workload;
+import org.itsrt.records.Workload;
 
 /**
  * What the producers send and how the probe judges it, as a run starts it: a plan's load

@@ -20,9 +20,7 @@ import org.itsrt.job.config.JobSettings;
 import org.itsrt.job.kafka.KafkaJobIO;
 import org.itsrt.kafka.KafkaClientConfig;
 import org.itsrt.probe.ProbeRun;
-import org.itsrt.probe.Workload;
 import org.itsrt.probe.arrival.ConsumeLoop;
-import org.itsrt.probe.district.DistrictStream;
 import org.itsrt.probe.fault.FaultMark;
 import org.itsrt.probe.report.ProbeSummary;
 import org.itsrt.probe.report.RunReport;
@@ -31,6 +29,7 @@ import org.itsrt.producers.ProducerRun;
 import org.itsrt.producers.send.ProducerSummary;
 import org.itsrt.producers.send.RunSummary;
 import org.itsrt.records.Topics;
+import org.itsrt.records.Workload;
 import org.itsrt.stack.kafka.KafkaSecurity;
 
 /**
@@ -128,7 +127,7 @@ final class Measurement {
         Map<String, Long> deadBefore = RunningStack.deadLettersBefore(deadLettersKnown, deadLetters);
 
         StreamExecutionEnvironment env = stack.cluster().environment();
-        if (settings.workload() == org.itsrt.job.config.Workload.DISTRICT) {
+        if (settings.workload() == Workload.DISTRICT) {
             ItsJob.buildDistrict(env, settings, KafkaJobIO.of(settings));
         } else {
             ItsJob.build(env, settings, KafkaJobIO.of(settings));
@@ -306,12 +305,12 @@ final class Measurement {
             dead = own;
         }
         // The district's streams each have a folder of their own; the readings' is the run's first.
-        Path readingsDir = load.isDistrict() ? probeDir.resolve(DistrictStream.PREDICTIONS.folder()) : probeDir;
+        Path readingsDir = load.isDistrict() ? probeDir.resolve(Workload.Stream.PREDICTIONS.label()) : probeDir;
         ProbeSummary probeSummary = ProbeSummary.read(readingsDir.resolve(RunReport.SUMMARY_JSON));
         RunResult.Requests requests = load.isDistrict()
                 ? new RunResult.Requests(
                         ProbeSummary.read(
-                                probeDir.resolve(DistrictStream.ROUTES.folder()).resolve(RunReport.SUMMARY_JSON)),
+                                probeDir.resolve(Workload.Stream.ROUTES.label()).resolve(RunReport.SUMMARY_JSON)),
                         requestsSent)
                 : null;
         int exit = stopped

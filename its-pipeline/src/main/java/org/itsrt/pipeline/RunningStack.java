@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import org.itsrt.cluster.FlinkRest;
 import org.itsrt.kafka.KafkaClientConfig;
+import org.itsrt.records.Workload;
 import org.itsrt.scheduling.linux.CpuLatencyRequest;
 import org.itsrt.stack.ChildJvm;
 import org.itsrt.stack.kafka.KafkaSecurity;
@@ -307,7 +308,7 @@ public final class RunningStack implements AutoCloseable {
     public org.apache.flink.core.execution.JobClient submit(org.itsrt.job.config.JobSettings settings, String jobName)
             throws Exception {
         org.apache.flink.streaming.api.environment.StreamExecutionEnvironment env = cluster.environment();
-        if (settings.workload() == org.itsrt.job.config.Workload.DISTRICT) {
+        if (settings.workload() == Workload.DISTRICT) {
             org.itsrt.job.ItsJob.buildDistrict(env, settings, org.itsrt.job.kafka.KafkaJobIO.of(settings));
         } else {
             org.itsrt.job.ItsJob.build(env, settings, org.itsrt.job.kafka.KafkaJobIO.of(settings));

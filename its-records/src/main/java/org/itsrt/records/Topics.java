@@ -1,7 +1,5 @@
 package org.itsrt.records;
 
-import java.util.List;
-
 /**
  * The pipeline's Kafka topics by their default names. Producer, job, probe, the local broker and
  * the demo all default to these, so a run started from any of them meets the others on the same
@@ -27,19 +25,9 @@ public final class Topics {
     public static final String ROUTES = "its.routes";
 
     /**
-     * The three topics in dataflow order, as a broker for the pipeline creates them. The district
-     * workload's topics ({@link #PREDICTIONS}, {@link #ROUTE_REQUESTS}, {@link #ROUTES}) are not
-     * among them: a broker for a run of that workload creates {@link #DISTRICT}.
+     * The study's topics ({@link Workload#topics()} of {@link Workload#STUDY}) as one
+     * comma-separated constant, for picocli {@code defaultValue}s.
      */
-    public static final List<String> PIPELINE = List.of(READINGS, ADVICE, DEAD_LETTERS);
-
-    /**
-     * The district workload's topics in dataflow order: readings in, a prediction per reading out,
-     * route requests in, their answers out, and the dead letters of both inputs.
-     */
-    public static final List<String> DISTRICT = List.of(READINGS, PREDICTIONS, ROUTE_REQUESTS, ROUTES, DEAD_LETTERS);
-
-    /** {@link #PIPELINE} as one comma-separated constant, for picocli {@code defaultValue}s. */
     public static final String PIPELINE_CSV = READINGS + "," + ADVICE + "," + DEAD_LETTERS;
 
     private Topics() {}

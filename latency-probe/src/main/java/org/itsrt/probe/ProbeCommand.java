@@ -86,7 +86,7 @@ public final class ProbeCommand implements Callable<Integer> {
     TopicOption topicOption;
 
     @Mixin
-    WorkloadOption workloadOption;
+    MeasuredWorkloadOptions workloadOption;
 
     @Mixin
     OutputOption output;

@@ -29,7 +29,6 @@ import org.itsrt.probe.district.AnswerOutcomes;
 import org.itsrt.probe.district.DeadLetterCounts;
 import org.itsrt.probe.district.DistrictIntake;
 import org.itsrt.probe.district.DistrictReport;
-import org.itsrt.probe.district.DistrictStream;
 import org.itsrt.probe.fault.FaultAnalysis;
 import org.itsrt.probe.fault.FaultFile;
 import org.itsrt.probe.fault.FaultMark;
@@ -42,12 +41,13 @@ import org.itsrt.probe.stats.LatencySummary;
 import org.itsrt.probe.stats.RunStats;
 import org.itsrt.probe.stats.SequenceTracker;
 import org.itsrt.probe.stats.WindowedSlo;
+import org.itsrt.records.Workload;
 
 /**
  * One probe run, given its consumer: consume -> stamp -> statistics and raw files -> report. The
  * command builds it with a real Kafka consumer; tests with Kafka's {@code MockConsumer}. What it
  * measures is {@link Options#workload()}: the study's one stream into the run folder, or the
- * district workload's two streams ({@link DistrictStream}) each into a folder of its own, with the
+ * district workload's two streams ({@link Workload.Stream}) each into a folder of its own, with the
  * run's {@link DistrictReport} beside them.
  */
 public final class ProbeRun {
@@ -79,7 +79,7 @@ public final class ProbeRun {
      *                       the consumer and the topic check under {@code consumerOverrides}; null: none
      * @param workload       what is measured ({@code --workload}): the study's one stream on
      *                       {@code topic}, or the district workload's two streams apart; null: the study
-     * @param districtTopics the district workload's topics; null: {@link DistrictTopics#defaults()}
+     * @param districtTopics the district workload's topics; null: {@link MeasuredDistrictTopics#defaults()}
      *                       (for the district workload; must be null for the study)
      * @param expectedRequests measured route requests the producers will send
      *                       ({@code --expect-requests}), 0 when unknown: the district workload's
@@ -99,7 +99,7 @@ public final class ProbeRun {
             Path faultsFile,
             KafkaClientConfig kafkaConfig,
             Workload workload,
-            DistrictTopics districtTopics,
+            MeasuredDistrictTopics districtTopics,
             long expectedRequests) {
 
         public Options {
@@ -124,7 +124,7 @@ public final class ProbeRun {
                             "topic " + topic + " is the study's; the district workload reads districtTopics");
                 }
                 if (districtTopics == null) {
-                    districtTopics = DistrictTopics.defaults();
+                    districtTopics = MeasuredDistrictTopics.defaults();
                 }
             }
             if (expected < 0 || expectedRequests < 0) {
@@ -203,7 +203,7 @@ public final class ProbeRun {
             private Path faultsFile;
             private KafkaClientConfig kafkaConfig = KafkaClientConfig.none();
             private Workload workload = Workload.STUDY;
-            private DistrictTopics districtTopics;
+            private MeasuredDistrictTopics districtTopics;
             private long expectedRequests;
 
             private Builder() {}
@@ -272,15 +272,15 @@ public final class ProbeRun {
 
             /**
              * What is measured; {@link Workload#DISTRICT} reads {@link #districtTopics} (by default
-             * those of {@link DistrictTopics#defaults()}) and takes no topic.
+             * those of {@link MeasuredDistrictTopics#defaults()}) and takes no topic.
              */
             public Builder workload(Workload what) {
                 this.workload = what;
                 return this;
             }
 
-            /** The district workload's topics; null: {@link DistrictTopics#defaults()}. */
-            public Builder districtTopics(DistrictTopics topics) {
+            /** The district workload's topics; null: {@link MeasuredDistrictTopics#defaults()}. */
+            public Builder districtTopics(MeasuredDistrictTopics topics) {
                 this.districtTopics = topics;
                 return this;
             }
@@ -319,7 +319,7 @@ public final class ProbeRun {
      * @param streams the district workload's streams, each with its own statistics; empty for the study
      */
     public record Result(
-            ConsumeLoop.StopReason reason, RunStats stats, Path folder, Map<DistrictStream, RunStats> streams) {
+            ConsumeLoop.StopReason reason, RunStats stats, Path folder, Map<Workload.Stream, RunStats> streams) {
 
         public Result {
             streams = streams.isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(new EnumMap<>(streams));
@@ -520,7 +520,7 @@ public final class ProbeRun {
 
         // One recording per measured stream: the study's in the run folder itself, the district
         // workload's each in a folder of its own, so that no figure mixes two streams.
-        Map<DistrictStream, StreamRecording> district = new EnumMap<>(DistrictStream.class);
+        Map<Workload.Stream, StreamRecording> district = new EnumMap<>(Workload.Stream.class);
         StreamRecording study = null;
         AnswerOutcomes outcomes = new AnswerOutcomes();
         DeadLetterCounts deadLetters = new DeadLetterCounts();
@@ -544,37 +544,37 @@ public final class ProbeRun {
             ticks = study.sink();
             distinct = study.stats()::measuredDistinct;
         } else {
-            DistrictTopics topics = options.districtTopics();
+            MeasuredDistrictTopics topics = options.districtTopics();
             district.put(
-                    DistrictStream.PREDICTIONS,
+                    Workload.Stream.PREDICTIONS,
                     new StreamRecording(
                             topics.predictions(),
-                            DistrictStream.PREDICTIONS.source(),
-                            folder.resolve(DistrictStream.PREDICTIONS.folder()),
+                            Workload.Stream.PREDICTIONS.countedPer(),
+                            folder.resolve(Workload.Stream.PREDICTIONS.label()),
                             options,
                             clock,
                             log,
-                            DistrictStream.PREDICTIONS.folder(),
+                            Workload.Stream.PREDICTIONS.label(),
                             options.expected(),
                             epochAnchorMs,
                             clockAnchorNs));
             district.put(
-                    DistrictStream.ROUTES,
+                    Workload.Stream.ROUTES,
                     new StreamRecording(
                             topics.routes(),
-                            DistrictStream.ROUTES.source(),
-                            folder.resolve(DistrictStream.ROUTES.folder()),
+                            Workload.Stream.ROUTES.countedPer(),
+                            folder.resolve(Workload.Stream.ROUTES.label()),
                             options,
                             clock,
                             log,
-                            DistrictStream.ROUTES.folder(),
+                            Workload.Stream.ROUTES.label(),
                             options.expectedRequests(),
                             epochAnchorMs,
                             clockAnchorNs));
             intake = new DistrictIntake(
                     topics,
-                    withLive(district.get(DistrictStream.PREDICTIONS).sink()),
-                    withLive(district.get(DistrictStream.ROUTES).sink()),
+                    withLive(district.get(Workload.Stream.PREDICTIONS).sink()),
+                    withLive(district.get(Workload.Stream.ROUTES).sink()),
                     outcomes,
                     deadLetters);
             ticks = ArrivalSink.all(
@@ -620,7 +620,7 @@ public final class ProbeRun {
                 }
             });
             long expected =
-                    recording == district.get(DistrictStream.ROUTES) ? options.expectedRequests() : options.expected();
+                    recording == district.get(Workload.Stream.ROUTES) ? options.expectedRequests() : options.expected();
             RunInfo info = new RunInfo(
                     recording.topic(),
                     options.bootstrapServers(),
@@ -638,9 +638,9 @@ public final class ProbeRun {
                     recording.sequenceSource());
             recording.report(marks, info);
         }
-        Map<DistrictStream, RunStats> streams = new EnumMap<>(DistrictStream.class);
+        Map<Workload.Stream, RunStats> streams = new EnumMap<>(Workload.Stream.class);
         if (study == null) {
-            Map<DistrictStream, DistrictReport.Stream> shown = new EnumMap<>(DistrictStream.class);
+            Map<Workload.Stream, DistrictReport.Stream> shown = new EnumMap<>(Workload.Stream.class);
             district.forEach((stream, recording) -> {
                 streams.put(stream, recording.stats());
                 shown.put(
@@ -648,7 +648,7 @@ public final class ProbeRun {
                         new DistrictReport.Stream(
                                 recording.topic(),
                                 recording.stats(),
-                                stream == DistrictStream.ROUTES ? options.expectedRequests() : options.expected()));
+                                stream == Workload.Stream.ROUTES ? options.expectedRequests() : options.expected()));
             });
             new DistrictReport(
                             new DistrictReport.Run(

@@ -14,6 +14,7 @@ import org.itsrt.probe.arrival.ConsumeLoop;
 import org.itsrt.probe.stats.RunStats;
 import org.itsrt.records.DeadLetterHeaders;
 import org.itsrt.records.Topics;
+import org.itsrt.records.Workload;
 
 /**
  * A constructed district run through a MockConsumer reading its.predictions, its.routes and

@@ -12,12 +12,12 @@ import java.util.List;
 import java.util.Map;
 import org.itsrt.probe.arrival.ConsumeLoop;
 import org.itsrt.probe.district.DistrictReport;
-import org.itsrt.probe.district.DistrictStream;
 import org.itsrt.probe.report.LatencyCsv;
 import org.itsrt.probe.report.RunReport;
 import org.itsrt.records.RecordJson;
 import org.itsrt.records.RouteOutcome;
 import org.itsrt.records.RouteRecordJson;
+import org.itsrt.records.Workload;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -96,7 +96,7 @@ class DistrictRunTest {
         assertThat(routes.at("/run/topic").asText()).isEqualTo("its.routes");
         assertThat(run.result.reason()).isEqualTo(ConsumeLoop.StopReason.RECORDS);
         assertThat(run.result.stats()).isNull();
-        assertThat(run.result.streams()).containsOnlyKeys(DistrictStream.PREDICTIONS, DistrictStream.ROUTES);
+        assertThat(run.result.streams()).containsOnlyKeys(Workload.Stream.PREDICTIONS, Workload.Stream.ROUTES);
         // The command refuses to write another run over it.
         assertThat(ProbeRun.runIn(folder)).isEqualTo(DistrictReport.STREAMS_CSV);
         assertThat(ProbeRun.runIn(folder.resolve("routes"))).isEqualTo(RunReport.SUMMARY_JSON);

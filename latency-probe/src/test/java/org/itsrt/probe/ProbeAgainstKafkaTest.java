@@ -29,6 +29,7 @@ import org.itsrt.probe.report.RunReport;
 import org.itsrt.producers.ProducerCommand;
 import org.itsrt.records.DeadLetterHeaders;
 import org.itsrt.records.Topics;
+import org.itsrt.records.Workload;
 import org.itsrt.stack.kafka.LocalKafka;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -53,7 +54,10 @@ class ProbeAgainstKafkaTest {
         kafka = LocalKafka.start(LocalKafka.Options.defaults());
         kafka.createTopics(List.of("its.readings"), 3);
         kafka.createTopics(
-                Topics.DISTRICT.stream().filter(t -> !t.equals(Topics.READINGS)).toList(), 2);
+                Workload.DISTRICT.topics().stream()
+                        .filter(t -> !t.equals(Topics.READINGS))
+                        .toList(),
+                2);
     }
 
     @AfterAll

@@ -8,6 +8,7 @@ import org.itsrt.kafka.KafkaClientConfig;
 import org.itsrt.probe.arrival.ConsumeLoop;
 import org.itsrt.probe.stats.RunStats;
 import org.itsrt.records.Topics;
+import org.itsrt.records.Workload;
 import org.junit.jupiter.api.Test;
 
 /** The probe's options: their defaults, a copy with a field changed, a missing field named. */
@@ -83,10 +84,11 @@ class ProbeRunOptionsTest {
                 .expected(500)
                 .expectedRequests(40)
                 .build();
-        assertThat(options.districtTopics()).isEqualTo(DistrictTopics.defaults());
+        assertThat(options.districtTopics()).isEqualTo(MeasuredDistrictTopics.defaults());
         assertThat(options.topics()).containsExactly(Topics.PREDICTIONS, Topics.ROUTES, Topics.DEAD_LETTERS);
         assertThat(options.toBuilder().build()).isEqualTo(options);
-        DistrictTopics noDeadLetters = new DistrictTopics(Topics.READINGS, "p", Topics.ROUTE_REQUESTS, "r", null);
+        MeasuredDistrictTopics noDeadLetters =
+                new MeasuredDistrictTopics(Topics.READINGS, "p", Topics.ROUTE_REQUESTS, "r", null);
         assertThat(options.toBuilder().districtTopics(noDeadLetters).build().topics())
                 .containsExactly("p", "r");
     }
@@ -97,10 +99,11 @@ class ProbeRunOptionsTest {
                 .hasMessage("topic its.advice is the study's; the district workload reads districtTopics");
         assertThatThrownBy(() -> minimal().expectedRequests(3).build())
                 .hasMessage("expectedRequests is for the district workload, not the study's");
-        assertThatThrownBy(() ->
-                        minimal().districtTopics(DistrictTopics.defaults()).build())
+        assertThatThrownBy(() -> minimal()
+                        .districtTopics(MeasuredDistrictTopics.defaults())
+                        .build())
                 .hasMessage("districtTopics are for the district workload, not the study's");
-        assertThatThrownBy(() -> new DistrictTopics(Topics.READINGS, " ", Topics.ROUTE_REQUESTS, "r", null))
+        assertThatThrownBy(() -> new MeasuredDistrictTopics(Topics.READINGS, " ", Topics.ROUTE_REQUESTS, "r", null))
                 .hasMessage("district topic predictions must be given");
     }
 }

@@ -13,7 +13,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartitionInfo;
-import org.itsrt.records.Topics;
+import org.itsrt.records.Workload;
 
 /**
  * How a local cluster is doing, from its descriptor: which processes run, which JobManager leads,
@@ -88,10 +88,11 @@ public record ClusterStatus(
                 AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000,
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000))) {
-            Map<String, TopicDescription> topics =
-                    admin.describeTopics(Topics.PIPELINE).allTopicNames().get(15, TimeUnit.SECONDS);
+            Map<String, TopicDescription> topics = admin.describeTopics(Workload.STUDY.topics())
+                    .allTopicNames()
+                    .get(15, TimeUnit.SECONDS);
             List<PartitionState> all = new ArrayList<>();
-            for (String topic : Topics.PIPELINE) {
+            for (String topic : Workload.STUDY.topics()) {
                 for (TopicPartitionInfo p : topics.get(topic).partitions()) {
                     all.add(new PartitionState(
                             topic,

@@ -15,7 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.itsrt.records.Topics;
+import org.itsrt.records.Workload;
 import org.itsrt.stack.ChildJvm;
 import org.itsrt.stack.flink.StandaloneFlink;
 import org.itsrt.stack.kafka.LocalKafka;
@@ -85,9 +85,9 @@ public final class LocalCluster implements AutoCloseable {
                         // --start-timeout where it allows more than Kafka's own wait, on a slow machine.
                         .withStartTimeout(max(spec.startTimeout(), LocalKafka.defaultStartTimeout(spec.brokers()))));
                 // Returns once every replica of them is in sync.
-                kafka.createTopics(Topics.PIPELINE, spec.partitions());
-                log.println("its-cluster: Kafka up at " + kafka.bootstrapServers() + ", topics " + Topics.PIPELINE
-                        + ", every replica in sync");
+                kafka.createTopics(Workload.STUDY.topics(), spec.partitions());
+                log.println("its-cluster: Kafka up at " + kafka.bootstrapServers() + ", topics "
+                        + Workload.STUDY.topics() + ", every replica in sync");
             }
 
             log.println("its-cluster: starting Flink (" + spec.describe() + ") ...");

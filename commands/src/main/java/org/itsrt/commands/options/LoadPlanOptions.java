@@ -14,8 +14,8 @@ import org.itsrt.kafka.ConsumerPropertiesOption;
 import org.itsrt.kafka.ProducerPropertiesOption;
 import org.itsrt.pipeline.plan.DistrictPlan;
 import org.itsrt.pipeline.plan.LoadPlan;
-import org.itsrt.pipeline.plan.Workload;
 import org.itsrt.producers.LoadStepOption;
+import org.itsrt.records.Workload;
 import picocli.CommandLine.Mixin;
 
 /** What the producers send and how the probe judges it: the load part of a run plan. */
@@ -78,7 +78,7 @@ public final class LoadPlanOptions {
      */
     public void applyTo(LoadPlan.Builder load) {
         if (workload.given() != null) {
-            load.workload(Workload.of(workload.given()));
+            load.workload(workload.given());
         }
         if (load.chosenWorkload() == Workload.DISTRICT) {
             DistrictPlan.Builder district = load.districtFields();

@@ -11,8 +11,7 @@ import org.itsrt.pipeline.plan.BudgetPlan;
 import org.itsrt.pipeline.plan.DistrictPlan;
 import org.itsrt.pipeline.plan.LoadPlan;
 import org.itsrt.pipeline.plan.RunPlan;
-import org.itsrt.pipeline.plan.Workload;
-import org.itsrt.probe.district.DistrictStream;
+import org.itsrt.records.Workload;
 
 /**
  * What a capacity search will do: a district run plan, its budget held fixed, the axis its points
@@ -153,10 +152,10 @@ public record CapacityPlan(RunPlan pointPlan, CapacitySearch.Settings settings) 
      * a subtask of their own: measured at 4,800 detectors, the answers kept their p99 at 11-27 ms
      * at a rate where the readings fell seconds behind, a district served only in part.
      */
-    public List<DistrictStream> judged() {
+    public List<Workload.Stream> judged() {
         return axis() == CapacityAxis.REQUESTS || pointPlan.load().sendsRequests()
-                ? List.of(DistrictStream.PREDICTIONS, DistrictStream.ROUTES)
-                : List.of(DistrictStream.PREDICTIONS);
+                ? List.of(Workload.Stream.PREDICTIONS, Workload.Stream.ROUTES)
+                : List.of(Workload.Stream.PREDICTIONS);
     }
 
     /** The search space in words: the axis, the district, the budget, the rule, the range, the most runs. */
@@ -206,7 +205,7 @@ public record CapacityPlan(RunPlan pointPlan, CapacitySearch.Settings settings) 
                 Budgets.describe(pointPlan.budget()),
                 String.join(
                         " and its ",
-                        judged().stream().map(DistrictStream::measures).toList()),
+                        judged().stream().map(Workload.Stream::measures).toList()),
                 CapacitySlo.number(s.slo().p99Ms()),
                 CapacitySlo.number(s.slo().lagToleranceMsPerS()),
                 range,

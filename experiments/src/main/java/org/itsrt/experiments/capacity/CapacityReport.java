@@ -12,9 +12,9 @@ import java.util.Locale;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 import java.util.stream.DoubleStream;
-import org.itsrt.probe.district.DistrictStream;
 import org.itsrt.probe.report.Charts;
 import org.itsrt.probe.report.MarkdownTable;
+import org.itsrt.records.Workload;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
@@ -71,7 +71,7 @@ public final class CapacityReport {
 
     private static String spreads(LoadPoint p) {
         List<String> parts = new ArrayList<>();
-        for (DistrictStream stream : streams(p)) {
+        for (Workload.Stream stream : streams(p)) {
             DoubleSummaryStatistics p99 = values(p, stream, StreamRun::p99Ms).summaryStatistics();
             DoubleSummaryStatistics lag =
                     values(p, stream, s -> s.lag().slopeMsPerS()).summaryStatistics();
@@ -88,7 +88,7 @@ public final class CapacityReport {
     }
 
     /** The streams a point's runs measured, in the order the runs list them. */
-    private static List<DistrictStream> streams(LoadPoint p) {
+    private static List<Workload.Stream> streams(LoadPoint p) {
         return p.runs().stream()
                 .flatMap(r -> r.result().streams().stream())
                 .map(StreamRun::stream)
@@ -97,7 +97,7 @@ public final class CapacityReport {
     }
 
     /** One value of {@code stream} from every run of the point, in order. */
-    private static DoubleStream values(LoadPoint p, DistrictStream stream, ToDoubleFunction<StreamRun> value) {
+    private static DoubleStream values(LoadPoint p, Workload.Stream stream, ToDoubleFunction<StreamRun> value) {
         return p.runs().stream()
                 .flatMap(r -> r.result().streams().stream())
                 .filter(s -> s.stream() == stream)
@@ -117,7 +117,7 @@ public final class CapacityReport {
                                     Integer.toString(p.number()),
                                     CapacitySlo.number(p.load()),
                                     Integer.toString(rep),
-                                    stream.stream().folder(),
+                                    stream.stream().label(),
                                     Integer.toString(run.exitCode()),
                                     fixed(stream.p99Ms()),
                                     Long.toString(stream.measured()),
@@ -149,7 +149,7 @@ public final class CapacityReport {
                 CapacitySlo.number(slo.lagToleranceMsPerS()),
                 plan.settings().maxRepetitions()));
         List<String> columns = new ArrayList<>(List.of("point", axis.unit, "runs", "met"));
-        for (DistrictStream stream : plan.judged()) {
+        for (Workload.Stream stream : plan.judged()) {
             columns.add(stream.measures() + " p99 ms, each run");
             columns.add(stream.measures() + " lag slope ms/s, each run");
         }
@@ -161,7 +161,7 @@ public final class CapacityReport {
                     CapacitySlo.number(p.load()),
                     Integer.toString(p.runs().size()),
                     Integer.toString(p.runsMeetingSlo())));
-            for (DistrictStream stream : plan.judged()) {
+            for (Workload.Stream stream : plan.judged()) {
                 row.add(each(p, stream, StreamRun::p99Ms));
                 row.add(each(p, stream, s -> s.lag().slopeMsPerS()));
             }
@@ -202,7 +202,7 @@ public final class CapacityReport {
         return md.toString();
     }
 
-    private static String each(LoadPoint p, DistrictStream stream, ToDoubleFunction<StreamRun> value) {
+    private static String each(LoadPoint p, Workload.Stream stream, ToDoubleFunction<StreamRun> value) {
         return values(p, stream, value)
                 .mapToObj(v -> String.format(Locale.ROOT, "%.2f", v))
                 .collect(Collectors.joining(", "));
@@ -230,7 +230,7 @@ public final class CapacityReport {
                 .build();
         chart.getStyler().setYAxisLogarithmic(true);
         List<Double> loads = sorted.stream().map(LoadPoint::load).toList();
-        for (DistrictStream stream : plan.judged()) {
+        for (Workload.Stream stream : plan.judged()) {
             List<Double> means = new ArrayList<>();
             List<Double> dotsX = new ArrayList<>();
             List<Double> dotsY = new ArrayList<>();

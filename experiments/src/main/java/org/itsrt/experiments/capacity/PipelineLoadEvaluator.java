@@ -10,9 +10,9 @@ import org.itsrt.experiments.run.ExperimentRunner;
 import org.itsrt.experiments.run.RowRun;
 import org.itsrt.experiments.spec.ExperimentSpec;
 import org.itsrt.experiments.spec.ExperimentSpec.Row;
-import org.itsrt.probe.district.DistrictStream;
 import org.itsrt.probe.report.ProbeSummary;
 import org.itsrt.probe.report.RunReport;
+import org.itsrt.records.Workload;
 
 /**
  * Measures a load as {@code ./its experiment} measures a row: the capacity plan's point plan
@@ -59,8 +59,8 @@ public final class PipelineLoadEvaluator implements LoadEvaluator {
                 .resolve("rep-" + repetition);
         int exitCode = runner.runOnce(row, repetition, dir).exitCode();
         List<StreamRun> streams = new ArrayList<>();
-        for (DistrictStream stream : plan.judged()) {
-            Path folder = dir.resolve("probe").resolve(stream.folder());
+        for (Workload.Stream stream : plan.judged()) {
+            Path folder = dir.resolve("probe").resolve(stream.label());
             RowRun measured = RowRun.of(
                     row,
                     repetition,

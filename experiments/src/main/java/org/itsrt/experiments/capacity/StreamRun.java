@@ -1,6 +1,6 @@
 package org.itsrt.experiments.capacity;
 
-import org.itsrt.probe.district.DistrictStream;
+import org.itsrt.records.Workload;
 
 /**
  * What one run measured of one of the district's streams that the SLO judges.
@@ -12,10 +12,10 @@ import org.itsrt.probe.district.DistrictStream;
  *                 its answer)
  * @param lag      the trend of the stream's per-window latency
  */
-public record StreamRun(DistrictStream stream, double p99Ms, long measured, long lost, LagTrend lag) {
+public record StreamRun(Workload.Stream stream, double p99Ms, long measured, long lost, LagTrend lag) {
 
     /** What a lost record of this stream is, after its count. */
     String lostWords() {
-        return stream == DistrictStream.ROUTES ? "requests unanswered" : "readings without a prediction";
+        return stream == Workload.Stream.ROUTES ? "requests unanswered" : "readings without a prediction";
     }
 }

@@ -8,8 +8,7 @@ import org.itsrt.experiments.spec.SpecException;
 import org.itsrt.pipeline.plan.BudgetPlan;
 import org.itsrt.pipeline.plan.LoadPlan;
 import org.itsrt.pipeline.plan.RunPlan;
-import org.itsrt.pipeline.plan.Workload;
-import org.itsrt.probe.district.DistrictStream;
+import org.itsrt.records.Workload;
 import org.junit.jupiter.api.Test;
 
 class CapacityPlanTest {
@@ -50,7 +49,7 @@ class CapacityPlanTest {
                 .contains("a district of 120 detectors")
                 .contains("for its readings -> predictions and its requests -> answers, the p99 <= 50 ms")
                 .contains("rates 250..8000 requests/s");
-        assertThat(plan.judged()).containsExactly(DistrictStream.PREDICTIONS, DistrictStream.ROUTES);
+        assertThat(plan.judged()).containsExactly(Workload.Stream.PREDICTIONS, Workload.Stream.ROUTES);
     }
 
     @Test
@@ -92,7 +91,7 @@ class CapacityPlanTest {
         assertThat(s.minLoad()).isEqualTo(1_200);
         assertThat(s.maxLoad()).isEqualTo(19_200);
         assertThat(s.resolution()).isEqualTo(200);
-        assertThat(plan.judged()).containsExactly(DistrictStream.PREDICTIONS, DistrictStream.ROUTES);
+        assertThat(plan.judged()).containsExactly(Workload.Stream.PREDICTIONS, Workload.Stream.ROUTES);
         assertThat(plan.describe())
                 .contains("capacity along the detectors axis")
                 .contains("a speed-up of 100")
@@ -128,7 +127,7 @@ class CapacityPlanTest {
         base.load().districtFields().requestsPerSecond(0);
         CapacityPlan plan = CapacityPlan.of(base.build(), DETECTORS);
 
-        assertThat(plan.judged()).containsExactly(DistrictStream.PREDICTIONS);
+        assertThat(plan.judged()).containsExactly(Workload.Stream.PREDICTIONS);
         assertThat(plan.pointPlan(2_000).load().requestRecords()).isZero();
         assertThat(plan.describe()).contains("no route requests").contains("for its readings -> predictions, the p99");
     }

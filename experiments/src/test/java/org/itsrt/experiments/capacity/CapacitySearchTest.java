@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.itsrt.experiments.tune.Verdict;
-import org.itsrt.probe.district.DistrictStream;
+import org.itsrt.records.Workload;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -36,8 +36,8 @@ class CapacitySearchTest {
         return new LoadRun(
                 exitCode,
                 List.of(
-                        new StreamRun(DistrictStream.PREDICTIONS, 5, 4_000, 0, new LagTrend(0.1, 15)),
-                        new StreamRun(DistrictStream.ROUTES, p99Ms, 1_000, lost, lag)),
+                        new StreamRun(Workload.Stream.PREDICTIONS, 5, 4_000, 0, new LagTrend(0.1, 15)),
+                        new StreamRun(Workload.Stream.ROUTES, p99Ms, 1_000, lost, lag)),
                 null);
     }
 
@@ -62,8 +62,8 @@ class CapacitySearchTest {
             return new LoadRun(
                     0,
                     List.of(
-                            new StreamRun(DistrictStream.PREDICTIONS, p99, (long) detectors * 10, 0, flat),
-                            new StreamRun(DistrictStream.ROUTES, detectors < answersFailFrom ? 20 : 90, 500, 0, flat)),
+                            new StreamRun(Workload.Stream.PREDICTIONS, p99, (long) detectors * 10, 0, flat),
+                            new StreamRun(Workload.Stream.ROUTES, detectors < answersFailFrom ? 20 : 90, 500, 0, flat)),
                     null);
         };
     }
@@ -189,8 +189,8 @@ class CapacitySearchTest {
         LoadRun run = new LoadRun(
                 0,
                 List.of(
-                        new StreamRun(DistrictStream.PREDICTIONS, 70, 4_000, 2, new LagTrend(9, 15)),
-                        new StreamRun(DistrictStream.ROUTES, 10, 500, 0, flat)),
+                        new StreamRun(Workload.Stream.PREDICTIONS, 70, 4_000, 2, new LagTrend(9, 15)),
+                        new StreamRun(Workload.Stream.ROUTES, 10, 500, 0, flat)),
                 null);
 
         assertThat(SLO.misses(run))
@@ -201,8 +201,8 @@ class CapacitySearchTest {
         assertThat(SLO.misses(new LoadRun(
                         0,
                         List.of(
-                                new StreamRun(DistrictStream.PREDICTIONS, 10, 4_000, 0, flat),
-                                new StreamRun(DistrictStream.ROUTES, 51, 500, 0, flat)),
+                                new StreamRun(Workload.Stream.PREDICTIONS, 10, 4_000, 0, flat),
+                                new StreamRun(Workload.Stream.ROUTES, 51, 500, 0, flat)),
                         null)))
                 .containsExactly("requests -> answers: p99 51.00 > 50 ms");
     }

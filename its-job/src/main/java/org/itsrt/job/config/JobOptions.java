@@ -18,6 +18,7 @@ import org.itsrt.job.config.KafkaSettings.StartingOffsets;
 import org.itsrt.kafka.KafkaClientConfig;
 import org.itsrt.model.Engine;
 import org.itsrt.records.Topics;
+import org.itsrt.records.Workload;
 
 /**
  * Every option of the job, each declared once: name, group, value and its checks, default, help

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.flink.util.ParameterTool;
+import org.itsrt.records.Workload;
 
 /**
  * What one run of the job is told: its {@link Workload}, and five groups: the Kafka ends, the

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.itsrt.kafka.KafkaClientConfig;
+import org.itsrt.records.Workload;
 
 /**
  * The job's Kafka ends: where the brokers are, the three topics, the consumer group, where reading

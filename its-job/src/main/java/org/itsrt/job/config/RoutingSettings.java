@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.itsrt.readings.BadInputException;
+import org.itsrt.records.Workload;
 import org.itsrt.routing.Router;
 import org.itsrt.routing.graph.Detector;
 import org.itsrt.routing.graph.DetectorGraph;

@@ -13,6 +13,7 @@ import org.itsrt.job.ItsJob;
 import org.itsrt.job.JobIO;
 import org.itsrt.job.kafka.KafkaJobIO;
 import org.itsrt.records.Topics;
+import org.itsrt.records.Workload;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;

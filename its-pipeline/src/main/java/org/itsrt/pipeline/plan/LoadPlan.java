@@ -15,6 +15,7 @@ import java.util.Map;
 import org.itsrt.producers.LoadStepOption;
 import org.itsrt.producers.ProducerRun;
 import org.itsrt.producers.send.LoadStep;
+import org.itsrt.records.Workload;
 
 /**
  * What the producers send and how the probe judges it. Every count is in records, the unit the

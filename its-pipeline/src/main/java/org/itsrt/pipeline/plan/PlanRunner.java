@@ -33,6 +33,7 @@ import org.itsrt.probe.compare.Distribution;
 import org.itsrt.probe.compare.RunLatencies;
 import org.itsrt.probe.stats.LatencyKind;
 import org.itsrt.producers.ProducerRun;
+import org.itsrt.records.Workload;
 import org.itsrt.scheduling.linux.SchedulingException;
 
 /**

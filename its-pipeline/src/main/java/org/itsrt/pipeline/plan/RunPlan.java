@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonPOJOBuilder;
 import java.nio.file.Path;
+import org.itsrt.records.Workload;
 
 /**
  * One pipeline run as a document: the stack it runs on, the load, the job, the CPU budget of the

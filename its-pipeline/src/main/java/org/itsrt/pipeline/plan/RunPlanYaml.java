@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import org.itsrt.cli.BadDurationException;
 import org.itsrt.cli.Durations;
+import org.itsrt.records.Workload;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.nodes.MappingNode;
@@ -59,7 +60,9 @@ public final class RunPlanYaml {
                     .addSerializer(Duration.class, new DurationText())
                     .addDeserializer(Duration.class, new DurationRead())
                     .addSerializer(Path.class, new PathText())
-                    .addDeserializer(Path.class, new PathRead()));
+                    .addDeserializer(Path.class, new PathRead())
+                    .addSerializer(Workload.class, new WorkloadText())
+                    .addDeserializer(Workload.class, new WorkloadRead()));
 
     /** The first lines of a written plan: what the keys left out mean. */
     static final String HEADER =
@@ -344,6 +347,27 @@ public final class RunPlanYaml {
         @Override
         public Duration deserialize(JsonParser in, DeserializationContext context) throws IOException {
             return Durations.parse(in.getValueAsString(), in.currentName());
+        }
+    }
+
+    /** A workload by its name on the command line, e.g. {@code district}. */
+    private static final class WorkloadText extends JsonSerializer<Workload> {
+        @Override
+        public void serialize(Workload value, JsonGenerator out, SerializerProvider serializers) throws IOException {
+            out.writeString(value.option());
+        }
+    }
+
+    private static final class WorkloadRead extends JsonDeserializer<Workload> {
+        @Override
+        public Workload deserialize(JsonParser in, DeserializationContext context) throws IOException {
+            String name = in.getValueAsString();
+            try {
+                return Workload.of(name);
+            } catch (IllegalArgumentException e) {
+                throw LoadPlan.WORKLOAD.refused(
+                        "must be " + Workload.names().replace(", ", " or ") + ", got '" + name + "'");
+            }
         }
     }
 

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.itsrt.pipeline.sweep.RateSweep;
+import org.itsrt.records.Workload;
 import org.junit.jupiter.api.Test;
 
 /** A run plan as YAML: written and read back equal, defaults filled in, and every refusal placed. */

@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.itsrt.probe.stats.SequenceTracker;
 import org.itsrt.records.DeadLetterHeaders;
+import org.itsrt.records.Workload;
 
 /**
  * Dead letters per stream, by the category of their reason ({@link DeadLetterHeaders#category}).
@@ -20,16 +21,16 @@ import org.itsrt.records.DeadLetterHeaders;
  */
 public final class DeadLetterCounts {
 
-    private final Map<DistrictStream, Map<String, Long>> byStream = new EnumMap<>(DistrictStream.class);
+    private final Map<Workload.Stream, Map<String, Long>> byStream = new EnumMap<>(Workload.Stream.class);
     private final Map<String, Long> otherSources = new TreeMap<>();
     /** Per stream, the (source, seq) of the dead letters whose bytes could be read. */
-    private final Map<DistrictStream, Set<Key>> identified = new EnumMap<>(DistrictStream.class);
+    private final Map<Workload.Stream, Set<Key>> identified = new EnumMap<>(Workload.Stream.class);
 
     /** A rejected input: its detector or request stream, and its seq. */
     private record Key(long source, long seq) {}
 
     public DeadLetterCounts() {
-        for (DistrictStream stream : DistrictStream.values()) {
+        for (Workload.Stream stream : Workload.DISTRICT.streams()) {
             byStream.put(stream, new TreeMap<>());
             identified.put(stream, new HashSet<>());
         }
@@ -39,7 +40,7 @@ public final class DeadLetterCounts {
      * A dead letter of {@code stream}'s input whose bytes could be read: the rejected record is
      * {@code seq} of {@code source} (a detector, or a request stream).
      */
-    public void add(DistrictStream stream, String reason, long source, long seq) {
+    public void add(Workload.Stream stream, String reason, long source, long seq) {
         add(stream, reason);
         identified.get(stream).add(new Key(source, seq));
     }
@@ -48,14 +49,14 @@ public final class DeadLetterCounts {
      * How many of the records {@code sequences} (the stream's) counts as lost were dead-lettered:
      * rejected by the job, not lost on the way.
      */
-    public long lostOfThem(DistrictStream stream, SequenceTracker sequences) {
+    public long lostOfThem(Workload.Stream stream, SequenceTracker sequences) {
         return identified.get(stream).stream()
                 .filter(k -> sequences.isLost(k.source(), k.seq()))
                 .count();
     }
 
     /** A dead letter of {@code stream}'s input with {@code reason} (the header's text, null if absent). */
-    public void add(DistrictStream stream, String reason) {
+    public void add(Workload.Stream stream, String reason) {
         byStream.get(stream).merge(DeadLetterHeaders.category(reason), 1L, Long::sum);
     }
 
@@ -65,12 +66,12 @@ public final class DeadLetterCounts {
     }
 
     /** Dead letters of one stream's input. */
-    public long total(DistrictStream stream) {
+    public long total(Workload.Stream stream) {
         return byStream.get(stream).values().stream().mapToLong(Long::longValue).sum();
     }
 
     /** One stream's dead letters by reason category, sorted by category. */
-    public Map<String, Long> byReason(DistrictStream stream) {
+    public Map<String, Long> byReason(Workload.Stream stream) {
         return Map.copyOf(byStream.get(stream));
     }
 

@@ -3,7 +3,7 @@ package org.itsrt.probe.district;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
-import org.itsrt.probe.DistrictTopics;
+import org.itsrt.probe.MeasuredDistrictTopics;
 import org.itsrt.probe.arrival.Arrival;
 import org.itsrt.probe.arrival.ArrivalSink;
 import org.itsrt.probe.arrival.MalformedRecord;
@@ -14,6 +14,7 @@ import org.itsrt.records.RecordStamps;
 import org.itsrt.records.RecordStampsReader;
 import org.itsrt.records.RouteStamps;
 import org.itsrt.records.RouteStampsReader;
+import org.itsrt.records.Workload;
 
 /**
  * Sends each record of the district workload to its stream: a prediction, read by
@@ -25,14 +26,14 @@ import org.itsrt.records.RouteStampsReader;
  */
 public final class DistrictIntake implements RecordIntake {
 
-    private final DistrictTopics topics;
+    private final MeasuredDistrictTopics topics;
     private final ArrivalSink predictions;
     private final ArrivalSink routes;
     private final AnswerOutcomes outcomes;
     private final DeadLetterCounts deadLetters;
 
     public DistrictIntake(
-            DistrictTopics topics,
+            MeasuredDistrictTopics topics,
             ArrivalSink predictions,
             ArrivalSink routes,
             AnswerOutcomes outcomes,
@@ -99,17 +100,17 @@ public final class DistrictIntake implements RecordIntake {
         if (topics.readings().equals(source)) {
             try {
                 RecordStamps reading = RecordStampsReader.read(record.value());
-                deadLetters.add(DistrictStream.PREDICTIONS, reason, reading.detector(), reading.seq());
+                deadLetters.add(Workload.Stream.PREDICTIONS, reason, reading.detector(), reading.seq());
             } catch (MalformedRecordException unreadable) {
                 // Rejected for bytes that name no detector or seq: counted, not matched to a loss.
-                deadLetters.add(DistrictStream.PREDICTIONS, reason);
+                deadLetters.add(Workload.Stream.PREDICTIONS, reason);
             }
         } else if (topics.routeRequests().equals(source)) {
             try {
                 RouteStamps request = RouteStampsReader.read(record.value());
-                deadLetters.add(DistrictStream.ROUTES, reason, request.stream(), request.seq());
+                deadLetters.add(Workload.Stream.ROUTES, reason, request.stream(), request.seq());
             } catch (MalformedRecordException unreadable) {
-                deadLetters.add(DistrictStream.ROUTES, reason);
+                deadLetters.add(Workload.Stream.ROUTES, reason);
             }
         } else {
             deadLetters.addOther(source);

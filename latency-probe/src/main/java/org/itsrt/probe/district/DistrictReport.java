@@ -18,6 +18,7 @@ import org.itsrt.probe.stats.RunStats;
 import org.itsrt.probe.stats.SequenceTracker;
 import org.itsrt.probe.stats.WindowedSlo;
 import org.itsrt.records.RouteOutcome;
+import org.itsrt.records.Workload;
 
 /**
  * The district run's own files in the run folder, beside each stream's folder (which holds the
@@ -62,16 +63,16 @@ public final class DistrictReport {
             String faultsFileError) {}
 
     private final Run run;
-    private final Map<DistrictStream, Stream> streams;
+    private final Map<Workload.Stream, Stream> streams;
     private final AnswerOutcomes outcomes;
     private final DeadLetterCounts deadLetters;
 
-    /** @param streams every {@link DistrictStream}'s */
+    /** @param streams every {@link Workload.Stream}'s */
     public DistrictReport(
-            Run run, Map<DistrictStream, Stream> streams, AnswerOutcomes outcomes, DeadLetterCounts deadLetters) {
-        for (DistrictStream s : DistrictStream.values()) {
+            Run run, Map<Workload.Stream, Stream> streams, AnswerOutcomes outcomes, DeadLetterCounts deadLetters) {
+        for (Workload.Stream s : Workload.DISTRICT.streams()) {
             if (!streams.containsKey(s)) {
-                throw new IllegalArgumentException("stream " + s.folder() + " missing");
+                throw new IllegalArgumentException("stream " + s.label() + " missing");
             }
         }
         this.run = run;
@@ -89,7 +90,7 @@ public final class DistrictReport {
 
     String streamsCsv() {
         StringBuilder csv = new StringBuilder(STREAMS_HEADER).append('\n');
-        for (DistrictStream s : DistrictStream.values()) {
+        for (Workload.Stream s : Workload.DISTRICT.streams()) {
             Stream stream = streams.get(s);
             RunStats stats = stream.stats();
             LatencyKind kind = stats.primaryKind();
@@ -98,7 +99,7 @@ public final class DistrictReport {
             double ratio = stats.slo(kind).ratio();
             csv.append(String.join(
                             ",",
-                            s.folder(),
+                            s.label(),
                             s.measures(),
                             stream.topic(),
                             Long.toString(stats.records()),
@@ -146,7 +147,7 @@ public final class DistrictReport {
 
     /** The answers' latency: the routes stream's primary one, so the outcome rows add up to its figures. */
     private LatencyKind answersKind() {
-        return streams.get(DistrictStream.ROUTES).stats().primaryKind();
+        return streams.get(Workload.Stream.ROUTES).stats().primaryKind();
     }
 
     private static String csvMs(LatencySummary latency, double ns) {
@@ -214,7 +215,7 @@ public final class DistrictReport {
                 true,
                 true,
                 false);
-        for (DistrictStream s : DistrictStream.values()) {
+        for (Workload.Stream s : Workload.DISTRICT.streams()) {
             Stream stream = streams.get(s);
             RunStats stats = stream.stats();
             LatencyKind kind = stats.primaryKind();
@@ -243,8 +244,7 @@ public final class DistrictReport {
                 row.add("-");
             }
             row.add(Double.isNaN(slo.ratio()) ? "-" : Decimals.percent(slo.ratio()));
-            row.add("[" + s.folder() + "/" + RunReport.SUMMARY_MD + "](" + s.folder() + "/" + RunReport.SUMMARY_MD
-                    + ")");
+            row.add("[" + s.label() + "/" + RunReport.SUMMARY_MD + "](" + s.label() + "/" + RunReport.SUMMARY_MD + ")");
             table.row(row);
         }
         md.append(table).append('\n');
@@ -299,7 +299,7 @@ public final class DistrictReport {
         if (run.deadLetters() != null) {
             md.append("## Dead letters\n\n");
             MarkdownTable letters = new MarkdownTable(List.of("stream", "reason", "dead letters"), false, false, true);
-            for (DistrictStream s : DistrictStream.values()) {
+            for (Workload.Stream s : Workload.DISTRICT.streams()) {
                 deadLetters.byReason(s).entrySet().stream()
                         .sorted(Map.Entry.comparingByKey())
                         .forEach(e -> letters.row(List.of(s.measures(), e.getKey(), count(e.getValue()))));

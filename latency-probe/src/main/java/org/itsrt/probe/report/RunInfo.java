@@ -3,6 +3,7 @@ package org.itsrt.probe.report;
 import java.time.Instant;
 import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
+import org.itsrt.records.Workload;
 
 /**
  * What a run report says about the run itself, besides its numbers.
@@ -40,10 +41,10 @@ public record RunInfo(
         String sequenceSource) {
 
     /** What the study's records' {@code seq} counts per. */
-    public static final String DETECTOR = "detector";
+    public static final String DETECTOR = Workload.Stream.ADVICE.countedPer();
 
     /** What the route answers' {@code seq} counts per. */
-    public static final String REQUEST_STREAM = "request stream";
+    public static final String REQUEST_STREAM = Workload.Stream.ROUTES.countedPer();
 
     /** A run whose {@code seq} counts per detector, as on its.readings, its.advice and its.predictions. */
     public RunInfo(

@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.itsrt.probe.DistrictTopics;
+import org.itsrt.probe.MeasuredDistrictTopics;
 import org.itsrt.probe.TestRecords;
 import org.itsrt.probe.arrival.Arrival;
 import org.itsrt.probe.arrival.ArrivalSink;
@@ -16,6 +16,7 @@ import org.itsrt.probe.arrival.RecordIntake;
 import org.itsrt.records.DeadLetterHeaders;
 import org.itsrt.records.RouteOutcome;
 import org.itsrt.records.Topics;
+import org.itsrt.records.Workload;
 import org.junit.jupiter.api.Test;
 
 /** Each record of the district workload goes to its stream, read the way its topic is written. */
@@ -41,7 +42,7 @@ class DistrictIntakeTest {
     private final AnswerOutcomes outcomes = new AnswerOutcomes();
     private final DeadLetterCounts deadLetters = new DeadLetterCounts();
     private final DistrictIntake intake =
-            new DistrictIntake(DistrictTopics.defaults(), predictions, routes, outcomes, deadLetters);
+            new DistrictIntake(MeasuredDistrictTopics.defaults(), predictions, routes, outcomes, deadLetters);
 
     @Test
     void anAnswerIsMeasuredPerRequestStreamAndCountedByOutcome() {
@@ -93,7 +94,7 @@ class DistrictIntakeTest {
         intake.take(noReason, 6);
 
         assertThat(deadLetters.otherSources()).containsEntry("(no source topic)", 1L);
-        assertThat(deadLetters.byReason(DistrictStream.ROUTES)).containsEntry("(no reason)", 1L);
+        assertThat(deadLetters.byReason(Workload.Stream.ROUTES)).containsEntry("(no reason)", 1L);
         assertThat(predictions.arrivals).isEmpty();
         assertThat(routes.arrivals).isEmpty();
     }

@@ -40,6 +40,7 @@ import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.itsrt.kafka.KafkaClientConfig;
 import org.itsrt.kafka.KafkaRefusal;
+import org.itsrt.records.Workload;
 import org.itsrt.stack.ChildJvm;
 
 /**
@@ -59,7 +60,7 @@ import org.itsrt.stack.ChildJvm;
 public final class LocalKafka implements AutoCloseable {
 
     /** The pipeline's topics (docs/records.md). */
-    public static final List<String> PIPELINE_TOPICS = org.itsrt.records.Topics.PIPELINE;
+    public static final List<String> PIPELINE_TOPICS = Workload.STUDY.topics();
 
     /** The name of each node's log file in its folder. */
     public static final String LOG_FILE = "broker.log";

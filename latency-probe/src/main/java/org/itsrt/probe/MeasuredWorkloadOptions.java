@@ -1,5 +1,6 @@
 package org.itsrt.probe;
 
+import org.itsrt.records.Workload;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -10,7 +11,7 @@ import picocli.CommandLine.Option;
  * of its.dead-letters counted per stream; and {@code --expect-requests N}, the district workload's
  * announced route requests.
  */
-final class WorkloadOption {
+final class MeasuredWorkloadOptions {
 
     @Mixin
     org.itsrt.cli.options.WorkloadOption workload;
@@ -23,9 +24,9 @@ final class WorkloadOption {
                     + "--expect is then the readings' count (default: unknown)")
     long expectRequests;
 
-    /** The workload chosen; {@link #problem()} first. */
+    /** The workload chosen. */
     Workload workload() {
-        return Workload.of(workload.name());
+        return workload.chosen();
     }
 
     /** The study's topic ({@code --topic}, else its default) for the study; null for the district workload. */
@@ -39,12 +40,7 @@ final class WorkloadOption {
      * @param topicGiven whether {@code --topic} was given, which only the study takes
      */
     String problem(boolean topicGiven) {
-        Workload chosen;
-        try {
-            chosen = workload();
-        } catch (IllegalArgumentException e) {
-            return "--workload: " + e.getMessage();
-        }
+        Workload chosen = workload();
         if (expectRequests < 0) {
             return "--expect-requests must be >= 0, got " + expectRequests;
         }

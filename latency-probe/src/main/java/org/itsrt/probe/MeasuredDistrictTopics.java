@@ -16,10 +16,10 @@ import org.itsrt.records.Topics;
  * @param routes        one answer per request: the stream "requests -> answers"
  * @param deadLetters   the rejected records of both inputs; null: not read, no dead letters counted
  */
-public record DistrictTopics(
+public record MeasuredDistrictTopics(
         String readings, String predictions, String routeRequests, String routes, String deadLetters) {
 
-    public DistrictTopics {
+    public MeasuredDistrictTopics {
         for (String[] topic : new String[][] {
             {readings, "readings"}, {predictions, "predictions"}, {routeRequests, "routeRequests"}, {routes, "routes"}
         }) {
@@ -30,8 +30,8 @@ public record DistrictTopics(
     }
 
     /** The default names of {@link Topics}, the ones every command of the district workload uses. */
-    public static DistrictTopics defaults() {
-        return new DistrictTopics(
+    public static MeasuredDistrictTopics defaults() {
+        return new MeasuredDistrictTopics(
                 Topics.READINGS, Topics.PREDICTIONS, Topics.ROUTE_REQUESTS, Topics.ROUTES, Topics.DEAD_LETTERS);
     }
 
