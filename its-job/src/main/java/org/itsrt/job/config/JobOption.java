@@ -9,6 +9,7 @@ import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.internals.Topic;
+import org.itsrt.records.Workload;
 
 /**
  * One option of the job, declared once in {@link JobOptions}: its name, the settings group it
@@ -64,6 +65,7 @@ public final class JobOption<T> {
     private final String requiredProblem;
     private final Function<JobSettings, String> shown;
     private final BiConsumer<JobSettings, Map<String, String>> shownAfter;
+    private final Workload onlyFor;
 
     private JobOption(Builder<T> b) {
         this.name = b.name;
@@ -77,6 +79,7 @@ public final class JobOption<T> {
         this.requiredProblem = b.requiredProblem;
         this.shown = b.shown;
         this.shownAfter = b.shownAfter;
+        this.onlyFor = b.onlyFor;
     }
 
     // ---- declaring ----------------------------------------------------------------------------
@@ -236,6 +239,9 @@ public final class JobOption<T> {
 
     /** Puts this option's effective value (and what was derived from it) into {@code map}. */
     void describe(JobSettings settings, Map<String, String> map) {
+        if (onlyFor != null && settings.workload() != onlyFor) {
+            return;
+        }
         if (shown != null) {
             String value = shown.apply(settings);
             if (value != null) {
@@ -277,6 +283,7 @@ public final class JobOption<T> {
         private String requiredProblem;
         private Function<JobSettings, String> shown;
         private BiConsumer<JobSettings, Map<String, String>> shownAfter;
+        private Workload onlyFor;
 
         private Builder(String name, Group group, String valueLabel, Reader<T> reader) {
             this.name = name;
@@ -324,6 +331,12 @@ public final class JobOption<T> {
         /** How {@link JobSettings#asMap()} shows the effective value; null from it leaves the option out. */
         Builder<T> shown(Function<JobSettings, String> value) {
             this.shown = value;
+            return this;
+        }
+
+        /** An option of one workload's: {@link JobSettings#asMap()} shows it for that workload only. */
+        Builder<T> onlyFor(Workload workload) {
+            this.onlyFor = workload;
             return this;
         }
 

@@ -65,25 +65,22 @@ public final class JobOptions {
     public static final JobOption<String> PREDICTIONS_TOPIC = JobOption.topic("predictions-topic", Topics.PREDICTIONS)
             .help("predictions, one per valid reading (--workload district)")
             .why("docs/records.md; `--workload district` only")
-            .shown(s -> s.workload() == Workload.DISTRICT
-                    ? s.kafka().districtTopics().predictions()
-                    : null)
+            .onlyFor(Workload.DISTRICT)
+            .shown(s -> s.kafka().districtTopics().predictions())
             .build();
 
     public static final JobOption<String> REQUESTS_TOPIC = JobOption.topic("requests-topic", Topics.ROUTE_REQUESTS)
             .help("route requests to answer (--workload district)")
             .why("docs/records.md; `--workload district` only")
-            .shown(s -> s.workload() == Workload.DISTRICT
-                    ? s.kafka().districtTopics().requests()
-                    : null)
+            .onlyFor(Workload.DISTRICT)
+            .shown(s -> s.kafka().districtTopics().requests())
             .build();
 
     public static final JobOption<String> ROUTES_TOPIC = JobOption.topic("routes-topic", Topics.ROUTES)
             .help("one answer per valid route request (--workload district)")
             .why("docs/records.md; `--workload district` only")
-            .shown(s -> s.workload() == Workload.DISTRICT
-                    ? s.kafka().districtTopics().routes()
-                    : null)
+            .onlyFor(Workload.DISTRICT)
+            .shown(s -> s.kafka().districtTopics().routes())
             .build();
 
     public static final JobOption<String> GROUP_ID = JobOption.id("group-id", KAFKA, "ID", "its-job")
@@ -218,8 +215,8 @@ public final class JobOptions {
             .defaultText("764598 (El Segundo)")
             .help("origin of the advised route")
             .why("the study's fixed query; `--workload study` only")
-            .shown(s ->
-                    s.workload() == Workload.STUDY ? String.valueOf(s.routing().origin()) : null)
+            .onlyFor(Workload.STUDY)
+            .shown(s -> String.valueOf(s.routing().origin()))
             .build();
 
     public static final JobOption<Long> DESTINATION = JobOption.number("destination", ROUTING, "VDS", 1, Long.MAX_VALUE)
@@ -227,8 +224,8 @@ public final class JobOptions {
             .defaultText("774445 (Long Beach)")
             .help("its destination")
             .why("the study's fixed query; `--workload study` only")
-            .shown(s ->
-                    s.workload() == Workload.STUDY ? String.valueOf(s.routing().destination()) : null)
+            .onlyFor(Workload.STUDY)
+            .shown(s -> String.valueOf(s.routing().destination()))
             .build();
 
     public static final JobOption<String> GRAPH_META = JobOption.text("graph-meta", ROUTING, "FILE")
