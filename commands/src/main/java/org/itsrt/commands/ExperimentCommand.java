@@ -167,8 +167,8 @@ public final class ExperimentCommand implements Callable<Integer> {
             return 2;
         }
         Path dir = RunFolders.orDefault(output.path(), "experiments", spec.name());
-        if (Files.exists(dir.resolve(ExperimentReport.MARKDOWN))) {
-            System.err.println("its-experiment: --out " + dir + " already holds results");
+        if (Files.exists(dir.resolve(ExperimentReport.MARKDOWN)) || Files.exists(dir.resolve("runs"))) {
+            System.err.println("its-experiment: --out " + dir + " already holds an experiment's runs; give another");
             return 2;
         }
         Files.createDirectories(dir);

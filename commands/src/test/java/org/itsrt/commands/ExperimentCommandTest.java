@@ -167,6 +167,27 @@ class ExperimentCommandTest {
     }
 
     @Test
+    void anOutputFolderThatHoldsAnExperimentsRunsIsRefusedInOneLineBeforeAnythingStarts(@TempDir Path dir)
+            throws Exception {
+        Path out = dir.resolve("earlier");
+        Files.createDirectories(out.resolve("runs"));
+        String[] again = run(
+                ROOT.resolve("experiments/onnx-engine.yaml").toString(),
+                "--out",
+                out.toString(),
+                "--rows",
+                "job onnx",
+                "--repetitions",
+                "1");
+
+        assertThat(again[0]).as(again[2]).isEqualTo("2");
+        assertThat(again[2].lines())
+                .containsExactly("its-experiment: --out " + out + " already holds an experiment's runs; give another");
+        assertThat(again[1]).as("nothing started").isEmpty();
+        assertThat(out.resolve("experiment.yaml")).doesNotExist();
+    }
+
+    @Test
     void anUnknownRowOrNoRepetitionIsRefusedNamingTheFilesRows() {
         String[] unknown =
                 run(ROOT.resolve("experiments/study-rtds.yaml").toString(), "--print-plan", "--rows", "rtds-1");
