@@ -6,6 +6,7 @@ import java.util.OptionalLong;
 import org.itsrt.kafka.KafkaClientConfig;
 import org.itsrt.records.Workload;
 import org.itsrt.stack.kafka.KafkaSecurity;
+import org.itsrt.stack.kafka.KafkaTopics;
 import org.itsrt.stack.kafka.LocalKafka;
 
 /**
@@ -122,7 +123,7 @@ interface KafkaBroker extends AutoCloseable {
 
     /** @param partitions of each pipeline topic this creates; a topic that exists is left as it is */
     static KafkaBroker existing(String bootstrapServers, KafkaClientConfig config, int partitions) {
-        LocalKafka.ensureTopics(bootstrapServers, config, TOPICS, partitions);
+        KafkaTopics.ensure(bootstrapServers, config, TOPICS, partitions);
         return new KafkaBroker() {
             @Override
             public String bootstrapServers() {

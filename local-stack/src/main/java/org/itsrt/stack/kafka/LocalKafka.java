@@ -30,16 +30,11 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
-import org.apache.kafka.common.errors.TopicExistsException;
 import org.itsrt.kafka.KafkaClientConfig;
-import org.itsrt.kafka.KafkaRefusal;
 import org.itsrt.records.Workload;
 import org.itsrt.stack.ChildJvm;
 
@@ -310,32 +305,6 @@ public final class LocalKafka implements AutoCloseable {
                     secure,
                     host,
                     timeout);
-        }
-    }
-
-    /**
-     * One partition as the cluster sees it, for a status display and for {@link #awaitInSync}.
-     *
-     * @param leader   the leader's node id, -1 when the partition has none
-     * @param replicas the assigned replicas' node ids, preferred leader first
-     * @param isr      the in-sync replicas' node ids
-     */
-    public record PartitionState(String topic, int partition, int leader, List<Integer> replicas, List<Integer> isr) {
-
-        public PartitionState {
-            replicas = List.copyOf(replicas);
-            isr = List.copyOf(isr);
-        }
-
-        /** It has a leader and every replica is in sync. */
-        public boolean inSync() {
-            return leader >= 0 && new HashSet<>(isr).equals(new HashSet<>(replicas));
-        }
-
-        @Override
-        public String toString() {
-            return topic + "-" + partition + ": leader " + (leader < 0 ? "none" : leader) + ", replicas " + replicas
-                    + ", in sync " + isr;
         }
     }
 
@@ -660,58 +629,11 @@ public final class LocalKafka implements AutoCloseable {
                 ? Map.of(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, Integer.toString(minInsync(brokers())))
                 : Map.of();
         try {
-            createTopics(bootstrapServers(), adminConfig, names, partitions, Optional.of((short) brokers()), configs);
+            KafkaTopics.create(
+                    bootstrapServers(), adminConfig, names, partitions, Optional.of((short) brokers()), configs);
             awaitInSync(names, TOPIC_SYNC_TIMEOUT);
         } catch (IllegalStateException e) {
             throw new IllegalStateException(e.getMessage() + "; broker logs: " + dir + "/broker-*/" + LOG_FILE, e);
-        }
-    }
-
-    /**
-     * Creates the topics that a Kafka cluster (this one or any other) lacks, with the cluster's
-     * default replication factor; existing ones are left as they are.
-     */
-    public static void ensureTopics(String bootstrapServers, Collection<String> names, int partitions) {
-        ensureTopics(bootstrapServers, KafkaClientConfig.none(), names, partitions);
-    }
-
-    /** {@link #ensureTopics(String, Collection, int)} with a client properties file's settings. */
-    public static void ensureTopics(
-            String bootstrapServers, KafkaClientConfig clientConfig, Collection<String> names, int partitions) {
-        createTopics(bootstrapServers, clientConfig, names, partitions, Optional.empty(), Map.of());
-    }
-
-    private static void createTopics(
-            String bootstrapServers,
-            KafkaClientConfig clientConfig,
-            Collection<String> names,
-            int partitions,
-            Optional<Short> replicationFactor,
-            Map<String, String> configs) {
-        try (Admin admin = admin(bootstrapServers, clientConfig)) {
-            List<NewTopic> topics = names.stream()
-                    .map(n -> new NewTopic(n, Optional.of(partitions), replicationFactor).configs(configs))
-                    .toList();
-            for (var entry : admin.createTopics(topics).values().entrySet()) {
-                try {
-                    entry.getValue().get(30, TimeUnit.SECONDS);
-                } catch (ExecutionException e) {
-                    if (!(e.getCause() instanceof TopicExistsException)) {
-                        throw KafkaRefusal.refused(
-                                        e.getCause(), clientConfig, bootstrapServers, List.of(entry.getKey()))
-                                .map(IllegalStateException.class::cast)
-                                .orElseGet(() -> new IllegalStateException(
-                                        "cannot create topic " + entry.getKey() + " on " + bootstrapServers + ": "
-                                                + e.getCause().getMessage(),
-                                        e.getCause()));
-                    }
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while creating topics", e);
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("creating topics on " + bootstrapServers + " timed out", e);
         }
     }
 
@@ -729,7 +651,7 @@ public final class LocalKafka implements AutoCloseable {
         try (Admin admin = admin()) {
             while (true) {
                 try {
-                    behind = describe(admin, topics).values().stream()
+                    behind = KafkaTopics.describe(admin, topics).values().stream()
                             .flatMap(List::stream)
                             .filter(p -> !p.inSync())
                             .map(PartitionState::toString)
@@ -757,61 +679,12 @@ public final class LocalKafka implements AutoCloseable {
 
     /** The partitions of {@code topics} on this cluster, by topic in the order given. */
     public Map<String, List<PartitionState>> describe(Collection<String> topics) {
-        return describe(bootstrapServers(), adminConfig, topics);
-    }
-
-    /** The partitions of {@code topics} on any Kafka cluster, by topic in the order given. */
-    public static Map<String, List<PartitionState>> describe(String bootstrapServers, Collection<String> topics) {
-        return describe(bootstrapServers, KafkaClientConfig.none(), topics);
-    }
-
-    /** {@link #describe(String, Collection)} with a client properties file's settings. */
-    public static Map<String, List<PartitionState>> describe(
-            String bootstrapServers, KafkaClientConfig clientConfig, Collection<String> topics) {
-        try (Admin admin = admin(bootstrapServers, clientConfig)) {
-            return describe(admin, topics);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException(
-                    "cannot describe " + topics + " on " + bootstrapServers + ": "
-                            + e.getCause().getMessage(),
-                    e.getCause());
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("describing " + topics + " on " + bootstrapServers + " timed out", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while describing " + topics, e);
-        }
-    }
-
-    private static Map<String, List<PartitionState>> describe(Admin admin, Collection<String> topics)
-            throws ExecutionException, InterruptedException, TimeoutException {
-        Map<String, TopicDescription> descriptions =
-                admin.describeTopics(topics).allTopicNames().get(10, TimeUnit.SECONDS);
-        Map<String, List<PartitionState>> states = new LinkedHashMap<>();
-        for (String topic : topics) {
-            states.put(
-                    topic,
-                    descriptions.get(topic).partitions().stream()
-                            .map(p -> new PartitionState(
-                                    topic,
-                                    p.partition(),
-                                    p.leader() == null || p.leader().isEmpty()
-                                            ? -1
-                                            : p.leader().id(),
-                                    ids(p.replicas()),
-                                    ids(p.isr())))
-                            .toList());
-        }
-        return states;
-    }
-
-    private static List<Integer> ids(List<Node> nodes) {
-        return nodes.stream().map(Node::id).toList();
+        return KafkaTopics.describe(bootstrapServers(), adminConfig, topics);
     }
 
     /** An admin client on every broker of this cluster (as {@code admin} when secured); the caller closes it. */
     public Admin admin() {
-        return admin(bootstrapServers(), adminConfig);
+        return KafkaTopics.admin(bootstrapServers(), adminConfig);
     }
 
     /** Gives every user of the secured cluster its ACLs ({@link KafkaSecurity#acls()}). */
@@ -948,15 +821,6 @@ public final class LocalKafka implements AutoCloseable {
         return host + ":" + port;
     }
 
-    private static Admin admin(String bootstrapServers, KafkaClientConfig clientConfig) {
-        Map<String, Object> config = new LinkedHashMap<>();
-        config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
-        config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000);
-        clientConfig.applyTo(config);
-        config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        return Admin.create(config);
-    }
-
     /** Three brokers take writes with one of them down; one broker has no other replica. */
     private static int minInsync(int brokers) {
         return brokers >= 3 ? 2 : 1;
@@ -984,7 +848,7 @@ public final class LocalKafka implements AutoCloseable {
         @Override
         public synchronized boolean isReady(Path dir) throws InterruptedException {
             if (admin == null) {
-                admin = admin(bootstrap, clientConfig);
+                admin = KafkaTopics.admin(bootstrap, clientConfig);
             }
             try {
                 admin.describeConfigs(List.of(new ConfigResource(ConfigResource.Type.BROKER, Integer.toString(nodeId))))

@@ -100,7 +100,7 @@ class LocalKafkaClusterTest {
             report("broker 2 restarted, back in the cluster", restarting);
             kafka.awaitInSync(List.of(TOPIC), Duration.ofSeconds(60));
             report("broker 2 restarted, back in every ISR", restarting);
-            assertThat(kafka.describe(List.of(TOPIC)).get(TOPIC)).allMatch(LocalKafka.PartitionState::inSync);
+            assertThat(kafka.describe(List.of(TOPIC)).get(TOPIC)).allMatch(PartitionState::inSync);
             processes.add(ProcessHandle.of(kafka.broker(2).pid()).orElseThrow());
 
             // A crash: killed, broker 3 comes back on its own log after recovery.
