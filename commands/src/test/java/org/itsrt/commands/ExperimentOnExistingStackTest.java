@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.itsrt.stack.flink.LocalFlink;
 import org.itsrt.stack.kafka.LocalKafka;
+import org.itsrt.stack.kafka.LocalKafkaOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -49,7 +50,7 @@ class ExperimentOnExistingStackTest {
                 + ROOT.resolve("xen-configs/apply-row.sh");
         Path out = dir.resolve("results");
 
-        try (LocalKafka kafka = LocalKafka.start(LocalKafka.Options.defaults().withParentDir(dir));
+        try (LocalKafka kafka = LocalKafka.start(LocalKafkaOptions.defaults().withParentDir(dir));
                 LocalFlink flink =
                         LocalFlink.start(LocalFlink.Options.defaults().withParentDir(dir))) {
             ByteArrayOutputStream console = new ByteArrayOutputStream();

@@ -30,6 +30,7 @@ import org.itsrt.records.RecordStamps;
 import org.itsrt.records.RecordStampsReader;
 import org.itsrt.records.Topics;
 import org.itsrt.stack.kafka.LocalKafka;
+import org.itsrt.stack.kafka.LocalKafkaOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -68,7 +69,7 @@ class ProbeUnderFuzzTest {
                 .as("the campaign holds garbage for the probe")
                 .isGreaterThan(50);
 
-        try (LocalKafka kafka = LocalKafka.start(LocalKafka.Options.defaults())) {
+        try (LocalKafka kafka = LocalKafka.start(LocalKafkaOptions.defaults())) {
             kafka.createTopics(List.of(Topics.ADVICE), 1);
             Path run = dir.resolve("run");
             CompletableFuture<String> probe = CompletableFuture.supplyAsync(() -> probe(

@@ -42,6 +42,7 @@ import org.itsrt.routing.DetectorConditions;
 import org.itsrt.routing.Route;
 import org.itsrt.routing.Router;
 import org.itsrt.stack.kafka.LocalKafka;
+import org.itsrt.stack.kafka.LocalKafkaOptions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -79,7 +80,7 @@ class DistrictJobKafkaTest {
 
     @BeforeAll
     static void startKafka() {
-        kafka = LocalKafka.start(LocalKafka.Options.defaults());
+        kafka = LocalKafka.start(LocalKafkaOptions.defaults());
     }
 
     @AfterAll

@@ -48,6 +48,7 @@ import org.itsrt.routing.DetectorConditions;
 import org.itsrt.routing.Router;
 import org.itsrt.routing.graph.StudyNetwork;
 import org.itsrt.stack.kafka.LocalKafka;
+import org.itsrt.stack.kafka.LocalKafkaOptions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -77,7 +78,7 @@ class ItsJobKafkaTest {
 
     @BeforeAll
     static void startKafka() {
-        kafka = LocalKafka.start(LocalKafka.Options.defaults());
+        kafka = LocalKafka.start(LocalKafkaOptions.defaults());
     }
 
     @AfterAll

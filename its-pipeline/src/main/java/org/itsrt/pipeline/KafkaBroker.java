@@ -8,6 +8,7 @@ import org.itsrt.records.Workload;
 import org.itsrt.stack.kafka.KafkaSecurity;
 import org.itsrt.stack.kafka.KafkaTopics;
 import org.itsrt.stack.kafka.LocalKafka;
+import org.itsrt.stack.kafka.LocalKafkaOptions;
 
 /**
  * Where the demo's topics live: a local broker started for the run (a child JVM, removed at the
@@ -65,7 +66,7 @@ interface KafkaBroker extends AutoCloseable {
      *                   source subtask reads whole partitions and one without any reads nothing
      */
     static KafkaBroker local(String heap, List<String> jvmArgs, boolean secure, int partitions) {
-        LocalKafka kafka = LocalKafka.start(LocalKafka.Options.defaults()
+        LocalKafka kafka = LocalKafka.start(LocalKafkaOptions.defaults()
                 .withHeap(heap)
                 .withExtraJvmArgs(jvmArgs)
                 .withSecurity(secure));

@@ -31,6 +31,7 @@ import org.itsrt.records.DeadLetterHeaders;
 import org.itsrt.records.Topics;
 import org.itsrt.records.Workload;
 import org.itsrt.stack.kafka.LocalKafka;
+import org.itsrt.stack.kafka.LocalKafkaOptions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -51,7 +52,7 @@ class ProbeAgainstKafkaTest {
 
     @BeforeAll
     static void startKafka() {
-        kafka = LocalKafka.start(LocalKafka.Options.defaults());
+        kafka = LocalKafka.start(LocalKafkaOptions.defaults());
         kafka.createTopics(List.of("its.readings"), 3);
         kafka.createTopics(
                 Workload.DISTRICT.topics().stream()

@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import org.itsrt.records.Topics;
 import org.itsrt.stack.kafka.KafkaSecurity;
 import org.itsrt.stack.kafka.LocalKafka;
+import org.itsrt.stack.kafka.LocalKafkaOptions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -33,7 +34,7 @@ class SecuredProbeCommandTest {
     @BeforeAll
     static void startKafka() {
         kafka = LocalKafka.start(
-                LocalKafka.Options.defaults().withParentDir(parent).withSecurity(true));
+                LocalKafkaOptions.defaults().withParentDir(parent).withSecurity(true));
         kafka.createTopics(LocalKafka.PIPELINE_TOPICS, 1);
     }
 

@@ -19,6 +19,7 @@ import org.itsrt.records.Workload;
 import org.itsrt.stack.ChildJvm;
 import org.itsrt.stack.flink.StandaloneFlink;
 import org.itsrt.stack.kafka.LocalKafka;
+import org.itsrt.stack.kafka.LocalKafkaOptions;
 import org.itsrt.stack.zookeeper.LocalZooKeeper;
 
 /**
@@ -78,7 +79,7 @@ public final class LocalCluster implements AutoCloseable {
                 log.println("its-cluster: starting "
                         + (spec.brokers() == 1 ? "a Kafka broker" : spec.brokers() + " Kafka brokers")
                         + " (KRaft) ...");
-                kafka = LocalKafka.start(LocalKafka.Options.defaults()
+                kafka = LocalKafka.start(LocalKafkaOptions.defaults()
                         .withBrokers(spec.brokers())
                         .withPorts(spec.kafkaPorts(), spec.kafkaControllerPorts())
                         .withParentDir(folder)

@@ -23,6 +23,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.itsrt.records.ReadingRecord;
 import org.itsrt.records.RecordJson;
 import org.itsrt.stack.kafka.LocalKafka;
+import org.itsrt.stack.kafka.LocalKafkaOptions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -38,7 +39,7 @@ class ProducerCommandTest {
 
     @BeforeAll
     static void startKafka() {
-        kafka = LocalKafka.start(LocalKafka.Options.defaults());
+        kafka = LocalKafka.start(LocalKafkaOptions.defaults());
         kafka.createTopics(List.of("its.readings", "sweep"), 1);
     }
 

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.itsrt.stack.kafka.LocalKafka;
+import org.itsrt.stack.kafka.LocalKafkaOptions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -18,7 +19,7 @@ class InputPartitionCheckTest {
 
     @BeforeAll
     static void startKafka() {
-        kafka = LocalKafka.start(LocalKafka.Options.defaults());
+        kafka = LocalKafka.start(LocalKafkaOptions.defaults());
         kafka.createTopics(List.of("two.partitions"), 2);
     }
 

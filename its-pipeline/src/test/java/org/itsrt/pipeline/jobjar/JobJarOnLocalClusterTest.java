@@ -37,6 +37,7 @@ import org.itsrt.records.ReadingRecord;
 import org.itsrt.records.RecordJson;
 import org.itsrt.stack.flink.LocalFlink;
 import org.itsrt.stack.kafka.LocalKafka;
+import org.itsrt.stack.kafka.LocalKafkaOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -59,7 +60,7 @@ class JobJarOnLocalClusterTest {
     void theJobJarRunsTwiceInOneClusterWithTensorFlowFromTheClusterClassPath(@TempDir Path dir) throws Exception {
         assertThat(JOB_JAR).as("the job jar (built by its-job's package phase)").isRegularFile();
         List<ReadingRecord> readings = readings();
-        try (LocalKafka kafka = LocalKafka.start(LocalKafka.Options.defaults().withParentDir(dir));
+        try (LocalKafka kafka = LocalKafka.start(LocalKafkaOptions.defaults().withParentDir(dir));
                 LocalFlink flink =
                         LocalFlink.start(LocalFlink.Options.defaults().withParentDir(dir))) {
             kafka.createTopics(LocalKafka.PIPELINE_TOPICS, 1);
@@ -87,7 +88,7 @@ class JobJarOnLocalClusterTest {
     void withoutTheClusterSetUpTheSecondSubmissionOfATensorFlowJobFails(@TempDir Path dir) throws Exception {
         Path fatJar = jarWithTensorFlow(dir.resolve("job-with-tensorflow.jar"));
         List<ReadingRecord> readings = readings();
-        try (LocalKafka kafka = LocalKafka.start(LocalKafka.Options.defaults().withParentDir(dir));
+        try (LocalKafka kafka = LocalKafka.start(LocalKafkaOptions.defaults().withParentDir(dir));
                 LocalFlink flink = LocalFlink.start(LocalFlink.Options.defaults()
                         .withParentDir(dir)
                         .withFlinkOptions(Map.of("classloader.parent-first-patterns.additional", "none.such")))) {

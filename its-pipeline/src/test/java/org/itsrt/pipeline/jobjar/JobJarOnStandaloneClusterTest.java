@@ -18,6 +18,7 @@ import java.util.regex.Pattern;
 import org.itsrt.records.ReadingRecord;
 import org.itsrt.stack.flink.StandaloneFlink;
 import org.itsrt.stack.kafka.LocalKafka;
+import org.itsrt.stack.kafka.LocalKafkaOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,7 +36,7 @@ class JobJarOnStandaloneClusterTest {
         List<ReadingRecord> readings = JobJarOnLocalClusterTest.readings();
         Path clusterDir;
         List<ProcessHandle> processes = new ArrayList<>();
-        try (LocalKafka kafka = LocalKafka.start(LocalKafka.Options.defaults().withParentDir(dir));
+        try (LocalKafka kafka = LocalKafka.start(LocalKafkaOptions.defaults().withParentDir(dir));
                 StandaloneFlink flink = StandaloneFlink.start(StandaloneFlink.Options.builder()
                         .slotsPerTaskManager(2)
                         .taskManagerMemory("1536m")

@@ -1,6 +1,5 @@
 package org.itsrt.stack.kafka;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -28,7 +27,6 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.Uuid;
@@ -60,13 +58,7 @@ public final class LocalKafka implements AutoCloseable {
     /** The name of each node's log file in its folder. */
     public static final String LOG_FILE = "broker.log";
 
-    /**
-     * The cluster sizes offered. One node; or three, the smallest cluster in which one broker may
-     * be down while the others still hold a controller majority and two in-sync replicas.
-     */
-    private static final Set<Integer> SIZES = Set.of(1, 3);
-
-    /** Where the nodes listen unless {@link Options#withHost} says otherwise. */
+    /** Where the nodes listen unless {@link LocalKafkaOptions#withHost} says otherwise. */
     public static final String LOOPBACK = "127.0.0.1";
 
     /** For the node of a one-node cluster, from its start to its first answer. */
@@ -94,7 +86,7 @@ public final class LocalKafka implements AutoCloseable {
     private final KafkaClientConfig adminConfig;
 
     private final List<Integer> brokerPorts;
-    /** The address of the client listeners ({@link Options#host()}). */
+    /** The address of the client listeners ({@link LocalKafkaOptions#host()}). */
     private final String host;
 
     private final List<NodeCheck> checks;
@@ -103,210 +95,6 @@ public final class LocalKafka implements AutoCloseable {
 
     private final Thread shutdownHook;
     private boolean closed;
-
-    /**
-     * How to start the cluster; {@link #defaults()} (one node on free ports) suits tests and the
-     * embedded demo.
-     *
-     * @param heap            each node's heap, -Xms and -Xmx
-     * @param extraJvmArgs    further options of each node's JVM
-     * @param parentDir       where the cluster folder goes (null: java.io.tmpdir)
-     * @param classPath       the nodes' class path, which must hold the broker
-     * @param brokers         the number of nodes, 1 or 3
-     * @param brokerPorts     each node's client (PLAINTEXT) port by node id, or empty for free ports
-     * @param controllerPorts each node's controller (KRaft quorum) port by node id, or empty for
-     *                        free ports
-     * @param secure          clients connect with SASL_SSL as one of the users of
-     *                        {@link KafkaSecurity}, under ACLs; else PLAINTEXT without
-     *                        authentication
-     * @param host            the address the client listeners bind and advertise: loopback, or
-     *                        one of this machine's addresses that other machines reach
-     * @param startTimeout    for each node from its start to its first answer; null: 90 s for one
-     *                        node, 180 s for each of three
-     */
-    public record Options(
-            String heap,
-            List<String> extraJvmArgs,
-            Path parentDir,
-            String classPath,
-            int brokers,
-            List<Integer> brokerPorts,
-            List<Integer> controllerPorts,
-            boolean secure,
-            String host,
-            Duration startTimeout) {
-
-        public Options {
-            extraJvmArgs = List.copyOf(extraJvmArgs);
-            brokerPorts = List.copyOf(brokerPorts);
-            controllerPorts = List.copyOf(controllerPorts);
-            host = host == null ? LOOPBACK : host;
-            if (!host.equals(LOOPBACK) && (brokers != 1 || secure)) {
-                throw new IllegalArgumentException("a broker listening on " + host + " is one PLAINTEXT node: "
-                        + "three nodes and a secured cluster listen on loopback only");
-            }
-            if (!SIZES.contains(brokers)) {
-                throw new IllegalArgumentException("a local Kafka cluster has 1 or 3 brokers, not " + brokers
-                        + " (3: replication factor 3 with min.insync.replicas 2, so that one broker may be down)");
-            }
-        }
-
-        /** One node, 512 MB heap, free ports, a folder in java.io.tmpdir, this JVM's class path. */
-        public static Options defaults() {
-            // This JVM's class path holds the broker (a run-time dependency of this module).
-            // Another SLF4J binding beside the broker's log4j one would win by chance and log to
-            // the console.
-            String classPath = Stream.of(System.getProperty("java.class.path").split(File.pathSeparator))
-                    .filter(entry -> !entry.contains("slf4j-simple"))
-                    .collect(Collectors.joining(File.pathSeparator));
-            return new Options("512m", List.of(), null, classPath, 1, List.of(), List.of(), false, LOOPBACK, null);
-        }
-
-        public Options withHeap(String heap) {
-            return new Options(
-                    heap,
-                    extraJvmArgs,
-                    parentDir,
-                    classPath,
-                    brokers,
-                    brokerPorts,
-                    controllerPorts,
-                    secure,
-                    host,
-                    startTimeout);
-        }
-
-        public Options withExtraJvmArgs(List<String> args) {
-            return new Options(
-                    heap,
-                    args,
-                    parentDir,
-                    classPath,
-                    brokers,
-                    brokerPorts,
-                    controllerPorts,
-                    secure,
-                    host,
-                    startTimeout);
-        }
-
-        /** Where the temporary cluster folder goes (default: java.io.tmpdir). */
-        public Options withParentDir(Path parent) {
-            return new Options(
-                    heap,
-                    extraJvmArgs,
-                    parent,
-                    classPath,
-                    brokers,
-                    brokerPorts,
-                    controllerPorts,
-                    secure,
-                    host,
-                    startTimeout);
-        }
-
-        /**
-         * The number of nodes: 1 (the default) or 3; any other count is refused.
-         *
-         * @throws IllegalArgumentException for a count other than 1 or 3
-         */
-        public Options withBrokers(int count) {
-            return new Options(
-                    heap,
-                    extraJvmArgs,
-                    parentDir,
-                    classPath,
-                    count,
-                    brokerPorts,
-                    controllerPorts,
-                    secure,
-                    host,
-                    startTimeout);
-        }
-
-        /**
-         * Fixed loopback ports, by node id (the first entry is node 1's). Either list may be empty:
-         * its ports are then chosen free. A list that is not empty has one port per broker; all
-         * ports differ. Fixed ports are checked before any node starts: a taken one fails the start
-         * naming the port and its purpose, leaving no process and no folder.
-         *
-         * @param brokerPorts     the client (PLAINTEXT) listeners, those of {@link #bootstrapServers()}
-         * @param controllerPorts the controller (KRaft quorum) listeners
-         */
-        public Options withPorts(List<Integer> brokerPorts, List<Integer> controllerPorts) {
-            for (int port : Stream.concat(brokerPorts.stream(), controllerPorts.stream())
-                    .toList()) {
-                if (port < 1 || port > 65535) {
-                    throw new IllegalArgumentException("port " + port + " is not a TCP port (1..65535)");
-                }
-            }
-            return new Options(
-                    heap,
-                    extraJvmArgs,
-                    parentDir,
-                    classPath,
-                    brokers,
-                    brokerPorts,
-                    controllerPorts,
-                    secure,
-                    host,
-                    startTimeout);
-        }
-
-        /**
-         * A secured cluster (true): one SASL_SSL listener per node, SCRAM users with random
-         * passwords, ACLs and a client properties file per user ({@link KafkaSecurity}).
-         */
-        public Options withSecurity(boolean on) {
-            return new Options(
-                    heap,
-                    extraJvmArgs,
-                    parentDir,
-                    classPath,
-                    brokers,
-                    brokerPorts,
-                    controllerPorts,
-                    on,
-                    host,
-                    startTimeout);
-        }
-
-        /**
-         * The address the client listener binds and advertises, for clients on other machines
-         * (e.g. a broker in Xen's dom0 at {@code 10.0.0.1} for a job in another domain): one node,
-         * PLAINTEXT; the controller stays on loopback.
-         *
-         * @throws IllegalArgumentException for a secured or three-node cluster
-         */
-        public Options withHost(String address) {
-            return new Options(
-                    heap,
-                    extraJvmArgs,
-                    parentDir,
-                    classPath,
-                    brokers,
-                    brokerPorts,
-                    controllerPorts,
-                    secure,
-                    address,
-                    startTimeout);
-        }
-
-        /** How long each node may take to answer after its start: more on an emulated or loaded machine. */
-        public Options withStartTimeout(Duration timeout) {
-            return new Options(
-                    heap,
-                    extraJvmArgs,
-                    parentDir,
-                    classPath,
-                    brokers,
-                    brokerPorts,
-                    controllerPorts,
-                    secure,
-                    host,
-                    timeout);
-        }
-    }
 
     private LocalKafka(Path dir, List<Integer> brokerPorts, String host, KafkaSecurity security) throws IOException {
         this.dir = dir;
@@ -337,7 +125,7 @@ public final class LocalKafka implements AutoCloseable {
      * @throws IllegalStateException    when a fixed port is taken or a node does not start; no
      *                                  process and no folder are left behind
      */
-    public static LocalKafka start(Options options) {
+    public static LocalKafka start(LocalKafkaOptions options) {
         checkFixedPorts(options);
         boolean allFixed =
                 !options.brokerPorts().isEmpty() && !options.controllerPorts().isEmpty();
@@ -355,7 +143,7 @@ public final class LocalKafka implements AutoCloseable {
         }
     }
 
-    private static LocalKafka startOnce(Options options) {
+    private static LocalKafka startOnce(LocalKafkaOptions options) {
         int n = options.brokers();
         // Before anything starts: a taken fixed port is named here, not found in a dead node's log.
         for (int id = 1; id <= n; id++) {
@@ -403,7 +191,7 @@ public final class LocalKafka implements AutoCloseable {
         }
     }
 
-    private static void checkFixedPorts(Options options) {
+    private static void checkFixedPorts(LocalKafkaOptions options) {
         int n = options.brokers();
         for (List<Integer> ports : List.of(options.brokerPorts(), options.controllerPorts())) {
             if (!ports.isEmpty() && ports.size() != n) {
@@ -434,7 +222,7 @@ public final class LocalKafka implements AutoCloseable {
     }
 
     /** Starts node 1..N: one in this thread, three in parallel (each waits for the quorum). */
-    private void startNodes(Options options, List<Integer> controllerPorts) {
+    private void startNodes(LocalKafkaOptions options, List<Integer> controllerPorts) {
         int n = brokerPorts.size();
         String clusterId = Uuid.randomUuid().toString();
         String voters = IntStream.rangeClosed(1, n)
@@ -484,7 +272,7 @@ public final class LocalKafka implements AutoCloseable {
         }
     }
 
-    private void startNode(Options options, int id, int controllerPort, String clusterId, String voters) {
+    private void startNode(LocalKafkaOptions options, int id, int controllerPort, String clusterId, String voters) {
         NodeCheck check = checks.get(id - 1);
         int n = brokerPorts.size();
         try {
@@ -518,7 +306,7 @@ public final class LocalKafka implements AutoCloseable {
 
     /**
      * Every broker's address, node 1 first: {@code 127.0.0.1:P1,127.0.0.1:P2,127.0.0.1:P3}, or
-     * the {@link Options#withHost host} given.
+     * the {@link LocalKafkaOptions#withHost host} given.
      */
     public String bootstrapServers() {
         return brokerPorts.stream().map(port -> address(host, port)).collect(Collectors.joining(","));
@@ -814,7 +602,7 @@ public final class LocalKafka implements AutoCloseable {
     }
 
     /**
-     * A listener's address, {@code HOST:PORT}: the client listeners' on {@link Options#host()}
+     * A listener's address, {@code HOST:PORT}: the client listeners' on {@link LocalKafkaOptions#host()}
      * (loopback unless told), the controllers' always on loopback.
      */
     private static String address(String host, int port) {
@@ -875,7 +663,8 @@ public final class LocalKafka implements AutoCloseable {
 
     /** A node's configuration and formatted KRaft storage in {@code dir}; what to run on them. */
     private static ChildJvm.Launch prepare(
-            Options options, Path dir, NodeConfig node, String clusterId, KafkaSecurity security) throws IOException {
+            LocalKafkaOptions options, Path dir, NodeConfig node, String clusterId, KafkaSecurity security)
+            throws IOException {
         Path config = writeConfig(dir, node, security);
         List<String> jvmOptions = new ArrayList<>();
         jvmOptions.add("-Xms" + options.heap());

@@ -74,7 +74,7 @@ public final class LocalKafkaCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        LocalKafka.Options options = options();
+        LocalKafkaOptions options = options();
         LocalKafka kafka;
         try {
             kafka = LocalKafka.start(options);
@@ -114,15 +114,15 @@ public final class LocalKafkaCommand implements Callable<Integer> {
     }
 
     /** The broker(s) the command line asks for, or a usage error naming the option; nothing is started. */
-    LocalKafka.Options options() {
+    LocalKafkaOptions options() {
         // The command line that runs this, so that a usage error goes to its error stream.
         CommandLine cmd = spec.commandLine();
         if (partitions < 1) {
             throw new CommandLine.ParameterException(cmd, "--partitions must be >= 1");
         }
-        LocalKafka.Options options;
+        LocalKafkaOptions options;
         try {
-            options = LocalKafka.Options.defaults()
+            options = LocalKafkaOptions.defaults()
                     .withHeap(heap)
                     .withBrokers(brokers.count())
                     .withSecurity(secure.given());
@@ -141,7 +141,7 @@ public final class LocalKafkaCommand implements Callable<Integer> {
      * The options with --listen's address and port, or a usage error naming it: a malformed
      * value, an address this machine does not have, a port taken, or a cluster it cannot serve.
      */
-    private LocalKafka.Options listening(CommandLine cmd, LocalKafka.Options options) {
+    private LocalKafkaOptions listening(CommandLine cmd, LocalKafkaOptions options) {
         if (brokers.count() != 1 || secure.given()) {
             throw new CommandLine.ParameterException(
                     cmd, "--listen serves one PLAINTEXT broker: give it without --brokers 3 and --secure");

@@ -45,7 +45,7 @@ class ListeningKafkaTest {
     void theBrokerListensOnAndAdvertisesExactlyTheAddressGivenAndClientsUseIt(@TempDir Path parent) throws Exception {
         int port = ChildJvm.freeLoopbackPort();
         String listen = LOOPBACK + ":" + port;
-        LocalKafka.Options options = command("--listen", listen).options().withParentDir(parent);
+        LocalKafkaOptions options = command("--listen", listen).options().withParentDir(parent);
         assertThat(options.host()).isEqualTo(LOOPBACK);
         assertThat(options.brokerPorts()).containsExactly(port);
         try (LocalKafka kafka = LocalKafka.start(options)) {
@@ -94,7 +94,7 @@ class ListeningKafkaTest {
 
     @Test
     void withoutListenTheBrokerIsOnAFreeLoopbackPortAsBefore() {
-        LocalKafka.Options options = command().options();
+        LocalKafkaOptions options = command().options();
         assertThat(options.host()).isEqualTo(LOOPBACK);
         assertThat(options.brokerPorts()).isEmpty();
     }
@@ -102,11 +102,10 @@ class ListeningKafkaTest {
     @Test
     void anAddressToListenOnIsForOnePlaintextNodeWhateverTheOrderOfTheOptions() {
         assertThatThrownBy(
-                        () -> LocalKafka.Options.defaults().withHost("10.0.0.1").withBrokers(3))
+                        () -> LocalKafkaOptions.defaults().withHost("10.0.0.1").withBrokers(3))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("one PLAINTEXT node");
-        assertThatThrownBy(
-                        () -> LocalKafka.Options.defaults().withSecurity(true).withHost("10.0.0.1"))
+        assertThatThrownBy(() -> LocalKafkaOptions.defaults().withSecurity(true).withHost("10.0.0.1"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("one PLAINTEXT node");
     }

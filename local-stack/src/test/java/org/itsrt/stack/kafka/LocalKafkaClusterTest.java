@@ -43,7 +43,7 @@ class LocalKafkaClusterTest {
         List<ProcessHandle> processes = new ArrayList<>();
         long started = System.nanoTime();
         try (LocalKafka kafka =
-                LocalKafka.start(LocalKafka.Options.defaults().withBrokers(3).withParentDir(parent))) {
+                LocalKafka.start(LocalKafkaOptions.defaults().withBrokers(3).withParentDir(parent))) {
             report("3-broker start", started);
             dataDir = kafka.dataDir();
             kafka.pids().forEach(pid -> processes.add(ProcessHandle.of(pid).orElseThrow()));
@@ -133,7 +133,7 @@ class LocalKafkaClusterTest {
             }
             ports.remove(port);
             List<Integer> others = List.copyOf(ports);
-            assertThatThrownBy(() -> LocalKafka.start(LocalKafka.Options.defaults()
+            assertThatThrownBy(() -> LocalKafka.start(LocalKafkaOptions.defaults()
                             .withBrokers(3)
                             .withParentDir(parent)
                             .withPorts(List.of(others.get(0), port, others.get(1)), List.of())))
@@ -149,15 +149,15 @@ class LocalKafkaClusterTest {
 
     @Test
     void refusesOtherSizesAndPortsThatDoNotFit() {
-        assertThatThrownBy(() -> LocalKafka.Options.defaults().withBrokers(2))
+        assertThatThrownBy(() -> LocalKafkaOptions.defaults().withBrokers(2))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("1 or 3 brokers, not 2");
         assertThatThrownBy(() -> LocalKafka.start(
-                        LocalKafka.Options.defaults().withBrokers(3).withPorts(List.of(19092), List.of())))
+                        LocalKafkaOptions.defaults().withBrokers(3).withPorts(List.of(19092), List.of())))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("do not fit 3 brokers");
         assertThatThrownBy(
-                        () -> LocalKafka.start(LocalKafka.Options.defaults().withPorts(List.of(19092), List.of(19092))))
+                        () -> LocalKafka.start(LocalKafkaOptions.defaults().withPorts(List.of(19092), List.of(19092))))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("not all different");
     }

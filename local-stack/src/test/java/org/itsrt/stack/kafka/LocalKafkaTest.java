@@ -30,7 +30,7 @@ class LocalKafkaTest {
         Path dataDir;
         ProcessHandle broker;
         int port;
-        try (LocalKafka kafka = LocalKafka.start(LocalKafka.Options.defaults().withParentDir(parent))) {
+        try (LocalKafka kafka = LocalKafka.start(LocalKafkaOptions.defaults().withParentDir(parent))) {
             dataDir = kafka.dataDir();
             broker = ProcessHandle.of(kafka.pid()).orElseThrow();
             port = Integer.parseInt(

@@ -47,7 +47,7 @@ class SecureLocalKafkaTest {
     @BeforeAll
     static void start() {
         kafka = LocalKafka.start(
-                LocalKafka.Options.defaults().withParentDir(parent).withSecurity(true));
+                LocalKafkaOptions.defaults().withParentDir(parent).withSecurity(true));
         kafka.createTopics(LocalKafka.PIPELINE_TOPICS, 1);
     }
 
