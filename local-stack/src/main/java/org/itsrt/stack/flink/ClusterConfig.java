@@ -1,12 +1,12 @@
 package org.itsrt.stack.flink;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.itsrt.stack.flink.StandaloneFlink.Options;
 
 /**
  * The cluster's {@code config.yaml}, wherever the cluster runs: the processes of {@code ./its
@@ -51,7 +51,7 @@ public final class ClusterConfig {
     /** Where the cluster runs: the values of {@link #PLACEMENT_KEYS}. */
     public sealed interface Placement {
         /** The placement's settings, in the order config.yaml lists them. */
-        Map<String, String> settings(Options options);
+        Map<String, String> settings(StandaloneFlinkOptions options);
     }
 
     /**
@@ -62,7 +62,7 @@ public final class ClusterConfig {
         private static final String LOOPBACK = "127.0.0.1";
 
         @Override
-        public Map<String, String> settings(Options options) {
+        public Map<String, String> settings(StandaloneFlinkOptions options) {
             Map<String, String> where = new LinkedHashMap<>();
             // The ports are in the file because without high availability the TaskManagers and
             // clients must know where the JobManager is; each JobManager also gets its own as -D
@@ -120,7 +120,7 @@ public final class ClusterConfig {
         }
 
         @Override
-        public Map<String, String> settings(Options options) {
+        public Map<String, String> settings(StandaloneFlinkOptions options) {
             Map<String, String> where = new LinkedHashMap<>();
             where.put("jobmanager.rpc.address", jobManagerHost);
             where.put("jobmanager.rpc.port", Integer.toString(RPC_PORT));
@@ -149,6 +149,9 @@ public final class ClusterConfig {
     /** Task off-heap memory of each TaskManager: the model engine's native memory (see {@link #settings}). */
     static final String TASK_OFF_HEAP = "128m";
 
+    /** Flink's own {@code taskmanager.registration.timeout}, the least a TaskManager is given. */
+    static final Duration FLINK_REGISTRATION_TIMEOUT = Duration.ofMinutes(5);
+
     private ClusterConfig() {}
 
     /**
@@ -156,7 +159,7 @@ public final class ClusterConfig {
      * slots, memory, how jobs recover and, with high availability, how the JobManagers meet in
      * ZooKeeper; then the options' further Flink settings, over all of these.
      */
-    public static Map<String, String> settings(Options options, Placement placement) {
+    public static Map<String, String> settings(StandaloneFlinkOptions options, Placement placement) {
         Map<String, String> all = new LinkedHashMap<>();
         all.put(JAVA_OPTS_KEY, String.join(" ", JVM_OPTIONS));
         all.putAll(placement.settings(options));
@@ -182,6 +185,15 @@ public final class ClusterConfig {
         // restarts within seconds. The timeout for a TaskManager that stops answering (a long GC
         // pause) stays Flink's 50 s.
         all.put("heartbeat.interval", "2000");
+        // A TaskManager that has not registered with the JobManager within this time exits. Flink's
+        // 5 min is more than a start takes here, but on an emulated machine (the Xen lab under
+        // QEMU's TCG) a cluster takes 4-5 min to come up and its TaskManager ran out of it: the
+        // TaskManagers get as long as the cluster was given to start.
+        all.put(
+                "taskmanager.registration.timeout",
+                Math.max(
+                                FLINK_REGISTRATION_TIMEOUT.toMillis(),
+                                options.startTimeout().toMillis()) + "ms");
         all.put("restart-strategy.type", "fixed-delay");
         all.put("restart-strategy.fixed-delay.attempts", Integer.toString(StandaloneFlink.RESTART_ATTEMPTS));
         all.put("restart-strategy.fixed-delay.delay", "1s");
