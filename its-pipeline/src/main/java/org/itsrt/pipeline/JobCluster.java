@@ -10,6 +10,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.itsrt.stack.flink.EmbeddedFlink;
 import org.itsrt.stack.flink.LocalFlink;
 import org.itsrt.stack.flink.StandaloneFlink;
+import org.itsrt.stack.flink.StandaloneFlinkOptions;
 import org.itsrt.stack.zookeeper.LocalZooKeeper;
 
 /**
@@ -119,7 +120,7 @@ interface JobCluster extends AutoCloseable {
                 ha ? LocalZooKeeper.start(LocalZooKeeper.Options.defaults().withParentDir(workDir)) : null;
         StandaloneFlink flink;
         try {
-            StandaloneFlink.Options.Builder options = StandaloneFlink.Options.builder()
+            StandaloneFlinkOptions.Builder options = StandaloneFlinkOptions.builder()
                     .taskManagers(taskManagers)
                     .slotsPerTaskManager(slots)
                     .jvmArgs(jvmArgs)

@@ -19,12 +19,14 @@ import org.itsrt.job.ItsJob;
 import org.itsrt.job.config.JobSettings;
 import org.itsrt.job.kafka.KafkaJobIO;
 import org.itsrt.kafka.KafkaClientConfig;
+import org.itsrt.probe.ProbeOptions;
 import org.itsrt.probe.ProbeRun;
 import org.itsrt.probe.arrival.ConsumeLoop;
 import org.itsrt.probe.fault.FaultMark;
 import org.itsrt.probe.report.ProbeSummary;
 import org.itsrt.probe.report.RunReport;
 import org.itsrt.probe.stats.RunStats;
+import org.itsrt.producers.ProducerPlan;
 import org.itsrt.producers.ProducerRun;
 import org.itsrt.producers.send.ProducerSummary;
 import org.itsrt.producers.send.RunSummary;
@@ -240,7 +242,7 @@ final class Measurement {
             probeRun.stop();
         }
 
-        ProducerRun.Plan plan = ProducerRun.Plan.builder()
+        ProducerPlan plan = ProducerPlan.builder()
                 .bootstrapServers(stack.bootstrapServers())
                 .topic(READINGS)
                 .data(load.data())
@@ -354,7 +356,7 @@ final class Measurement {
         }
     }
 
-    private ProbeRun.Options probeOptions(String bootstrap) {
+    private ProbeOptions probeOptions(String bootstrap) {
         // The district's probe counts the measured records of both streams together.
         long total = load.records() + load.plan().requestRecords();
         Map<ConsumeLoop.StopReason, String> stops = new EnumMap<>(ConsumeLoop.StopReason.class);
@@ -364,11 +366,11 @@ final class Measurement {
                 ConsumeLoop.StopReason.IDLE,
                 "--idle-timeout " + PROBE_IDLE_TIMEOUT.toSeconds() + "s (nothing arrived for that long)");
         stops.put(ConsumeLoop.StopReason.INTERRUPTED, "interrupt (Ctrl-C)");
-        ProbeRun.Options.Builder options = load.isDistrict()
-                ? ProbeRun.Options.builder()
+        ProbeOptions.Builder options = load.isDistrict()
+                ? ProbeOptions.builder()
                         .workload(Workload.DISTRICT)
                         .expectedRequests(load.plan().requestRecords())
-                : ProbeRun.Options.builder().topic(ADVICE);
+                : ProbeOptions.builder().topic(ADVICE);
         return options.bootstrapServers(bootstrap)
                 .fromBeginning(false)
                 .consumerOverrides(load.consumerProperties())

@@ -136,7 +136,7 @@ public final class ProbeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        ProbeRun.Options options = options();
+        ProbeOptions options = options();
         Path folder = RunFolders.orDefault(output.path(), "probe");
         String heldRun = ProbeRun.runIn(folder);
         if (heldRun != null) {
@@ -191,7 +191,7 @@ public final class ProbeCommand implements Callable<Integer> {
     }
 
     /** Checks every option and turns them into the run's options; a bad one fails naming it. */
-    ProbeRun.Options options() {
+    ProbeOptions options() {
         CommandLine cmd = spec.commandLine();
         if (recordsOption.orElse(0) < 0) {
             throw new CommandLine.ParameterException(cmd, "--records must be >= 0, got " + recordsOption.orElse(0));
@@ -223,7 +223,7 @@ public final class ProbeCommand implements Callable<Integer> {
         Map<ConsumeLoop.StopReason, String> stops =
                 consume.stopDescription(recordsOption.orElse(0), durationOption.given());
         long sloNs = Math.round(sloOption.ms() * 1e6);
-        return ProbeRun.Options.builder()
+        return ProbeOptions.builder()
                 .workload(workloadOption.workload())
                 .topic(workloadOption.topic(topicOption.orElse(Topics.ADVICE)))
                 .expectedRequests(workloadOption.expectRequests)

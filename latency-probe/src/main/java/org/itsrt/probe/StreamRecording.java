@@ -49,7 +49,7 @@ final class StreamRecording {
             String topic,
             String sequenceSource,
             Path folder,
-            ProbeRun.Options options,
+            ProbeOptions options,
             LatencyClock clock,
             PrintStream log,
             String progressLabel,

@@ -138,7 +138,7 @@ public final class DistrictRun {
                 }
             });
         }
-        ProbeRun.Options options = ProbeRun.Options.builder()
+        ProbeOptions options = ProbeOptions.builder()
                 .workload(Workload.DISTRICT)
                 .bootstrapServers("mock:9092")
                 .groupId("its-probe-test")

@@ -78,7 +78,7 @@ public final class FailoverRun {
             Files.createDirectories(folder);
             faultsFile = folder.resolveSibling(folder.getFileName() + "-faults.csv");
         }
-        ProbeRun.Options options = ProbeRun.Options.builder()
+        ProbeOptions options = ProbeOptions.builder()
                 .topic(topic)
                 .bootstrapServers("mock:9092")
                 .groupId("its-probe-test")

@@ -30,7 +30,7 @@ class ProbeCommandTest {
                 "0",
                 "--faults",
                 "chaos/faults.csv");
-        ProbeRun.Options options = ((ProbeCommand) cmd.getCommand()).options();
+        ProbeOptions options = ((ProbeCommand) cmd.getCommand()).options();
 
         assertThat(options.topic()).isEqualTo(Topics.ADVICE);
         assertThat(options.limits().durationNs()).isEqualTo(90_000_000_000L);
@@ -84,7 +84,7 @@ class ProbeCommandTest {
     void theDistrictWorkloadIsChosenWithOneOption() {
         CommandLine cmd = ProbeCommand.commandLine();
         cmd.parseArgs("--workload", "district", "--expect", "5000", "--expect-requests", "300");
-        ProbeRun.Options options = ((ProbeCommand) cmd.getCommand()).options();
+        ProbeOptions options = ((ProbeCommand) cmd.getCommand()).options();
 
         assertThat(options.workload()).isEqualTo(Workload.DISTRICT);
         assertThat(options.topic()).isNull();
@@ -97,7 +97,7 @@ class ProbeCommandTest {
     void withoutTheOptionTheStudyIsMeasured() {
         CommandLine cmd = ProbeCommand.commandLine();
         cmd.parseArgs();
-        ProbeRun.Options options = ((ProbeCommand) cmd.getCommand()).options();
+        ProbeOptions options = ((ProbeCommand) cmd.getCommand()).options();
 
         assertThat(options.workload()).isEqualTo(Workload.STUDY);
         assertThat(options.topics()).containsExactly(Topics.ADVICE);

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 /** The probe's options: their defaults, a copy with a field changed, a missing field named. */
 class ProbeRunOptionsTest {
 
-    private static ProbeRun.Options.Builder minimal() {
-        return ProbeRun.Options.builder()
+    private static ProbeOptions.Builder minimal() {
+        return ProbeOptions.builder()
                 .topic("its.advice")
                 .bootstrapServers("127.0.0.1:9092")
                 .settings(new RunStats.Settings(1_000_000_000L, 20_000_000L, 0));
@@ -23,7 +23,7 @@ class ProbeRunOptionsTest {
 
     @Test
     void theDefaultsReadWhatIsSentFromNowOnWithoutLimits() {
-        ProbeRun.Options options = minimal().build();
+        ProbeOptions options = minimal().build();
         assertThat(options.groupId()).startsWith("its-probe-");
         assertThat(options.fromBeginning()).isFalse();
         assertThat(options.consumerOverrides()).isEmpty();
@@ -52,7 +52,7 @@ class ProbeRunOptionsTest {
 
     @Test
     void toBuilderKeepsEveryFieldItDoesNotChange() {
-        ProbeRun.Options options = minimal()
+        ProbeOptions options = minimal()
                 .fromBeginning(true)
                 .expected(60)
                 .stopDescription(Map.of(ConsumeLoop.StopReason.IDLE, "--idle-timeout 1s"))
@@ -69,7 +69,7 @@ class ProbeRunOptionsTest {
 
     @Test
     void theStudyIsTheDefaultWorkload() {
-        ProbeRun.Options options = minimal().build();
+        ProbeOptions options = minimal().build();
         assertThat(options.workload()).isEqualTo(Workload.STUDY);
         assertThat(options.districtTopics()).isNull();
         assertThat(options.expectedRequests()).isZero();
@@ -78,7 +78,7 @@ class ProbeRunOptionsTest {
 
     @Test
     void theDistrictWorkloadReadsItsTopicsByDefault() {
-        ProbeRun.Options options = minimal()
+        ProbeOptions options = minimal()
                 .topic(null)
                 .workload(Workload.DISTRICT)
                 .expected(500)

@@ -208,7 +208,7 @@ class ProbeRunTest {
         ManualClock clock = new ManualClock(0);
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         ProbeRun run = new ProbeRun(
-                ProbeRun.Options.builder()
+                ProbeOptions.builder()
                         .topic("its.advice")
                         .bootstrapServers("mock:9092")
                         .groupId("g")

@@ -72,7 +72,7 @@ public final class SampleRun {
                 }
             });
         }
-        ProbeRun.Options options = ProbeRun.Options.builder()
+        ProbeOptions options = ProbeOptions.builder()
                 .topic(topic)
                 .bootstrapServers("mock:9092")
                 .groupId("its-probe-test")

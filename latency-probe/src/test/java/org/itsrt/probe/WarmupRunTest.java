@@ -69,7 +69,7 @@ class WarmupRunTest {
                 }
             });
         }
-        ProbeRun.Options options = ProbeRun.Options.builder()
+        ProbeOptions options = ProbeOptions.builder()
                 .topic("its.advice")
                 .bootstrapServers("mock:9092")
                 .groupId("its-probe-test")

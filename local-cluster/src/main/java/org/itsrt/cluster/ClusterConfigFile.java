@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.itsrt.stack.flink.ClusterConfig;
-import org.itsrt.stack.flink.StandaloneFlink;
+import org.itsrt.stack.flink.StandaloneFlinkOptions;
 
 /**
  * A cluster's Flink {@code config.yaml} as a file a person can read: what {@code ./its cluster up}
@@ -79,7 +79,7 @@ public final class ClusterConfigFile {
         return options.isEmpty() ? "" : " " + String.join(" ", options);
     }
 
-    private static StandaloneFlink.Options withZooKeeper(ClusterSpec spec, String quorum) {
+    private static StandaloneFlinkOptions withZooKeeper(ClusterSpec spec, String quorum) {
         return spec.flinkOptions().zooKeeperQuorum(spec.ha() ? quorum : null).build();
     }
 }

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.IntStream;
-import org.itsrt.stack.flink.StandaloneFlink;
+import org.itsrt.stack.flink.StandaloneFlinkOptions;
 
 /**
  * The shape of a local cluster: how many of each process, and on which ports.
@@ -134,8 +134,8 @@ public record ClusterSpec(
      * (ports, folder, ZooKeeper's address) is added by the caller, hence a builder: options of
      * several JobManagers cannot be built without ZooKeeper's address.
      */
-    public StandaloneFlink.Options.Builder flinkOptions() {
-        return StandaloneFlink.Options.builder()
+    public StandaloneFlinkOptions.Builder flinkOptions() {
+        return StandaloneFlinkOptions.builder()
                 .jobManagers(jobManagers)
                 .taskManagers(taskManagers)
                 .slotsPerTaskManager(slots)

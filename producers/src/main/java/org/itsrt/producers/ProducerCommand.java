@@ -122,9 +122,9 @@ public final class ProducerCommand implements Callable<Integer> {
             System.err.println("its-producer: --data not given, and its default is missing: " + e.getMessage());
             return 1;
         }
-        ProducerRun.Plan plan;
+        ProducerPlan plan;
         try {
-            plan = ProducerRun.Plan.builder()
+            plan = ProducerPlan.builder()
                     .bootstrapServers(bootstrapServers)
                     .topic(topic)
                     .data(table)
@@ -199,7 +199,7 @@ public final class ProducerCommand implements Callable<Integer> {
 
     /**
      * Checks what only the command knows (how its options go together, its durations); the rate,
-     * records, acks and warm-up records are the plan's to refuse ({@link ProducerRun.Plan}).
+     * records, acks and warm-up records are the plan's to refuse ({@link ProducerPlan}).
      */
     private void validate(String topic) {
         if (warmup.time() != null && warmup.records() != null) {

@@ -15,12 +15,10 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.itsrt.clock.Clocks;
 import org.itsrt.clock.LatencyClock;
-import org.itsrt.kafka.KafkaClientConfig;
 import org.itsrt.producers.replay.DetectorWindows;
 import org.itsrt.producers.requests.GravityModel;
 import org.itsrt.producers.requests.RequestStream;
 import org.itsrt.producers.send.KafkaChecks;
-import org.itsrt.producers.send.LoadStep;
 import org.itsrt.producers.send.ProducerSettings;
 import org.itsrt.producers.send.ReplayRun;
 import org.itsrt.producers.send.RequestSource;
@@ -53,10 +51,10 @@ public final class ProducerRun {
      */
     public static final int MAX_RATE_PER_DETECTOR = 1_000_000;
 
-    private static final List<String> ACKS = List.of("all", "-1", "1", "0");
+    static final List<String> ACKS = List.of("all", "-1", "1", "0");
 
     /**
-     * A plan refused: {@link #field()} names the {@link Plan} field at fault and {@link #problem()}
+     * A plan refused: {@link #field()} names the {@link ProducerPlan} field at fault and {@link #problem()}
      * says what is wrong with its value, so that a command can name its own option for the field
      * ({@code --rate must be ...}) without checking the value again.
      */
@@ -73,7 +71,7 @@ public final class ProducerRun {
             this.problem = problem;
         }
 
-        /** The plan's field, as named in {@link Plan}: {@code ratePerDetector}, {@code records}, ... */
+        /** The plan's field, as named in {@link ProducerPlan}: {@code ratePerDetector}, {@code records}, ... */
         public String field() {
             return field;
         }
@@ -81,262 +79,6 @@ public final class ProducerRun {
         /** What is wrong, without the field's name: {@code must be >= 1, got 0}. */
         public String problem() {
             return problem;
-        }
-    }
-
-    /**
-     * What to replay and where. Build it with {@link #builder()}, which holds the defaults; the
-     * constructor refuses a value no replay can take ({@link InvalidPlan}, naming the field), so
-     * the producers' rules live here and nowhere else.
-     *
-     * @param bootstrapServers Kafka to send to
-     * @param topic           the topic to send to
-     * @param data            the canonical readings table to replay
-     * @param detectors       VDS ids to replay; empty for every detector of the table
-     * ({@link #EVERY_DETECTOR}, a district's thousands)
-     * @param ratePerDetector records per second per detector: the unit of the plan, the replay and
-     *                        the schedule alike
-     * @param records         records in all, shared by the detectors
-     * @param acks            all, 1 or 0
-     * @param producerProperties Kafka producer settings that override the latency defaults
-     * @param progressEvery   time between progress lines; zero for none
-     * @param kafkaConfig     a client properties file's settings ({@code --kafka-config}), applied
-     *                        to the producers and the checks over the latency defaults, under
-     *                        {@code producerProperties}; null: none
-     * @param warmupRecords   warm-up records in all, shared by the detectors like {@code records}
-     *                        and sent before them, flagged, on the same schedule (0: none). Counted
-     *                        in records, not time, so the producers, the probe and a report all agree
-     *                        on how many there were; {@link ProducerRun#warmupRecordsOf} turns a
-     *                        duration into records.
-     * @param senderThreads   threads sending, each with its own producer and a slice of the
-     *                        detectors, at most one per detector; 0 for the default,
-     *                        {@link ReplayRun#defaultSenderThreads}: one per detector up to six
-     *                        (the study's shape), four beyond
-     * @param requests        route requests sent beside the readings, on their own schedule
-     *                        (the district workload); null: none
-     * @param loadStep        the rate stepped up (or down) for a while, readings and requests alike,
-     *                        from the first record sent; {@link LoadStep#NONE} for a constant rate
-     */
-    public record Plan(
-            String bootstrapServers,
-            String topic,
-            Path data,
-            List<Long> detectors,
-            double ratePerDetector,
-            long records,
-            String acks,
-            Map<String, String> producerProperties,
-            Duration progressEvery,
-            KafkaClientConfig kafkaConfig,
-            long warmupRecords,
-            int senderThreads,
-            Requests requests,
-            LoadStep loadStep) {
-
-        public Plan {
-            if (kafkaConfig == null) {
-                kafkaConfig = KafkaClientConfig.none();
-            }
-            if (loadStep == null) {
-                loadStep = LoadStep.NONE;
-            }
-            requireGiven(bootstrapServers, "bootstrapServers");
-            requireGiven(topic, "topic");
-            requireGiven(data, "data");
-            requireGiven(detectors, "detectors");
-            requireGiven(acks, "acks");
-            requireGiven(producerProperties, "producerProperties");
-            requireGiven(progressEvery, "progressEvery");
-            detectors = List.copyOf(detectors);
-            producerProperties = Map.copyOf(producerProperties);
-            checkLoad(ratePerDetector, records, warmupRecords);
-            if (senderThreads < 0) {
-                throw new InvalidPlan("senderThreads", "must be >= 1, or 0 for the default, got " + senderThreads);
-            }
-            if (!ACKS.contains(acks)) {
-                throw new InvalidPlan("acks", "must be all, 1 or 0, got " + acks);
-            }
-            if (progressEvery.isNegative()) {
-                throw new InvalidPlan("progressEvery", "must not be negative (zero: none), got " + progressEvery);
-            }
-        }
-
-        /**
-         * Refuses a rate, a record count or a warm-up count that no plan takes, as the constructor
-         * does and naming the field the same way: for a caller that holds a load long before it
-         * builds a plan (the pipeline runner's load) and must refuse it before anything starts.
-         *
-         * @throws InvalidPlan naming {@code ratePerDetector}, {@code records} or {@code warmupRecords}
-         */
-        public static void checkLoad(double ratePerDetector, long records, long warmupRecords) {
-            if (!(ratePerDetector > 0) || ratePerDetector > MAX_RATE_PER_DETECTOR) {
-                throw new InvalidPlan(
-                        "ratePerDetector",
-                        "must be in (0, " + MAX_RATE_PER_DETECTOR + "] records/s per detector, got " + ratePerDetector);
-            }
-            if (records < 1) {
-                throw new InvalidPlan("records", "must be >= 1, got " + records);
-            }
-            if (warmupRecords < 0) {
-                throw new InvalidPlan("warmupRecords", "must be >= 0, got " + warmupRecords);
-            }
-        }
-
-        private static void requireGiven(Object value, String field) {
-            if (value == null) {
-                throw new InvalidPlan(field, "must be given");
-            }
-        }
-
-        /**
-         * A plan of the study's load: its six detectors at 10 records/s each, acks=all, the
-         * latency defaults, a progress line every 2 s, no warm-up, to {@link Topics#READINGS}. The
-         * broker, the table and the records have no default.
-         */
-        public static Builder builder() {
-            return new Builder();
-        }
-
-        /** A builder holding this plan, to change a few of its fields. */
-        public Builder toBuilder() {
-            return new Builder()
-                    .bootstrapServers(bootstrapServers)
-                    .topic(topic)
-                    .data(data)
-                    .detectors(detectors)
-                    .ratePerDetector(ratePerDetector)
-                    .records(records)
-                    .acks(acks)
-                    .producerProperties(producerProperties)
-                    .progressEvery(progressEvery)
-                    .kafkaConfig(kafkaConfig)
-                    .warmupRecords(warmupRecords)
-                    .senderThreads(senderThreads)
-                    .requests(requests)
-                    .loadStep(loadStep);
-        }
-
-        /** A plan field by field, from the defaults of {@link Plan#builder()}; {@link #build()} checks it. */
-        public static final class Builder {
-            private String bootstrapServers;
-            private String topic = Topics.READINGS;
-            private Path data;
-            private List<Long> detectors = STUDY_DETECTORS;
-            private double ratePerDetector = 10;
-            private long records;
-            private String acks = "all";
-            private Map<String, String> producerProperties = Map.of();
-            private Duration progressEvery = Duration.ofSeconds(2);
-            private KafkaClientConfig kafkaConfig = KafkaClientConfig.none();
-            private long warmupRecords;
-            private int senderThreads;
-            private Requests requests;
-            private LoadStep loadStep = LoadStep.NONE;
-
-            private Builder() {}
-
-            public Builder bootstrapServers(String servers) {
-                this.bootstrapServers = servers;
-                return this;
-            }
-
-            public Builder topic(String name) {
-                this.topic = name;
-                return this;
-            }
-
-            public Builder data(Path table) {
-                this.data = table;
-                return this;
-            }
-
-            public Builder detectors(List<Long> ids) {
-                this.detectors = ids;
-                return this;
-            }
-
-            /** Records per second on each detector (not over all of them). */
-            public Builder ratePerDetector(double perDetector) {
-                this.ratePerDetector = perDetector;
-                return this;
-            }
-
-            /** Measured records in all, shared by the detectors. */
-            public Builder records(long total) {
-                this.records = total;
-                return this;
-            }
-
-            public Builder acks(String value) {
-                this.acks = value;
-                return this;
-            }
-
-            public Builder producerProperties(Map<String, String> properties) {
-                this.producerProperties = properties;
-                return this;
-            }
-
-            public Builder progressEvery(Duration every) {
-                this.progressEvery = every;
-                return this;
-            }
-
-            /** A client properties file's settings ({@code --kafka-config}); null: none. */
-            public Builder kafkaConfig(KafkaClientConfig config) {
-                this.kafkaConfig = config;
-                return this;
-            }
-
-            /** Warm-up records in all, sent first (0: none). */
-            public Builder warmupRecords(long total) {
-                this.warmupRecords = total;
-                return this;
-            }
-
-            /**
-             * Threads sending, each with its own producer, at most one per detector; 0 (the
-             * default) for {@link ReplayRun#defaultSenderThreads}.
-             */
-            public Builder senderThreads(int threads) {
-                this.senderThreads = threads;
-                return this;
-            }
-
-            /** Route requests sent beside the readings; null (the default): none. */
-            public Builder requests(Requests part) {
-                this.requests = part;
-                return this;
-            }
-
-            /** The rate stepped for a while; {@link LoadStep#NONE} (the default): constant. */
-            public Builder loadStep(LoadStep step) {
-                this.loadStep = step;
-                return this;
-            }
-
-            /**
-             * The plan.
-             *
-             * @throws InvalidPlan naming the field whose value no replay can take
-             */
-            public Plan build() {
-                return new Plan(
-                        bootstrapServers,
-                        topic,
-                        data,
-                        detectors,
-                        ratePerDetector,
-                        records,
-                        acks,
-                        producerProperties,
-                        progressEvery,
-                        kafkaConfig,
-                        warmupRecords,
-                        senderThreads,
-                        requests,
-                        loadStep);
-            }
         }
     }
 
@@ -396,7 +138,7 @@ public final class ProducerRun {
         }
     }
 
-    /** {@link Plan#detectors()} for every detector of the table. */
+    /** {@link ProducerPlan#detectors()} for every detector of the table. */
     public static final List<Long> EVERY_DETECTOR = List.of();
 
     /**
@@ -423,7 +165,7 @@ public final class ProducerRun {
         }
     }
 
-    private final Plan plan;
+    private final ProducerPlan plan;
     private final List<DetectorWindows> windows;
     private final GravityModel demand;
     private final LatencyClock clock;
@@ -435,7 +177,11 @@ public final class ProducerRun {
     private volatile boolean stopped;
 
     private ProducerRun(
-            Plan plan, List<DetectorWindows> windows, GravityModel demand, LatencyClock clock, PrintStream log) {
+            ProducerPlan plan,
+            List<DetectorWindows> windows,
+            GravityModel demand,
+            LatencyClock clock,
+            PrintStream log) {
         this.plan = plan;
         this.windows = windows;
         this.demand = demand;
@@ -451,7 +197,7 @@ public final class ProducerRun {
      *
      * @throws NotReplayable naming the file, the detector, the broker or the topic at fault
      */
-    public static ProducerRun prepare(Plan plan, PrintStream log) throws NotReplayable {
+    public static ProducerRun prepare(ProducerPlan plan, PrintStream log) throws NotReplayable {
         List<DetectorWindows> windows;
         try {
             windows = plan.detectors().isEmpty()
@@ -519,7 +265,7 @@ public final class ProducerRun {
         return sources;
     }
 
-    public Plan plan() {
+    public ProducerPlan plan() {
         return plan;
     }
 

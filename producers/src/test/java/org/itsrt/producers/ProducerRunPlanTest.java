@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 /** The plan's defaults and its one set of rules, each refusal naming the field. */
 class ProducerRunPlanTest {
 
-    private static ProducerRun.Plan.Builder minimal() {
-        return ProducerRun.Plan.builder()
+    private static ProducerPlan.Builder minimal() {
+        return ProducerPlan.builder()
                 .bootstrapServers("127.0.0.1:9092")
                 .data(Path.of("readings.csv"))
                 .records(60);
@@ -23,7 +23,7 @@ class ProducerRunPlanTest {
 
     @Test
     void theDefaultsAreTheStudysLoad() {
-        ProducerRun.Plan plan = minimal().build();
+        ProducerPlan plan = minimal().build();
         assertThat(plan.topic()).isEqualTo(Topics.READINGS);
         assertThat(plan.detectors()).isEqualTo(ProducerRun.STUDY_DETECTORS);
         assertThat(plan.ratePerDetector()).isEqualTo(10);
@@ -37,7 +37,7 @@ class ProducerRunPlanTest {
 
     @Test
     void toBuilderKeepsEveryFieldItDoesNotChange() {
-        ProducerRun.Plan plan = minimal()
+        ProducerPlan plan = minimal()
                 .detectors(List.of(1L, 2L))
                 .ratePerDetector(20.5)
                 .acks("1")
@@ -49,7 +49,7 @@ class ProducerRunPlanTest {
                 .build();
         assertThat(plan.toBuilder().build()).isEqualTo(plan);
         assertThat(plan.toBuilder().records(6).build())
-                .isEqualTo(new ProducerRun.Plan(
+                .isEqualTo(new ProducerPlan(
                         plan.bootstrapServers(),
                         plan.topic(),
                         plan.data(),
@@ -111,11 +111,11 @@ class ProducerRunPlanTest {
 
     @Test
     void aLoadIsCheckedByTheSameRules() {
-        ProducerRun.Plan.checkLoad(10, 1, 0);
-        assertThatThrownBy(() -> ProducerRun.Plan.checkLoad(2e6, 1, 0))
+        ProducerPlan.checkLoad(10, 1, 0);
+        assertThatThrownBy(() -> ProducerPlan.checkLoad(2e6, 1, 0))
                 .isInstanceOfSatisfying(ProducerRun.InvalidPlan.class, e -> assertThat(e.field())
                         .isEqualTo("ratePerDetector"));
-        assertThatThrownBy(() -> ProducerRun.Plan.checkLoad(10, 0, 0))
+        assertThatThrownBy(() -> ProducerPlan.checkLoad(10, 0, 0))
                 .isInstanceOfSatisfying(ProducerRun.InvalidPlan.class, e -> assertThat(e.field())
                         .isEqualTo("records"));
     }
@@ -128,7 +128,7 @@ class ProducerRunPlanTest {
         });
     }
 
-    private static void assertRefused(ProducerRun.Plan.Builder builder, String field, String problem) {
+    private static void assertRefused(ProducerPlan.Builder builder, String field, String problem) {
         assertThatThrownBy(builder::build)
                 .isInstanceOfSatisfying(ProducerRun.InvalidPlan.class, e -> {
                     assertThat(e.field()).isEqualTo(field);

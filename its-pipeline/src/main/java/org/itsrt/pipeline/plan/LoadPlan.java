@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.itsrt.producers.LoadStepOption;
+import org.itsrt.producers.ProducerPlan;
 import org.itsrt.producers.ProducerRun;
 import org.itsrt.producers.send.LoadStep;
 import org.itsrt.records.Workload;
@@ -127,7 +128,7 @@ public record LoadPlan(
         }
         // The producers' own rules, one implementation: a load they would refuse is no plan.
         try {
-            ProducerRun.Plan.checkLoad(rateHz, records, warmupRecords);
+            ProducerPlan.checkLoad(rateHz, records, warmupRecords);
         } catch (ProducerRun.InvalidPlan e) {
             PlanField field =
                     switch (e.field()) {

@@ -17,6 +17,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.itsrt.records.ReadingRecord;
 import org.itsrt.stack.flink.StandaloneFlink;
+import org.itsrt.stack.flink.StandaloneFlinkOptions;
 import org.itsrt.stack.kafka.LocalKafka;
 import org.itsrt.stack.kafka.LocalKafkaOptions;
 import org.junit.jupiter.api.Test;
@@ -37,7 +38,7 @@ class JobJarOnStandaloneClusterTest {
         Path clusterDir;
         List<ProcessHandle> processes = new ArrayList<>();
         try (LocalKafka kafka = LocalKafka.start(LocalKafkaOptions.defaults().withParentDir(dir));
-                StandaloneFlink flink = StandaloneFlink.start(StandaloneFlink.Options.builder()
+                StandaloneFlink flink = StandaloneFlink.start(StandaloneFlinkOptions.builder()
                         .slotsPerTaskManager(2)
                         .taskManagerMemory("1536m")
                         .parentDir(dir)
@@ -88,7 +89,7 @@ class JobJarOnStandaloneClusterTest {
     void theJobJarIsAcceptedThroughTheJarsRunEndpoint(@TempDir Path dir) throws Exception {
         assertThat(JOB_JAR).as("the job jar (built by its-job's package phase)").isRegularFile();
         try (StandaloneFlink flink = StandaloneFlink.start(
-                StandaloneFlink.Options.builder().parentDir(dir).build())) {
+                StandaloneFlinkOptions.builder().parentDir(dir).build())) {
             HttpClient http = HttpClient.newHttpClient();
             String boundary = "its-" + System.nanoTime();
             byte[] head = ("--" + boundary + "\r\nContent-Disposition: form-data; name=\"jarfile\"; filename=\""

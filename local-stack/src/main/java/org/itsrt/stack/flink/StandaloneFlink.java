@@ -16,12 +16,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import org.itsrt.stack.ChildJvm;
 
 /**
@@ -33,7 +31,7 @@ import org.itsrt.stack.ChildJvm;
  * JobManager and TaskManagers talk over RPC as on a real cluster. The class path is the same
  * {@code lib/} as {@link LocalFlink}'s (Flink, TensorFlow Java, Log4j); job jars arrive over REST.
  *
- * <p>More than one JobManager needs ZooKeeper high availability ({@link Options.Builder#zooKeeperQuorum}):
+ * <p>More than one JobManager needs ZooKeeper high availability ({@link StandaloneFlinkOptions.Builder#zooKeeperQuorum}):
  * the JobManagers elect a leader in ZooKeeper, the others stand by, and when the leader dies one
  * of them takes over within seconds, recovers the running jobs from the cluster folder's
  * {@code ha/} and their last checkpoint, and the TaskManagers, which find the leader through
@@ -115,7 +113,7 @@ public final class StandaloneFlink implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Path dir;
-    private final Options options;
+    private final StandaloneFlinkOptions options;
     private final List<URI> restAddresses;
     private final List<ChildJvm> jobManagers;
     private final List<ChildJvm> taskManagers;
@@ -123,271 +121,12 @@ public final class StandaloneFlink implements AutoCloseable {
     /** With high availability: who ZooKeeper names as the REST leader; started by {@link #start}. */
     private final ZooKeeperLeader leader;
 
-    /**
-     * How to start the cluster: {@link #builder()} names the fields to set and holds the defaults,
-     * this record's constructor refuses what cannot work, alone or together, naming the field.
-     * Refusing at once, rather than in {@link StandaloneFlink#start}, keeps every check in one place
-     * and means an {@code Options} value is always one that can start.
-     *
-     * @param taskManagers        how many TaskManager processes
-     * @param slotsPerTaskManager task slots of each TaskManager
-     * @param jobManagerMemory    {@code jobmanager.memory.process.size} of each JobManager (heap and
-     *                            the rest derived by Flink)
-     * @param taskManagerMemory   {@code taskmanager.memory.process.size} of each TaskManager
-     * @param jvmArgs             further JVM options for every cluster process
-     * @param flinkOptions        further Flink options, written into config.yaml after (and so over)
-     *                            this class's own
-     * @param parentDir           where the cluster folder goes (null: java.io.tmpdir)
-     * @param classPath           the processes' class path: Flink, TensorFlow (with its native library
-     *                            for this platform), logging, this module's classes
-     * @param startTimeout        how long each JobManager, and then the TaskManagers' registration, may take
-     * @param jobManagers         how many JobManager processes; more than one needs {@code zooKeeperQuorum}
-     * @param zooKeeperQuorum     ZooKeeper's {@code host:port[,host:port...]} for high availability;
-     *                            null: none (one JobManager, which must not die)
-     * @param restPorts           each JobManager's REST port, in order; empty: free ports
-     * @param rpcPorts            each JobManager's RPC port, in order; empty: free ports
-     */
-    public record Options(
-            int taskManagers,
-            int slotsPerTaskManager,
-            String jobManagerMemory,
-            String taskManagerMemory,
-            List<String> jvmArgs,
-            Map<String, String> flinkOptions,
-            Path parentDir,
-            String classPath,
-            Duration startTimeout,
-            int jobManagers,
-            String zooKeeperQuorum,
-            List<Integer> restPorts,
-            List<Integer> rpcPorts) {
-
-        public Options {
-            if (taskManagers < 1) {
-                throw new IllegalArgumentException("taskManagers must be >= 1, got " + taskManagers);
-            }
-            if (slotsPerTaskManager < 1) {
-                throw new IllegalArgumentException("slotsPerTaskManager must be >= 1, got " + slotsPerTaskManager);
-            }
-            requireGiven(jobManagerMemory, "jobManagerMemory");
-            requireGiven(taskManagerMemory, "taskManagerMemory");
-            requireGiven(jvmArgs, "jvmArgs");
-            requireGiven(flinkOptions, "flinkOptions");
-            requireGiven(classPath, "classPath");
-            requireGiven(startTimeout, "startTimeout");
-            requireGiven(restPorts, "restPorts");
-            requireGiven(rpcPorts, "rpcPorts");
-            if (jobManagers < 1) {
-                throw new IllegalArgumentException("jobManagers must be >= 1, got " + jobManagers);
-            }
-            if (zooKeeperQuorum != null && zooKeeperQuorum.isBlank()) {
-                throw new IllegalArgumentException("zooKeeperQuorum is empty (null for no high availability)");
-            }
-            jvmArgs = List.copyOf(jvmArgs);
-            flinkOptions = Map.copyOf(flinkOptions);
-            restPorts = List.copyOf(restPorts);
-            rpcPorts = List.copyOf(rpcPorts);
-            // What no single field can refuse: the combinations that cannot work.
-            if (jobManagers > 1 && zooKeeperQuorum == null) {
-                throw new IllegalArgumentException("jobManagers: " + jobManagers + " JobManagers need ZooKeeper high "
-                        + "availability (zooKeeperQuorum): without it each would run a cluster of its own");
-            }
-            checkPorts("restPorts", restPorts, jobManagers);
-            checkPorts("rpcPorts", rpcPorts, jobManagers);
-            Set<Integer> seen = new HashSet<>();
-            for (int port : concat(restPorts, rpcPorts)) {
-                if (!seen.add(port)) {
-                    throw new IllegalArgumentException("restPorts, rpcPorts: port " + port + " is given twice (REST "
-                            + "and RPC ports of the JobManagers must all differ)");
-                }
-            }
-            if (jobManagers > 1) {
-                for (String key : List.of(REST_PORT_KEY, RPC_PORT_KEY, HA_RPC_PORT_KEY)) {
-                    if (flinkOptions.containsKey(key)) {
-                        throw new IllegalArgumentException("flinkOptions: the Flink option " + key + " cannot serve "
-                                + jobManagers + " JobManagers: give one port each with restPorts / rpcPorts");
-                    }
-                }
-            }
-        }
-
-        /**
-         * One JobManager without high availability, one TaskManager with one slot, 1 GB per
-         * process, free ports, the class path this module was built with; change what differs.
-         */
-        public static Builder builder() {
-            return new Builder();
-        }
-
-        /** A builder holding these options, to change a few of them. */
-        public Builder toBuilder() {
-            return new Builder()
-                    .taskManagers(taskManagers)
-                    .slotsPerTaskManager(slotsPerTaskManager)
-                    .jobManagerMemory(jobManagerMemory)
-                    .taskManagerMemory(taskManagerMemory)
-                    .jvmArgs(jvmArgs)
-                    .flinkOptions(flinkOptions)
-                    .parentDir(parentDir)
-                    .classPath(classPath)
-                    .startTimeout(startTimeout)
-                    .jobManagers(jobManagers)
-                    .zooKeeperQuorum(zooKeeperQuorum)
-                    .restPorts(restPorts)
-                    .rpcPorts(rpcPorts);
-        }
-
-        /** True with ZooKeeper high availability. */
-        public boolean highAvailability() {
-            return zooKeeperQuorum != null;
-        }
-
-        private static void requireGiven(Object value, String field) {
-            if (value == null) {
-                throw new IllegalArgumentException(field + " must be given");
-            }
-        }
-
-        private static void checkPorts(String field, List<Integer> ports, int jobManagers) {
-            if (!ports.isEmpty() && ports.size() != jobManagers) {
-                throw new IllegalArgumentException(field + " gives " + ports.size() + " port(s) for " + jobManagers
-                        + " JobManager(s): give one each, or none for free ports");
-            }
-            for (int port : ports) {
-                if (port < 1 || port > 65535) {
-                    throw new IllegalArgumentException(field + ": " + port + " is not a port (1..65535)");
-                }
-            }
-        }
-
-        private static List<Integer> concat(List<Integer> a, List<Integer> b) {
-            List<Integer> all = new ArrayList<>(a);
-            all.addAll(b);
-            return all;
-        }
-
-        /** Options field by field, from the defaults of {@link Options#builder()}; {@link #build()} checks them. */
-        public static final class Builder {
-            private int taskManagers = 1;
-            private int slotsPerTaskManager = 1;
-            private String jobManagerMemory = "1024m";
-            private String taskManagerMemory = "1024m";
-            private List<String> jvmArgs = List.of();
-            private Map<String, String> flinkOptions = Map.of();
-            private Path parentDir;
-            /** Null until set: the module's class path is read at {@link #build()}, only when none was given. */
-            private String classPath;
-
-            private Duration startTimeout = Duration.ofSeconds(120);
-            private int jobManagers = 1;
-            private String zooKeeperQuorum;
-            private List<Integer> restPorts = List.of();
-            private List<Integer> rpcPorts = List.of();
-
-            private Builder() {}
-
-            public Builder taskManagers(int n) {
-                this.taskManagers = n;
-                return this;
-            }
-
-            public Builder slotsPerTaskManager(int n) {
-                this.slotsPerTaskManager = n;
-                return this;
-            }
-
-            public Builder jobManagerMemory(String size) {
-                this.jobManagerMemory = size;
-                return this;
-            }
-
-            public Builder taskManagerMemory(String size) {
-                this.taskManagerMemory = size;
-                return this;
-            }
-
-            public Builder jvmArgs(List<String> args) {
-                this.jvmArgs = args;
-                return this;
-            }
-
-            /** All further Flink options (replacing any given before), written over this class's own. */
-            public Builder flinkOptions(Map<String, String> options) {
-                this.flinkOptions = options;
-                return this;
-            }
-
-            /** Where the cluster folder goes; null: java.io.tmpdir. */
-            public Builder parentDir(Path parent) {
-                this.parentDir = parent;
-                return this;
-            }
-
-            /** The processes' class path (default: {@code target/flink-lib-classpath.txt} and this module). */
-            public Builder classPath(String path) {
-                this.classPath = path;
-                return this;
-            }
-
-            public Builder startTimeout(Duration timeout) {
-                this.startTimeout = timeout;
-                return this;
-            }
-
-            /** How many JobManager processes; more than one needs {@link #zooKeeperQuorum}. */
-            public Builder jobManagers(int n) {
-                this.jobManagers = n;
-                return this;
-            }
-
-            /**
-             * ZooKeeper high availability on {@code quorum} ({@code host:port[,host:port...]}, such
-             * as {@code LocalZooKeeper.connectString()}); null: none. The cluster's znodes live
-             * under {@code /flink/<the cluster folder's name>}, so clusters on one ZooKeeper stay apart.
-             */
-            public Builder zooKeeperQuorum(String quorum) {
-                this.zooKeeperQuorum = quorum;
-                return this;
-            }
-
-            /** Each JobManager's REST port, in start order (one per JobManager); empty: free ports. */
-            public Builder restPorts(List<Integer> ports) {
-                this.restPorts = ports;
-                return this;
-            }
-
-            /** Each JobManager's RPC port, in start order (one per JobManager); empty: free ports. */
-            public Builder rpcPorts(List<Integer> ports) {
-                this.rpcPorts = ports;
-                return this;
-            }
-
-            /** The options; fails naming the field when they cannot work. */
-            public Options build() {
-                return new Options(
-                        taskManagers,
-                        slotsPerTaskManager,
-                        jobManagerMemory,
-                        taskManagerMemory,
-                        jvmArgs,
-                        flinkOptions,
-                        parentDir,
-                        classPath != null ? classPath : LocalFlink.moduleClassPath(),
-                        startTimeout,
-                        jobManagers,
-                        zooKeeperQuorum,
-                        restPorts,
-                        rpcPorts);
-            }
-        }
-    }
-
     /** A JobManager's REST and RPC ports. */
     record Ports(int rest, int rpc) {}
 
     private StandaloneFlink(
             Path dir,
-            Options options,
+            StandaloneFlinkOptions options,
             List<URI> restAddresses,
             List<ChildJvm> jobManagers,
             List<ChildJvm> taskManagers,
@@ -410,7 +149,7 @@ public final class StandaloneFlink implements AutoCloseable {
      * lists all TaskManagers with their slots. If anything fails, every process started so far is
      * killed, the folder removed, and the error names the process and carries the tail of its log.
      */
-    public static StandaloneFlink start(Options options) {
+    public static StandaloneFlink start(StandaloneFlinkOptions options) {
         TensorFlowNativeLibrary.requireOn(options.classPath());
         List<Integer> fixedRest = fixedPorts(options, options.restPorts(), REST_PORT_KEY);
         List<Integer> fixedRpc = fixedPorts(options, options.rpcPorts(), RPC_PORT_KEY);
@@ -731,7 +470,7 @@ public final class StandaloneFlink implements AutoCloseable {
         }
     }
 
-    private static String jobManagerDescription(Options options, int i, Ports ports) {
+    private static String jobManagerDescription(StandaloneFlinkOptions options, int i, Ports ports) {
         return (options.jobManagers() == 1 ? "the Flink JobManager" : "Flink JobManager " + (i + 1)) + " (REST port "
                 + ports.rest() + ", RPC port " + ports.rpc() + ")";
     }
@@ -741,7 +480,7 @@ public final class StandaloneFlink implements AutoCloseable {
      * (it holds the first JobManager's). With high availability the RPC port is taken from
      * {@value #HA_RPC_PORT_KEY}.
      */
-    private static List<String> jobManagerPortOptions(Options options, Ports ports) {
+    private static List<String> jobManagerPortOptions(StandaloneFlinkOptions options, Ports ports) {
         List<String> dynamic = new ArrayList<>(List.of(
                 "-D", REST_PORT_KEY + "=" + ports.rest(),
                 "-D", RPC_PORT_KEY + "=" + ports.rpc()));
@@ -755,7 +494,7 @@ public final class StandaloneFlink implements AutoCloseable {
      * Each JobManager's fixed port of one kind, null where a free one is to be chosen: from the
      * list given, or for a single JobManager from the Flink options (where config.yaml would take it).
      */
-    private static List<Integer> fixedPorts(Options options, List<Integer> given, String key) {
+    private static List<Integer> fixedPorts(StandaloneFlinkOptions options, List<Integer> given, String key) {
         List<Integer> ports = new ArrayList<>();
         for (int i = 0; i < options.jobManagers(); i++) {
             ports.add(given.isEmpty() ? null : given.get(i));
@@ -820,7 +559,12 @@ public final class StandaloneFlink implements AutoCloseable {
     }
 
     private static ChildJvm.Launch launch(
-            String name, String flinkMain, Options options, Path conf, ResourceParams params, Path processDir)
+            String name,
+            String flinkMain,
+            StandaloneFlinkOptions options,
+            Path conf,
+            ResourceParams params,
+            Path processDir)
             throws IOException {
         List<String> jvmOptions = new ArrayList<>(params.jvmOptions());
         // The same JVM options as config.yaml names, as Flink's scripts would add them.
@@ -846,8 +590,8 @@ public final class StandaloneFlink implements AutoCloseable {
      * addresses, the first JobManager's ports, folders inside the cluster folder). Returns what it
      * wrote.
      */
-    static Map<String, String> writeConfig(Path conf, Path dir, Options options, int rpcPort, int restPort)
-            throws IOException {
+    static Map<String, String> writeConfig(
+            Path conf, Path dir, StandaloneFlinkOptions options, int rpcPort, int restPort) throws IOException {
         Files.createDirectories(dir.resolve("tmp"));
         Map<String, String> all = ClusterConfig.settings(options, new ClusterConfig.Loopback(dir, rpcPort, restPort));
         Files.writeString(

@@ -41,7 +41,7 @@ class StandaloneFlinkHaTest {
         long begin = System.nanoTime();
         try (LocalZooKeeper zk =
                         LocalZooKeeper.start(LocalZooKeeper.Options.defaults().withParentDir(parent));
-                StandaloneFlink flink = StandaloneFlink.start(StandaloneFlink.Options.builder()
+                StandaloneFlink flink = StandaloneFlink.start(StandaloneFlinkOptions.builder()
                         .jobManagers(2)
                         .zooKeeperQuorum(zk.connectString())
                         .parentDir(parent)

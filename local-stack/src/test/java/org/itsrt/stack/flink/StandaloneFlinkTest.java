@@ -43,7 +43,7 @@ class StandaloneFlinkTest {
             throws Exception {
         Path dir;
         List<ProcessHandle> processes = new ArrayList<>();
-        try (StandaloneFlink flink = StandaloneFlink.start(StandaloneFlink.Options.builder()
+        try (StandaloneFlink flink = StandaloneFlink.start(StandaloneFlinkOptions.builder()
                 .slotsPerTaskManager(2)
                 .parentDir(parent)
                 .flinkOptions(Map.of("pipeline.name", "standalone-flink-test"))
@@ -124,7 +124,7 @@ class StandaloneFlinkTest {
         StandaloneFlink.writeConfig(
                 conf,
                 dir,
-                StandaloneFlink.Options.builder()
+                StandaloneFlinkOptions.builder()
                         .slotsPerTaskManager(3)
                         .flinkOptions(Map.of("pipeline.name", "a: b # c 'd'", "rest.port", "50001"))
                         .build(),
@@ -136,10 +136,30 @@ class StandaloneFlinkTest {
         assertThat(read.get(RestOptions.PORT)).as("an extra option wins").isEqualTo(50001);
         assertThat(read.get(RestOptions.BIND_ADDRESS)).isEqualTo("127.0.0.1");
         assertThat(read.get(TaskManagerOptions.NUM_TASK_SLOTS)).isEqualTo(3);
+        assertThat(read.get(TaskManagerOptions.REGISTRATION_TIMEOUT))
+                .as("a 120 s start keeps Flink's own registration timeout")
+                .isEqualTo(Duration.ofMinutes(5));
         assertThat(read.get(PipelineOptions.NAME)).isEqualTo("a: b # c 'd'");
         assertThat(read.get(CoreOptions.FLINK_JVM_OPTIONS)).isEqualTo(String.join(" ", ClusterConfig.JVM_OPTIONS));
         assertThat(read.get(CoreOptions.ALWAYS_PARENT_FIRST_LOADER_PATTERNS_ADDITIONAL))
                 .containsExactly("org.tensorflow", "org.bytedeco", "com.google.protobuf", "ai.onnxruntime");
+    }
+
+    /** A cluster given longer to start than Flink gives a TaskManager to register gives its TaskManagers as long. */
+    @Test
+    void aLongStartTimeoutIsTheTaskManagersRegistrationTimeout(@TempDir Path dir) throws Exception {
+        Path conf = Files.createDirectories(dir.resolve("conf"));
+        StandaloneFlink.writeConfig(
+                conf,
+                dir,
+                StandaloneFlinkOptions.builder()
+                        .startTimeout(Duration.ofMinutes(15))
+                        .build(),
+                50000,
+                50002);
+
+        Configuration read = GlobalConfiguration.loadConfiguration(conf.toString());
+        assertThat(read.get(TaskManagerOptions.REGISTRATION_TIMEOUT)).isEqualTo(Duration.ofMinutes(15));
     }
 
     /** With high availability: ZooKeeper, the shared HA folder, short sessions; and for every cluster how jobs recover. */
@@ -149,7 +169,7 @@ class StandaloneFlinkTest {
         StandaloneFlink.writeConfig(
                 conf,
                 dir,
-                StandaloneFlink.Options.builder()
+                StandaloneFlinkOptions.builder()
                         .jobManagers(2)
                         .zooKeeperQuorum("127.0.0.1:2181")
                         .build(),
@@ -175,7 +195,7 @@ class StandaloneFlinkTest {
         assertThat(read.get(CheckpointingOptions.CHECKPOINTS_DIRECTORY))
                 .isEqualTo(dir.resolve("checkpoints").toUri().toString());
 
-        StandaloneFlink.writeConfig(conf, dir, StandaloneFlink.Options.builder().build(), 50000, 50002);
+        StandaloneFlink.writeConfig(conf, dir, StandaloneFlinkOptions.builder().build(), 50000, 50002);
         Configuration withoutHa = GlobalConfiguration.loadConfiguration(conf.toString());
         assertThat(withoutHa.get(HighAvailabilityOptions.HA_MODE)).isEqualToIgnoringCase("none");
         assertThat(withoutHa.get(RestartStrategyOptions.RESTART_STRATEGY)).isEqualTo("fixed-delay");
@@ -187,7 +207,7 @@ class StandaloneFlinkTest {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             int port = taken.getLocalPort();
             List<ProcessHandle> before = children();
-            Throwable asFlinkOption = catchThrowable(() -> StandaloneFlink.start(StandaloneFlink.Options.builder()
+            Throwable asFlinkOption = catchThrowable(() -> StandaloneFlink.start(StandaloneFlinkOptions.builder()
                     .parentDir(parent)
                     .flinkOptions(Map.of("rest.port", Integer.toString(port)))
                     .build()));
@@ -195,7 +215,7 @@ class StandaloneFlinkTest {
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("port " + port + " on 127.0.0.1 (Flink REST of JobManager 1) is taken");
             // The second JobManager's RPC port: nothing is started, ZooKeeper is not even asked.
-            Throwable asList = catchThrowable(() -> StandaloneFlink.start(StandaloneFlink.Options.builder()
+            Throwable asList = catchThrowable(() -> StandaloneFlink.start(StandaloneFlinkOptions.builder()
                     .parentDir(parent)
                     .jobManagers(2)
                     .zooKeeperQuorum("127.0.0.1:1")
@@ -213,13 +233,13 @@ class StandaloneFlinkTest {
 
     @Test
     void optionsThatCannotWorkTogetherAreRefusedBeforeAnythingStarts(@TempDir Path parent) throws Exception {
-        StandaloneFlink.Options options =
-                StandaloneFlink.Options.builder().parentDir(parent).build();
+        StandaloneFlinkOptions options =
+                StandaloneFlinkOptions.builder().parentDir(parent).build();
         assertThatThrownBy(() ->
                         StandaloneFlink.start(options.toBuilder().jobManagers(2).build()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("2 JobManagers need ZooKeeper high availability (zooKeeperQuorum)");
-        StandaloneFlink.Options ha = options.toBuilder()
+        StandaloneFlinkOptions ha = options.toBuilder()
                 .jobManagers(2)
                 .zooKeeperQuorum("127.0.0.1:1")
                 .build();
@@ -243,7 +263,7 @@ class StandaloneFlinkTest {
     @Test
     void anUnreachableZooKeeperFailsTheStartAtOnceNamingTheQuorum(@TempDir Path parent) throws Exception {
         int nothing = ChildJvm.freeLoopbackPort();
-        assertThatThrownBy(() -> StandaloneFlink.start(StandaloneFlink.Options.builder()
+        assertThatThrownBy(() -> StandaloneFlink.start(StandaloneFlinkOptions.builder()
                         .parentDir(parent)
                         .zooKeeperQuorum("127.0.0.1:" + nothing)
                         .build()))
@@ -263,7 +283,7 @@ class StandaloneFlinkTest {
                 .filter(entry -> !Path.of(entry).getFileName().toString().matches("tensorflow-core-native-.*-linux.*"))
                 .collect(Collectors.joining(File.pathSeparator));
         List<ProcessHandle> before = children();
-        assertThatThrownBy(() -> StandaloneFlink.start(StandaloneFlink.Options.builder()
+        assertThatThrownBy(() -> StandaloneFlink.start(StandaloneFlinkOptions.builder()
                         .parentDir(parent)
                         .classPath(withoutNative)
                         .build()))
@@ -286,7 +306,7 @@ class StandaloneFlinkTest {
             throws Exception {
         List<ProcessHandle> before = children();
         // The TaskManager registers with 3 slots where 1 is expected: the expected cluster never forms.
-        Throwable failure = catchThrowable(() -> StandaloneFlink.start(StandaloneFlink.Options.builder()
+        Throwable failure = catchThrowable(() -> StandaloneFlink.start(StandaloneFlinkOptions.builder()
                 .parentDir(parent)
                 .startTimeout(Duration.ofSeconds(15))
                 .flinkOptions(Map.of("taskmanager.numberOfTaskSlots", "3"))
