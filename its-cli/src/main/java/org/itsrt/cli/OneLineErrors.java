@@ -2,6 +2,8 @@ package org.itsrt.cli;
 
 import java.nio.file.NoSuchFileException;
 import picocli.CommandLine;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 
 /**
@@ -21,7 +23,7 @@ public final class OneLineErrors {
     public static CommandLine install(CommandLine commandLine) {
         commandLine.setParameterExceptionHandler((error, args) -> {
             CommandLine cmd = error.getCommandLine();
-            cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": " + message(error));
+            cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": " + asTyped(error, args));
             cmd.getErr().flush();
             return cmd.getCommandSpec().exitCodeOnInvalidInput();
         });
@@ -34,6 +36,25 @@ public final class OneLineErrors {
             return FAILED;
         });
         return commandLine;
+    }
+
+    /**
+     * A refused option's message naming the option as the user typed it: picocli names an option
+     * of several names by its longest ({@code --seconds} for {@code --for 10s}).
+     */
+    static String asTyped(ParameterException error, String[] args) {
+        String message = message(error);
+        if (error.getArgSpec() instanceof OptionSpec option && option.names().length > 1) {
+            String longest = option.longestName();
+            for (String arg : args) {
+                for (String name : option.names()) {
+                    if (!name.equals(longest) && (arg.equals(name) || arg.startsWith(name + "="))) {
+                        return message.replace("'" + longest + "'", "'" + name + "'");
+                    }
+                }
+            }
+        }
+        return message;
     }
 
     /** What went wrong, in one line: a missing file named, else the error's message, else its kind. */
