@@ -59,7 +59,10 @@ class LinuxCgroupTest {
                         .isGreaterThan(0.05);
                 CpuStat stat = reservation.cpuStat();
                 assertThat(stat.nrThrottled()).isPositive();
-                assertThat(stat.nrPeriods()).isGreaterThanOrEqualTo(stat.nrThrottled());
+                // Periods elapsed, and the group was throttled. Not nr_periods >= nr_throttled: the
+                // kernel documents nr_throttled as the times the group was throttled, and Linux 6.18
+                // reported 30 of them in 29 periods here.
+                assertThat(stat.nrPeriods()).isPositive();
                 assertThat(stat.throttledNs()).isPositive();
                 if (stat.usageNs() >= 0) {
                     // cpuacct (v1) or usage_usec (v2): the whole group's CPU time since it was created
