@@ -188,12 +188,10 @@ public final class ClusterConfig {
         // A TaskManager that has not registered with the JobManager within this time exits. Flink's
         // 5 min is more than a start takes here, but on an emulated machine (the Xen lab under
         // QEMU's TCG) a cluster takes 4-5 min to come up and its TaskManager ran out of it: the
-        // TaskManagers get as long as the cluster was given to start.
-        all.put(
-                "taskmanager.registration.timeout",
-                Math.max(
-                                FLINK_REGISTRATION_TIMEOUT.toMillis(),
-                                options.startTimeout().toMillis()) + "ms");
+        // TaskManagers of a cluster given longer to start get as long.
+        if (options.startTimeout().compareTo(FLINK_REGISTRATION_TIMEOUT) > 0) {
+            all.put("taskmanager.registration.timeout", options.startTimeout().toMillis() + "ms");
+        }
         all.put("restart-strategy.type", "fixed-delay");
         all.put("restart-strategy.fixed-delay.attempts", Integer.toString(StandaloneFlink.RESTART_ATTEMPTS));
         all.put("restart-strategy.fixed-delay.delay", "1s");
